@@ -1,0 +1,1 @@
+"""The rules of pinochle (RULES.md) as pure Python: no Django import anywhere below here."""

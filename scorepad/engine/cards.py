@@ -1,0 +1,102 @@
+"""Cards, suits, ranks and the card codes of RULES.md §0.1 and §9.1.
+
+A card is a small int: ``suit * 6 + rank``, where rank 0 is the ace and 5 the nine, so
+within a suit a *lower* rank index is a *higher* card (A > T > K > Q > J > 9, §0.2).
+Identical copies share a value, so a hand is a multiset; where counting is what is
+asked (meld), a hand is a tuple of 24 counts indexed by card.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import NewType
+
+Card = NewType("Card", int)
+Suit = int
+Rank = int
+
+SUITS = "SHDC"
+RANKS = "ATKQJ9"
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
+CARD_COUNT = 24  # distinct card codes; copies are counted, not given new ids
+
+
+class CardError(ValueError):
+    """A card code, suit or hand that RULES.md refuses; the message names the culprit."""
+
+
+def card(rank: Rank, suit: Suit) -> Card:
+    return Card(suit * 6 + rank)
+
+
+def suit_of(c: Card) -> Suit:
+    return c // 6
+
+
+def rank_of(c: Card) -> Rank:
+    return c % 6
+
+
+def card_code(c: Card) -> str:
+    return RANKS[c % 6] + SUITS[c // 6]
+
+
+CODES: tuple[str, ...] = tuple(card_code(Card(i)) for i in range(CARD_COUNT))
+_CODE_TO_CARD = {code: Card(i) for i, code in enumerate(CODES)}
+_TOKEN_SPLIT = re.compile(r"[\s,]+")
+
+
+def parse_suit(text: str) -> Suit:
+    """``"H"``, ``"h"`` or ``"♥"`` -> HEARTS."""
+    token = SUIT_SYMBOLS.get(text.strip(), text.strip().upper())
+    if len(token) != 1 or token not in SUITS:
+        raise CardError(f"unknown suit {text!r}: use S, H, D or C")
+    return SUITS.index(token)
+
+
+def parse_card(token: str) -> Card:
+    """One card code as §9.1 accepts it: ``AS``, ``as``, ``10H``, ``T♥``."""
+    text = token.strip().upper()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        text = text.replace(symbol, letter)
+    if text.startswith("10"):
+        text = "T" + text[2:]
+    found = _CODE_TO_CARD.get(text)
+    if found is None:
+        raise CardError(f"unknown card {token!r}: a card is a rank (A T K Q J 9) and a suit (S H D C)")
+    return found
+
+
+def split_tokens(text: str) -> list[str]:
+    return [token for token in _TOKEN_SPLIT.split(text.strip()) if token]
+
+
+def parse_cards(cards: str | Iterable[str]) -> list[Card]:
+    """Parse a hand written as one string or as a list of codes; no deck checks here."""
+    tokens = split_tokens(cards) if isinstance(cards, str) else [str(t) for t in cards]
+    return [parse_card(token) for token in tokens]
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [CODES[c] for c in cards]
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Canonical display order: suits S H D C, ranks high to low."""
+    return sorted(cards)
+
+
+def counts_of(cards: Iterable[Card]) -> tuple[int, ...]:
+    counts = [0] * CARD_COUNT
+    for c in cards:
+        counts[c] += 1
+    return tuple(counts)
+
+
+def cards_from_counts(counts: Sequence[int]) -> list[Card]:
+    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]

@@ -1,0 +1,340 @@
+"""The three variants of RULES.md as data, and their house-rule settings (§4).
+
+Everything that differs between ``classic``, ``double-deck`` and ``six-handed`` lives
+here: the deck, the seats and sides, the meld table and the default settings. Rules code
+reads these values instead of asking which variant it is playing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import ACE, CODES, JACK, KING, NINE, QUEEN, RANKS, TEN, Card, CardError, Rank, card
+
+BID_STEPS_1_THEN_5 = "1 below 60, then 5"
+HEAD, FOLLOW = "HEAD", "FOLLOW"
+
+# Counter values per rank A T K Q J 9, keyed by the §4 `count_system` names.
+COUNT_SYSTEMS: dict[str, tuple[int, int, int, int, int, int]] = {
+    "AKT=1": (1, 1, 1, 0, 0, 0),
+    "A,T=10;K,Q=5": (10, 10, 5, 5, 0, 0),
+    "A=11,T=10,K=4,Q=3,J=2": (11, 10, 4, 3, 2, 0),
+    "A,T,K=10": (10, 10, 10, 0, 0, 0),
+}
+
+
+class SettingsError(ValueError):
+    """A setting that does not exist or has a value RULES.md §4 does not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """One game's house rules: every key of RULES.md §4, with that key's JSON name."""
+
+    target: int
+    min_bid: int
+    bid_increment: int | str
+    pass_cards: int
+    run_extra_kq: str
+    double_around_scale: str
+    last_trick: int
+    bidder_out: bool
+    tie_break: str
+    pass_is_final: bool = True
+    all_pass: str = "dealer_forced"
+    single_round_bidding: bool = False
+    trump_requires_marriage: bool = False
+    no_marriage_penalty: str = "lose_bid"
+    forfeit_opponents: str = "nothing"
+    bidder_may_concede: bool = False
+    play_mode: str = HEAD
+    head_partner_exempt: bool = False
+    must_overtrump: bool = True
+    must_trump_when_void: bool = True
+    bidder_must_lead_trump: bool = False
+    meld_requires_trick: bool = True
+    rule_of_20: tuple[int, int] | None = None
+    bidders_short_meld_play_out: bool = False
+    count_system: str = "AKT=1"
+    double_royal_marriage: str = "additive"
+    roundhouse_mode: str = "label"
+    double_roundhouse: int = 160
+    npa_values: bool = False
+    set_penalty: str = "bid"
+    misdeal_nines: str = "off"
+    renege_penalty: str = "none"
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        if self.rule_of_20 is not None:
+            data["rule_of_20"] = list(self.rule_of_20)
+        return data
+
+    def changes(self, defaults: Settings) -> dict[str, Any]:
+        """Only the keys that differ from ``defaults``: what a game record needs to store."""
+        mine, theirs = self.to_json(), defaults.to_json()
+        return {key: value for key, value in mine.items() if theirs[key] != value}
+
+    @property
+    def counter_values(self) -> tuple[int, ...]:
+        return COUNT_SYSTEMS[self.count_system]
+
+    def next_bid_step(self, current: int) -> int:
+        """How much a bid must exceed ``current`` by (§4 `bid_increment`)."""
+        if self.bid_increment == BID_STEPS_1_THEN_5:
+            return 1 if current < 60 else 5
+        return int(self.bid_increment)
+
+    def bid_on_increment(self, bid: int) -> bool:
+        """Whether ``bid`` is reachable from the minimum in whole increments."""
+        if bid < self.min_bid:
+            return False
+        if self.bid_increment == BID_STEPS_1_THEN_5:
+            return bid < 60 or bid % 5 == 0
+        return (bid - self.min_bid) % int(self.bid_increment) == 0
+
+
+# Allowed values per key; a callable checks the value instead of a fixed choice.
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "bid_increment": (1, 5, 10, BID_STEPS_1_THEN_5),
+    "pass_cards": (0, 3, 4),
+    "run_extra_kq": ("half", "strict", "marry"),
+    "double_around_scale": ("×10", "two_singles", "table"),
+    "tie_break": ("co-winners", "bidder", "play_on"),
+    "all_pass": ("dealer_forced", "redeal"),
+    "no_marriage_penalty": ("lose_bid",),
+    "forfeit_opponents": ("nothing", "meld20", "meld20+25", "meld20+50"),
+    "play_mode": (HEAD, FOLLOW),
+    "count_system": tuple(COUNT_SYSTEMS),
+    "double_royal_marriage": ("additive", "30"),
+    "roundhouse_mode": ("label", "bonus"),
+    "double_roundhouse": (160, 240),
+    "set_penalty": ("bid", "double_bid"),
+    "misdeal_nines": ("off", "5+ nines", "5 nines and no ace"),
+    "renege_penalty": ("none", "set_bid", "lose_hand"),
+}
+_ALIASES = {"double_around_scale": {"x10": "×10"}, "double_royal_marriage": {30: "30"}}
+_POSITIVE_INTS = ("target", "min_bid")
+_NON_NEGATIVE_INTS = ("last_trick",)
+
+
+def _check_setting(key: str, value: Any, kind: Any) -> Any:
+    if key == "rule_of_20":
+        if value is None or value is False or value == "off":
+            return None
+        if (
+            isinstance(value, (list, tuple))
+            and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+        ):
+            return (value[0], value[1])
+        raise SettingsError("rule_of_20 must be null or [meld, tricks], two whole numbers")
+    if key in _ALIASES and isinstance(value, (str, int)):
+        value = _ALIASES[key].get(value, value)
+    if key in _CHOICES:
+        if value not in _CHOICES[key] or isinstance(value, bool):
+            allowed = ", ".join(str(choice) for choice in _CHOICES[key])
+            raise SettingsError(f"{key} must be one of {allowed}; got {value!r}")
+        return value
+    if kind is bool or kind == "bool":
+        if not isinstance(value, bool):
+            raise SettingsError(f"{key} must be true or false; got {value!r}")
+        return value
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SettingsError(f"{key} must be a whole number; got {value!r}")
+    if key in _POSITIVE_INTS and value <= 0:
+        raise SettingsError(f"{key} must be above 0; got {value}")
+    if key in _NON_NEGATIVE_INTS and value < 0:
+        raise SettingsError(f"{key} must not be negative; got {value}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class MeldTable:
+    """Points per meld; tuples are indexed by how many of the meld a hand holds (0, 1, 2 …)."""
+
+    run: tuple[int, ...]
+    royal_marriage: int
+    marriage: int
+    dix: int
+    pinochle: tuple[int, ...]
+    arounds: tuple[tuple[int, ...], ...]  # aces, kings, queens, jacks
+    extra_trump_kq: int = 0  # `classic`'s lone extra trump K or Q beside a single run
+
+    def around(self, rank: Rank) -> tuple[int, ...]:
+        return self.arounds[(ACE, KING, QUEEN, JACK).index(rank)]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One variant of RULES.md: its deck, seats, sides, meld table and default house rules."""
+
+    id: str
+    label: str
+    ranks: tuple[Rank, ...]
+    copies: int
+    seats: int
+    sides: tuple[tuple[int, ...], ...]
+    meld_table: MeldTable
+    defaults: Settings
+    quick_targets: tuple[int, ...] = field(default=())
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.ranks) * 4 * self.copies
+
+    @property
+    def hand_size(self) -> int:
+        return self.deck_size // self.seats
+
+    @property
+    def partnerships(self) -> bool:
+        return len(self.sides) < self.seats
+
+    def side_of(self, seat: int) -> int:
+        return seat % len(self.sides)
+
+    def deck(self) -> list[Card]:
+        """Every card of the deck, in canonical order (copies adjacent)."""
+        return [card(rank, suit) for suit in range(4) for rank in self.ranks for _ in range(self.copies)]
+
+    def trick_points_total(self, settings: Settings) -> int:
+        """Every counter in the deck plus the last-trick bonus (§9.3: 25, 50, 240 by default)."""
+        values = settings.counter_values
+        return sum(values[rank] for rank in self.ranks) * 4 * self.copies + settings.last_trick
+
+    def check_hand(self, cards: list[Card]) -> None:
+        """Refuse what this deck cannot deal (§9.1): a missing rank, too many copies or cards."""
+        for c in cards:
+            if c % 6 not in self.ranks:
+                raise CardError(f"{CODES[c]} is not in the {self.id} deck (it has no {RANKS[c % 6]}s)")
+        for c in set(cards):
+            if cards.count(c) > self.copies:
+                raise CardError(f"{cards.count(c)} × {CODES[c]}: the {self.id} deck holds only {self.copies}")
+        if len(cards) > self.hand_size:
+            raise CardError(f"{len(cards)} cards: a {self.id} hand holds at most {self.hand_size}")
+
+    def settings(self, overrides: Mapping[str, Any] | None = None) -> Settings:
+        """This variant's defaults with ``overrides`` (JSON keys of §4) checked and applied."""
+        if not overrides:
+            return self.defaults
+        if not isinstance(overrides, Mapping):
+            raise SettingsError("settings must be an object of §4 keys")
+        kinds = {f.name: f.type for f in dataclasses.fields(Settings)}
+        checked = {}
+        for key, value in overrides.items():
+            if key not in kinds:
+                raise SettingsError(f"unknown setting {key!r}")
+            checked[key] = _check_setting(key, value, kinds[key])
+        return dataclasses.replace(self.defaults, **checked)
+
+
+_FULL_SUITS = (ACE, TEN, KING, QUEEN, JACK, NINE)
+
+CLASSIC = Variant(
+    id="classic",
+    label="Classic (4 players, partners)",
+    ranks=_FULL_SUITS,
+    copies=2,
+    seats=4,
+    sides=((0, 2), (1, 3)),
+    meld_table=MeldTable(
+        run=(0, 15, 150),
+        royal_marriage=4,
+        marriage=2,
+        dix=1,
+        pinochle=(0, 4, 30),
+        arounds=((0, 10, 100), (0, 8, 80), (0, 6, 60), (0, 4, 40)),
+        extra_trump_kq=2,
+    ),
+    defaults=Settings(
+        target=150,
+        min_bid=20,
+        bid_increment=1,
+        pass_cards=4,
+        run_extra_kq="half",
+        double_around_scale="×10",
+        last_trick=1,
+        bidder_out=False,
+        tie_break="bidder",
+    ),
+    quick_targets=(50, 150),
+)
+
+DOUBLE_DECK = Variant(
+    id="double-deck",
+    label="Double-deck (4 players, partners)",
+    ranks=(ACE, TEN, KING, QUEEN, JACK),
+    copies=4,
+    seats=4,
+    sides=((0, 2), (1, 3)),
+    meld_table=MeldTable(
+        run=(0, 15, 150, 225, 300),
+        royal_marriage=4,
+        marriage=2,
+        dix=0,
+        pinochle=(0, 4, 30, 60, 90),
+        arounds=((0, 10, 100, 150, 200), (0, 8, 80, 120, 160), (0, 6, 60, 90, 120), (0, 4, 40, 60, 80)),
+    ),
+    defaults=Settings(
+        target=500,
+        min_bid=50,
+        bid_increment=1,
+        pass_cards=0,
+        run_extra_kq="strict",
+        double_around_scale="table",
+        last_trick=2,
+        bidder_out=False,
+        tie_break="bidder",
+        trump_requires_marriage=True,
+        forfeit_opponents="meld20",
+        meld_requires_trick=False,
+        rule_of_20=(20, 20),
+    ),
+    quick_targets=(500,),
+)
+
+SIX_HANDED = Variant(
+    id="six-handed",
+    label="Six-handed (Schoneboom family rules)",
+    ranks=_FULL_SUITS,
+    copies=2,
+    seats=6,
+    sides=((0,), (1,), (2,), (3,), (4,), (5,)),
+    meld_table=MeldTable(
+        run=(0, 150, 1500),
+        royal_marriage=40,
+        marriage=20,
+        dix=10,
+        pinochle=(0, 40, 300),
+        arounds=((0, 100, 1000), (0, 80, 800), (0, 60, 600), (0, 40, 400)),
+    ),
+    defaults=Settings(
+        target=1000,
+        min_bid=50,
+        bid_increment=10,
+        pass_cards=0,
+        run_extra_kq="strict",
+        double_around_scale="×10",
+        last_trick=0,
+        bidder_out=False,
+        tie_break="co-winners",
+        play_mode=FOLLOW,
+        must_overtrump=False,
+        count_system="A,T=10;K,Q=5",
+    ),
+    quick_targets=(500, 1000),
+)
+
+VARIANTS: dict[str, Variant] = {v.id: v for v in (CLASSIC, DOUBLE_DECK, SIX_HANDED)}
+
+
+def get_variant(variant_id: str) -> Variant:
+    try:
+        return VARIANTS[variant_id]
+    except (KeyError, TypeError):
+        known = ", ".join(VARIANTS)
+        raise SettingsError(f"unknown variant {variant_id!r}: use {known}") from None

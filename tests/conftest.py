@@ -1,0 +1,42 @@
+"""Fixtures shared by every test: plain static storage, and Playwright on the system chromium."""
+
+import os
+import shutil
+
+import pytest
+
+# Sync Playwright runs an event loop in the test thread; the ORM beside it is still sync.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+PHONE = {"width": 375, "height": 812}
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_storage(settings):
+    """Manifest storage needs collectstatic; tests serve static files straight from the finders."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("browser tests drive the distribution's chromium: apt-get install chromium")
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE, "is_mobile": True, "has_touch": True}
