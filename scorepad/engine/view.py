@@ -1,0 +1,102 @@
+"""What one seat may know when it must decide (RULES.md §9.6), and the bot interface.
+
+Bots, inside the engine or outside it, decide from a ``SeatView`` alone: the engine builds
+one per decision from the full game state and never hands a bot anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .cards import SUITS, Card, Suit, codes
+from .variants import Settings, Variant
+
+BID, TRUMP, PASS, PLAY = "bid", "trump", "pass", "play"
+
+# The answer to each decision, as an engine value:
+#   bid   -> int (a bid) or None (pass)
+#   trump -> Suit
+#   pass  -> tuple[Card, ...] of exactly ``pass_count`` cards
+#   play  -> Card
+Answer = int | None | tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]  # in play order, starting with the leader
+    winner: int | None = None  # None while the trick is still being played
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"leader": self.leader, "cards": codes(self.cards)}
+        if self.winner is not None:
+            data["winner"] = self.winner
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    variant: Variant
+    settings: Settings
+    seat: int
+    dealer: int
+    decision: str
+    hand: tuple[Card, ...]
+    auction: tuple[tuple[int, int | None], ...]
+    bidder: int | None
+    bid: int | None
+    trump: Suit | None
+    passed: tuple[Card, ...]
+    received: tuple[Card, ...]
+    meld: tuple[int, ...]  # per seat, once shown; empty before
+    shown: tuple[tuple[Card, ...], ...]  # per seat, once shown; empty before
+    tricks: tuple[Trick, ...]  # completed tricks of this hand
+    trick: Trick | None  # the trick in progress, when deciding a play
+    totals: tuple[int, ...]  # per side, before this hand
+    legal: tuple[Any, ...]  # bid: (None, MIN) or (MIN,); trump: suits; pass: the hand; play: cards
+    pass_count: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The §9.6 JSON object, keys and codes exactly as RULES.md writes them."""
+        data: dict[str, Any] = {
+            "variant": self.variant.id,
+            "settings": self.settings.changes(self.variant.defaults),
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "decision": self.decision,
+            "hand": codes(self.hand),
+            "auction": [[seat, bid] for seat, bid in self.auction],
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "passed": codes(self.passed),
+            "received": codes(self.received),
+            "meld": list(self.meld),
+            "shown": [codes(cards) for cards in self.shown],
+            "tricks": [trick.to_json() for trick in self.tricks],
+            "trick": None if self.trick is None else self.trick.to_json(),
+            "totals": list(self.totals),
+            "legal": _legal_json(self.decision, self.legal),
+        }
+        if self.decision == PASS:
+            data["count"] = self.pass_count
+        return data
+
+
+def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
+    if decision == BID:
+        return list(legal)
+    if decision == TRUMP:
+        return [SUITS[suit] for suit in legal]
+    return codes(legal)
+
+
+class Bot(Protocol):
+    """Anything that answers a seat view. ``close`` ends a game (outside programs exit)."""
+
+    name: str
+
+    def decide(self, view: SeatView) -> Answer: ...
+
+    def close(self) -> None: ...
