@@ -1,0 +1,142 @@
+"""What players entered: households, their players, games, seats and hands.
+
+Nothing here scores. A game's totals, winners and the dealer come from the engine, which
+reads ``Game.record()`` (RULES.md §9.3); ``finished`` and ``winner_sides`` are a copy the
+services keep in step after every write, so history can be filtered in SQL.
+"""
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from .engine.cards import SUITS
+from .engine.variants import VARIANTS, Variant, get_variant
+
+VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
+TRUMP_CHOICES = [(s, s) for s in SUITS]
+
+
+class Household(models.Model):
+    name = models.CharField(max_length=80)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="households")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invite(models.Model):
+    """A one-time link that makes whoever follows it (logged in) a member of the household."""
+
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=_invite_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to {self.household}"
+
+
+class Player(models.Model):
+    """A real person at the table; needs no account."""
+
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["household", "name"], name="unique_player_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="games")
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    settings = models.JSONField(default=dict, blank=True)  # only the §4 keys that differ from defaults
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished = models.BooleanField(default=False)
+    winner_sides = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} #{self.pk}"
+
+    @property
+    def rules(self) -> Variant:
+        return get_variant(self.variant)
+
+    def record(self) -> dict[str, Any]:
+        """The game as RULES.md §9.3 writes it: what the engine scores and what export writes."""
+        return {
+            "variant": self.variant,
+            "settings": dict(self.settings),
+            "hands": [hand.entry() for hand in self.hands.order_by("number")],
+        }
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # RULES §8: 0 … n−1 clockwise
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position}: {self.player}"
+
+
+class Hand(models.Model):
+    """One hand as entered at the table (§9.3 hand object). ``number`` counts from 0."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    bidder = models.PositiveSmallIntegerField()
+    bid = models.PositiveIntegerField()
+    # null is §9.3's "no trump": a double-deck bidder with no marriage.
+    trump = models.CharField(max_length=1, choices=TRUMP_CHOICES, null=True, blank=True)  # noqa: DJ001
+    meld = models.JSONField()  # one entry per side
+    tricks = models.JSONField(null=True, blank=True)  # one entry per side; null when not played
+    took_trick = models.JSONField(null=True, blank=True)  # one bool per side, when entered
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            # A double tap or a resent form can never create a second hand with the same number.
+            models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.game}"
+
+    def entry(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trump": self.trump,
+            "meld": list(self.meld),
+            "tricks": None if self.tricks is None else list(self.tricks),
+        }
+        if self.took_trick is not None:
+            data["took_trick"] = list(self.took_trick)
+        return data
