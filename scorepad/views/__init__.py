@@ -1,0 +1,1 @@
+"""Views, one module per screen; each is a small typed function."""
