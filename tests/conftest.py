@@ -4,11 +4,18 @@ import os
 import shutil
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # Sync Playwright runs an event loop in the test thread; the ORM beside it is still sync.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PHONE = {"width": 375, "height": 812}
+
+# No deadlines: these machines are shared and noisy, and speed lives in benchmarks.
+# CI replays the same examples every run, so a red build is reproducible.
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
 @pytest.fixture(autouse=True)
