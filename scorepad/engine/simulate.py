@@ -1,0 +1,108 @@
+"""The game loop: bots play whole games to the target, one seat view per decision (§9.6).
+
+Randomness comes from one seed: a master ``random.Random(seed)`` draws, per game, the seed
+of that game's deals (first dealer included) and one seed per bot, so the same seed and
+bots give the same games, hand for hand, whatever else runs.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .game import HandState, IllegalAction, new_game, next_hand, seat_view
+from .variants import Settings, Variant
+from .view import Bot
+
+BotFactory = Callable[[str, int, random.Random], Bot]
+MAX_HANDS_PER_GAME = 10_000  # a guard against a game that never ends (a bot that always goes set)
+
+
+class GameStopped(RuntimeError):
+    """A bot answered something the rules refuse; the message names seat, decision and answer."""
+
+
+def play_hand(state: HandState, bots: Sequence[Bot]) -> None:
+    """Ask the seat to act for its answer until the hand is over (in place)."""
+    while state.decision is not None:
+        seat = state.to_act
+        assert seat is not None
+        answer = bots[seat].decide(seat_view(state, seat))
+        try:
+            state.push(answer)
+        except IllegalAction as error:
+            name = getattr(bots[seat], "name", "bot")
+            raise GameStopped(
+                f"seat {seat} ({name}), decision {state.decision}: answer {answer!r} is illegal: {error}"
+            ) from None
+
+
+def play_game(
+    variant: Variant, settings: Settings, bots: Sequence[Bot], rng: random.Random, *, game: int = 0
+) -> Iterator[HandState]:
+    """Every hand of one game, each yielded once it has ended, until a side wins (§0.7)."""
+    state = new_game(variant, settings, rng, game=game)
+    for _ in range(MAX_HANDS_PER_GAME):
+        play_hand(state, bots)
+        yield state
+        assert state.result is not None
+        if state.result.winners:
+            return
+        state = next_hand(state, rng)
+    raise GameStopped(f"game {game} did not end within {MAX_HANDS_PER_GAME} hands")
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    variant: str
+    games: int
+    hands: int
+    seconds: float
+    bid_hands: int  # hands with a bidder (not thrown in)
+    made: int  # of those, how many the bidders made
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "games": self.games,
+            "hands": self.hands,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "bid_made_rate": round(self.made / self.bid_hands, 4) if self.bid_hands else None,
+        }
+
+
+def simulate(
+    variant: Variant,
+    settings: Settings,
+    bot_names: Sequence[str],
+    games: int,
+    seed: int,
+    make_bot: BotFactory,
+    on_hand: Callable[[HandState], None] | None = None,
+) -> Summary:
+    """Play ``games`` whole games with a bot per seat; ``on_hand`` sees every ended hand."""
+    master = random.Random(seed)
+    hands = bid_hands = made = 0
+    started = time.perf_counter()
+    for game in range(games):
+        deal_rng = random.Random(master.getrandbits(64))
+        bots = [
+            make_bot(name, seat, random.Random(master.getrandbits(64))) for seat, name in enumerate(bot_names)
+        ]
+        try:
+            for state in play_game(variant, settings, bots, deal_rng, game=game):
+                assert state.result is not None
+                hands += 1
+                if state.bidder is not None:
+                    bid_hands += 1
+                    made += state.result.made
+                if on_hand is not None:
+                    on_hand(state)
+        finally:
+            for bot in bots:
+                bot.close()
+    return Summary(variant.id, games, hands, time.perf_counter() - started, bid_hands, made)
