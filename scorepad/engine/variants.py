@@ -162,7 +162,10 @@ class MeldTable:
     dix: int
     pinochle: tuple[int, ...]
     arounds: tuple[tuple[int, ...], ...]  # aces, kings, queens, jacks
-    extra_trump_kq: int = 0  # `classic`'s lone extra trump K or Q beside a single run
+    extra_trump_kq: int = 0  # each extra trump K or Q beside a run, under `run_extra_kq` "half" (§1.4)
+    double_royal_marriage: int = 0  # two royal marriages under `double_royal_marriage` "30" (§4)
+    npa_run: int | None = None  # a single run under `npa_values` (§4); None: this variant has no NPA scale
+    npa_pinochle: int | None = None  # a single pinochle under `npa_values`
 
     def around(self, rank: Rank) -> tuple[int, ...]:
         return self.arounds[(ACE, KING, QUEEN, JACK).index(rank)]
@@ -249,6 +252,7 @@ CLASSIC = Variant(
         pinochle=(0, 4, 30),
         arounds=((0, 10, 100), (0, 8, 80), (0, 6, 60), (0, 4, 40)),
         extra_trump_kq=2,
+        double_royal_marriage=30,
     ),
     defaults=Settings(
         target=150,
@@ -278,6 +282,10 @@ DOUBLE_DECK = Variant(
         dix=0,
         pinochle=(0, 4, 30, 60, 90),
         arounds=((0, 10, 100, 150, 200), (0, 8, 80, 120, 160), (0, 6, 60, 90, 120), (0, 4, 40, 60, 80)),
+        extra_trump_kq=2,
+        double_royal_marriage=30,
+        npa_run=25,
+        npa_pinochle=15,
     ),
     defaults=Settings(
         target=500,
@@ -311,6 +319,8 @@ SIX_HANDED = Variant(
         dix=10,
         pinochle=(0, 40, 300),
         arounds=((0, 100, 1000), (0, 80, 800), (0, 60, 600), (0, 40, 400)),
+        extra_trump_kq=20,
+        double_royal_marriage=300,
     ),
     defaults=Settings(
         target=1000,
