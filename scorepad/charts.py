@@ -59,6 +59,16 @@ class TotalsChart:
     def view_box(self) -> str:
         return f"0 0 {self.width} {self.height}"
 
+    @property
+    def value_label_x(self) -> float:
+        """Where the value axis's labels end, just left of the plot."""
+        return self.left - 4
+
+    @property
+    def hand_label_y(self) -> float:
+        """The baseline of the hand axis's labels, below the plot."""
+        return self.height - 6
+
 
 def nice_step(span: float, max_ticks: int) -> int:
     """The smallest of 1, 2, 5, 10, 20, 50 … that cuts ``span`` into at most ``max_ticks`` steps."""

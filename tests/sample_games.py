@@ -1,0 +1,68 @@
+"""Households and hand-worked games shared by the history, exchange, statistics and access tests.
+
+Each record's scores were worked by hand from RULES.md (noted beside each hand), so a test
+can check the app's numbers against them rather than against the engine's own output.
+"""
+
+from django.contrib.auth.models import User
+
+from scorepad.models import Game, Household
+from scorepad.services.exchange import game_import
+from scorepad.services.households import household_create, player_create
+
+ROSTER = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+
+# classic, target 150, trick points add up to 25. Sides: 0 = Ann & Cy, 1 = Bo & Di.
+CLASSIC_WON = {
+    "variant": "classic",
+    "settings": {},
+    "hands": [
+        # Ann bids 30: 18 + 13 = 31 made, +31; Bo & Di 9 + 12 = +21.          totals 31, 21
+        {"bidder": 0, "bid": 30, "trump": "H", "meld": [18, 9], "tricks": [13, 12]},
+        # Bo bids 25: 12 + 10 = 22 short, −25; Ann & Cy 10 + 15 = +25.        totals 56, −4
+        {"bidder": 1, "bid": 25, "trump": "S", "meld": [10, 12], "tricks": [15, 10]},
+        # Cy bids 40: 20 + 25 = 45 made; Bo & Di took no trick, so 0.         totals 101, −4
+        {"bidder": 2, "bid": 40, "trump": "D", "meld": [20, 4], "tricks": [25, 0]},
+        # Di bids 21: 14 + 13 = 27 made; Ann & Cy 30 + 12 = +42.              totals 143, 23
+        {"bidder": 3, "bid": 21, "trump": "C", "meld": [30, 14], "tricks": [12, 13]},
+        # Ann bids 22: 8 + 16 = 24 made; Bo & Di 6 + 9 = +15.                totals 167, 38: Ann & Cy win
+        {"bidder": 0, "bid": 22, "trump": "H", "meld": [8, 6], "tricks": [16, 9]},
+    ],
+}
+CLASSIC_WON_TOTALS = [[31, 21], [56, -4], [101, -4], [143, 23], [167, 38]]
+
+# classic in progress, seated Bo, Ann, Di, Cy: side 0 = Bo & Di, side 1 = Ann & Cy.
+CLASSIC_PLAYING = {
+    "variant": "classic",
+    "settings": {"target": 50},
+    "hands": [
+        # Ann (seat 1) bids 20: 15 + 15 = 30 made, +30; Bo & Di 5 + 10 = +15.
+        {"bidder": 1, "bid": 20, "trump": "S", "meld": [5, 15], "tricks": [10, 15]},
+    ],
+}
+
+# RULES.md §9.3's double-deck record, scored in §9.4: [52, −55] then [−50, 26]; totals 2, −29.
+DOUBLE_DECK_SET = {
+    "variant": "double-deck",
+    "settings": {"bidder_out": True},
+    "hands": [
+        {"bidder": 1, "bid": 55, "trump": "H", "meld": [24, 31], "tricks": [28, 22]},
+        {"bidder": 2, "bid": 50, "trump": None, "meld": [0, 26], "tricks": None},
+    ],
+}
+
+
+def make_user(username: str) -> User:
+    return User.objects.create_user(username=username)  # tests log in with force_login
+
+
+def make_household(user: User, name: str = "The Smiths") -> Household:
+    household = household_create(user=user, name=name)
+    for player in ROSTER:
+        player_create(household=household, name=player)
+    return household
+
+
+def import_game(household: Household, record: dict, seated: tuple[str, ...]) -> Game:
+    players = {player.name: player for player in household.players.all()}
+    return game_import(household=household, data=record, seats=[players[name] for name in seated])
