@@ -8,6 +8,7 @@ reads these values instead of asking which variant it is playing.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,6 +153,14 @@ def _check_setting(key: str, value: Any, kind: Any) -> Any:
     return value
 
 
+def _flat_ints(value: object) -> list[int]:
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, tuple):
+        return [number for item in value for number in _flat_ints(item)]
+    return []  # None: a scale this variant does not have
+
+
 @dataclass(frozen=True, slots=True)
 class MeldTable:
     """Points per meld; tuples are indexed by how many of the meld a hand holds (0, 1, 2 …)."""
@@ -184,6 +193,21 @@ class Variant:
     meld_table: MeldTable
     defaults: Settings
     quick_targets: tuple[int, ...] = field(default=())
+    # §1.8: when both sides reach the target in one hand the bidders win, whatever the scores.
+    bidders_win_when_both_reach: bool = False
+
+    @property
+    def meld_unit(self) -> int:
+        """Every meld total is a multiple of this: the common divisor of the table (10 in `six-handed`)."""
+        values: list[int] = []
+        for name in (f.name for f in dataclasses.fields(MeldTable)):
+            value = getattr(self.meld_table, name)
+            values.extend(_flat_ints(value))
+        return math.gcd(*values) or 1
+
+    def trick_unit(self, settings: Settings) -> int:
+        """Every side's trick points are a multiple of this (5 under `six-handed`'s count)."""
+        return math.gcd(*settings.counter_values, settings.last_trick) or 1
 
     @property
     def deck_size(self) -> int:
@@ -266,6 +290,7 @@ CLASSIC = Variant(
         tie_break="bidder",
     ),
     quick_targets=(50, 150),
+    bidders_win_when_both_reach=True,
 )
 
 DOUBLE_DECK = Variant(
