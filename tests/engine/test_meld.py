@@ -274,17 +274,20 @@ def test_best_trumps_lists_every_suit_best_first_ties_in_suit_order():
     assert ranked == [("S", 6), ("H", 6), ("C", 5), ("D", 4)]
 
 
+SECTION_9_2_EXAMPLE = {
+    "variant": "classic",
+    "trump": "H",
+    "cards": ["AH", "TH", "KH", "QH", "JH", "9H"],
+    "total": 16,
+    "melds": [{"name": "run", "count": 1, "points": 15}, {"name": "dix", "count": 1, "points": 1}],
+}
+
+
 def test_meld_json_is_the_section_9_2_object():
     variant = get_variant("classic")
     cards = parse_hand("9H JH QH KH TH AH", variant)
     result = count_meld(counts_of(cards), parse_suit("H"), variant, variant.defaults)
-    assert meld_json(variant, parse_suit("H"), cards, result) == {
-        "variant": "classic",
-        "trump": "H",
-        "cards": ["AH", "TH", "KH", "QH", "JH", "9H"],
-        "total": 16,
-        "melds": [{"name": "run", "count": 1, "points": 15}, {"name": "dix", "count": 1, "points": 1}],
-    }
+    assert meld_json(variant, parse_suit("H"), cards, result) == SECTION_9_2_EXAMPLE
 
 
 def test_meld_json_carries_labels_only_for_a_roundhouse_and_null_for_no_trump():
