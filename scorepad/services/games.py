@@ -1,0 +1,325 @@
+"""Games and their hands: the only place where the ORM meets the scoring engine.
+
+Every write re-scores the whole game with ``score_game`` (the one scoring function is
+``score_hand``; ``score_game`` runs it hand after hand) and copies ``finished`` and the
+winners onto the ``Game`` row, so those columns never drift from what the hands say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from ..engine.cards import SUITS
+from ..engine.scoring import (
+    GameScore,
+    HandEntry,
+    RecordError,
+    ScoredHand,
+    dealer_for_hand,
+    score_game,
+    validate_hand,
+)
+from ..engine.variants import Settings, SettingsError, Variant, get_variant
+from ..models import Game, Hand, Household, Player, Seat
+from . import ServiceError
+
+
+class HandRefused(ServiceError):
+    """A hand the rules refuse; ``errors`` pairs each §9.3 field with what is wrong, in words."""
+
+    def __init__(self, errors: Sequence[tuple[str, str]]) -> None:
+        self.errors = list(errors)
+        super().__init__("; ".join(message for _field, message in self.errors))
+
+
+class HandAlreadyRecorded(ServiceError):
+    """The same hand sent twice (a double tap, a resent form): the first one stands."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        super().__init__(f"Hand {number + 1} was already recorded.")
+
+
+class GameOver(ServiceError):
+    """No hand is accepted after the game has been won."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """One side's line of one hand: what it scored, its running total and why, in words."""
+
+    name: str
+    score: int
+    total: int
+    reason: str
+    bidding: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One line of the game page's table: a stored hand with its score."""
+
+    number: int
+    dealer: str
+    bidder: str
+    bidder_side: int
+    bid: int
+    trump: str | None
+    meld: list[int]
+    tricks: list[int] | None
+    made: bool
+    played: bool
+    scores: list[int]
+    totals: list[int]
+    reasons: list[str]
+    sides: list[SideResult]
+
+    @property
+    def bidder_reason(self) -> str:
+        return self.reasons[self.bidder_side]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the game page shows, read from the hands and scored by the engine."""
+
+    game: Game
+    variant: Variant
+    settings: Settings
+    players: list[Player]  # by seat position
+    side_names: list[str]
+    score: GameScore
+    rows: list[HandRow]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows)
+
+    @property
+    def finished(self) -> bool:
+        return self.score.finished
+
+    @property
+    def next_dealer(self) -> int | None:
+        if self.finished:
+            return None
+        return dealer_for_hand(self.variant, self.game.first_dealer, self.next_number)
+
+    @property
+    def next_dealer_name(self) -> str:
+        dealer = self.next_dealer
+        return "" if dealer is None else self.players[dealer].name
+
+    @property
+    def last_row(self) -> HandRow | None:
+        return self.rows[-1] if self.rows else None
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.side_names[side] for side in self.score.winners]
+
+    @property
+    def trick_total(self) -> int:
+        return self.variant.trick_points_total(self.settings)
+
+    @property
+    def totals(self) -> list[tuple[str, int]]:
+        return list(zip(self.side_names, self.score.totals, strict=True))
+
+
+def game_settings(game: Game) -> Settings:
+    return game.rules.settings(game.settings)
+
+
+def side_names(variant: Variant, players: Sequence[Player]) -> list[str]:
+    return [" & ".join(players[seat].name for seat in seats) for seats in variant.sides]
+
+
+def _entries(game: Game) -> list[HandEntry]:
+    return [HandEntry.from_json(hand.entry(), hand.number) for hand in game.hands.order_by("number")]
+
+
+def game_state(game: Game) -> GameState:
+    """Score ``game`` as stored. Read-only: writes go through the services below."""
+    variant, settings = game.rules, game_settings(game)
+    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
+    names = side_names(variant, players)
+    score = score_game(variant, settings, _entries(game))
+    rows = [_row(variant, game, players, names, number, hand) for number, hand in enumerate(score.hands)]
+    return GameState(game, variant, settings, players, names, score, rows)
+
+
+def _row(
+    variant: Variant, game: Game, players: list[Player], names: list[str], number: int, scored: ScoredHand
+) -> HandRow:
+    entry, score = scored.entry, scored.score
+    bidder_side = variant.side_of(entry.bidder)
+    sides = [
+        SideResult(name, points, total, reason, side == bidder_side)
+        for side, (name, points, total, reason) in enumerate(
+            zip(names, score.scores, scored.totals, score.reasons, strict=True)
+        )
+    ]
+    return HandRow(
+        number=number,
+        dealer=players[dealer_for_hand(variant, game.first_dealer, number)].name,
+        bidder=players[entry.bidder].name,
+        bidder_side=bidder_side,
+        bid=entry.bid,
+        trump=None if entry.trump is None else SUITS[entry.trump],
+        meld=list(entry.meld),
+        tricks=None if entry.tricks is None else list(entry.tricks),
+        made=score.made,
+        played=score.played,
+        scores=list(score.scores),
+        totals=list(scored.totals),
+        reasons=list(score.reasons),
+        sides=sides,
+    )
+
+
+@transaction.atomic
+def game_start(
+    *,
+    household: Household,
+    variant_id: str,
+    overrides: Mapping[str, Any],
+    players: Sequence[Player],
+    first_dealer: int,
+) -> Game:
+    """Seat ``players`` clockwise from seat 0 (partners opposite: 0 & 2 against 1 & 3)."""
+    try:
+        variant = get_variant(variant_id)
+        settings = variant.settings(dict(overrides))
+    except SettingsError as error:
+        raise ServiceError(str(error)) from None
+    _check_players(variant, household, players)
+    if not 0 <= first_dealer < variant.seats:
+        raise ServiceError(f"The first dealer must be one of the {variant.seats} seats.")
+    game = Game.objects.create(
+        household=household,
+        variant=variant.id,
+        settings=settings.changes(variant.defaults),
+        first_dealer=first_dealer,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=position) for position, player in enumerate(players)
+    )
+    return game
+
+
+def _check_players(variant: Variant, household: Household, players: Sequence[Player]) -> None:
+    if len(players) != variant.seats:
+        raise ServiceError(f"{variant.label} seats {variant.seats} players, not {len(players)}.")
+    seen: set[int] = set()
+    for player in players:
+        if player.household_id != household.pk:
+            raise ServiceError(f"{player.name} is not on this household's roster.")
+        if player.pk in seen:
+            raise ServiceError(f"{player.name} can sit in only one seat.")
+        seen.add(player.pk)
+
+
+def _locked(game: Game) -> Game:
+    """The game row, locked so two phones writing to one game take turns."""
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def checked_entry(game: Game, number: int, data: Mapping[str, Any]) -> HandEntry:
+    """The §9.3 hand ``data`` as an entry the rules accept, or ``HandRefused`` naming each field."""
+    try:
+        entry = HandEntry.from_json(dict(data), number)
+    except RecordError as error:
+        raise HandRefused([(error.field or "", error.detail)]) from None
+    errors = validate_hand(game.rules, game_settings(game), entry)
+    if errors:
+        raise HandRefused(errors)
+    return entry
+
+
+def _hand_fields(entry: HandEntry) -> dict[str, Any]:
+    data = entry.to_json()
+    return {
+        "bidder": data["bidder"],
+        "bid": data["bid"],
+        "trump": data["trump"],
+        "meld": data["meld"],
+        "tricks": data["tricks"],
+        "took_trick": data.get("took_trick"),
+    }
+
+
+def _rescore(game: Game) -> GameState:
+    """Score every hand again and keep ``finished``/``winner_sides`` in step with them."""
+    try:
+        state = game_state(game)
+    except RecordError as error:
+        if error.field is None and error.hand is not None:
+            # A correction that ends the game before hands that were played after it.
+            won = f"With this change the game is won before hand {error.hand + 1}"
+            message = f"{won}: delete the later hands first."
+        else:
+            message = ("" if error.hand is None else f"Hand {error.hand + 1}: ") + error.detail
+        raise HandRefused([("", message)]) from None
+    winners = list(state.score.winners)
+    if game.finished != state.finished or game.winner_sides != winners:
+        game.finished, game.winner_sides = state.finished, winners
+        game.save(update_fields=["finished", "winner_sides"])
+    return state
+
+
+@transaction.atomic
+def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> GameState:
+    """Record hand ``number`` (from 0). The form says which hand it is for, so a second
+    submission of the same hand meets the unique (game, number) constraint and is refused."""
+    game = _locked(game)
+    entry = checked_entry(game, number, data)
+    next_number = game.hands.count()
+    if number > next_number:
+        raise ServiceError(f"Hand {number + 1} cannot be recorded before hand {next_number + 1}.")
+    try:
+        with transaction.atomic():  # a savepoint, so the outer transaction survives the refusal
+            Hand.objects.create(game=game, number=number, **_hand_fields(entry))
+    except IntegrityError:
+        raise HandAlreadyRecorded(number) from None
+    if game.finished:
+        raise GameOver("The game is over: no more hands can be recorded.")
+    return _rescore(game)
+
+
+@transaction.atomic
+def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> GameState:
+    """Correct a past hand; every later hand is scored again from the new totals."""
+    game = _locked(hand.game)
+    entry = checked_entry(game, hand.number, data)
+    for name, value in _hand_fields(entry).items():
+        setattr(hand, name, value)
+    hand.save()
+    return _rescore(game)
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand) -> GameState:
+    """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 …"""
+    game = _locked(hand.game)
+    number = hand.number
+    hand.delete()
+    # Ascending order: each hand moves into the number just freed, so (game, number) stays unique.
+    for later in game.hands.filter(number__gt=number).order_by("number"):
+        later.number -= 1
+        later.save(update_fields=["number"])
+    return _rescore(game)
+
+
+@transaction.atomic
+def hand_undo_last(*, game: Game) -> GameState:
+    game = _locked(game)
+    last = game.hands.order_by("-number").first()
+    if last is None:
+        raise ServiceError("There is no hand to undo.")
+    last.delete()
+    return _rescore(game)

@@ -1,0 +1,287 @@
+"""The scorepad's writes: each atomic, each re-scoring the game and keeping its flags in step."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from scorepad.models import Game, Hand, Invite
+from scorepad.services import ServiceError
+from scorepad.services.games import (
+    GameOver,
+    HandAlreadyRecorded,
+    HandRefused,
+    game_start,
+    game_state,
+    hand_delete,
+    hand_edit,
+    hand_record,
+    hand_undo_last,
+)
+from scorepad.services.households import household_create, invite_accept, invite_create, player_create
+
+pytestmark = pytest.mark.django_db
+
+# RULES §9.3/§9.4's example: side 1 bids 55 and is set; then a no-marriage forfeit.
+SET_HAND = {"bidder": 1, "bid": 55, "trump": "H", "meld": [24, 31], "tricks": [28, 22]}
+NO_MARRIAGE = {"bidder": 2, "bid": 50, "trump": None, "meld": [0, 26], "tricks": None}
+
+
+@pytest.fixture
+def user():
+    return User.objects.create_user("ann", password="pw-ann-12345")
+
+
+@pytest.fixture
+def household(user):
+    return household_create(user=user, name="Smiths")
+
+
+def _players(household, *names):
+    return [player_create(household=household, name=name) for name in names]
+
+
+@pytest.fixture
+def double_deck(household):
+    players = _players(household, "Ann", "Bob", "Cat", "Dan")
+    return game_start(
+        household=household, variant_id="double-deck", overrides={}, players=players, first_dealer=0
+    )
+
+
+@pytest.fixture
+def six_handed(household):
+    players = _players(household, "P1", "P2", "P3", "P4", "P5", "P6")
+    return game_start(
+        household=household,
+        variant_id="six-handed",
+        overrides={"target": 500},
+        players=players,
+        first_dealer=5,
+    )
+
+
+def six(bidder, meld, tricks, bid=50):
+    return {"bidder": bidder, "bid": bid, "trump": "S", "meld": meld, "tricks": tricks}
+
+
+# ---- households ----------------------------------------------------------------------------------
+
+
+def test_household_creator_is_its_first_member(user, household):
+    assert list(household.members.all()) == [user]
+
+
+def test_invite_link_works_once(household, user):
+    invite = invite_create(household=household, user=user)
+    bea = User.objects.create_user("bea", password="pw-bea-12345")
+    cy = User.objects.create_user("cy", password="pw-cy-123456")
+    assert invite_accept(token=invite.token, user=bea) == household
+    with pytest.raises(ServiceError, match="already been used"):
+        invite_accept(token=invite.token, user=cy)
+    assert set(household.members.values_list("username", flat=True)) == {"ann", "bea"}
+    assert Invite.objects.get().used_by == bea
+
+
+def test_unknown_invite_token_is_refused(user):
+    with pytest.raises(ServiceError, match="not valid"):
+        invite_accept(token="nope", user=user)
+
+
+def test_roster_refuses_a_duplicate_name_whatever_its_case(household):
+    player_create(household=household, name="Ann")
+    with pytest.raises(ServiceError, match="already on the roster"):
+        player_create(household=household, name=" ann ")
+    assert household.players.count() == 1
+
+
+# ---- starting a game -----------------------------------------------------------------------------
+
+
+def test_game_start_stores_only_the_settings_that_differ(household):
+    players = _players(household, "A", "B", "C", "D")
+    game = game_start(
+        household=household,
+        variant_id="classic",
+        overrides={"target": 50, "min_bid": 20, "bid_increment": 5},
+        players=players,
+        first_dealer=2,
+    )
+    assert game.settings == {"target": 50, "bid_increment": 5}
+    assert [seat.player.name for seat in game.seats.all()] == ["A", "B", "C", "D"]
+    assert game.record()["settings"] == {"target": 50, "bid_increment": 5}
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [(("A", "B", "C"), "seats 4 players, not 3"), (("A", "B", "C", "D", "E"), "seats 4 players, not 5")],
+)
+def test_game_start_refuses_the_wrong_number_of_players(household, names, message):
+    with pytest.raises(ServiceError, match=message):
+        game_start(
+            household=household,
+            variant_id="classic",
+            overrides={},
+            players=_players(household, *names),
+            first_dealer=0,
+        )
+    assert Game.objects.count() == 0
+
+
+def test_six_handed_refuses_a_seventh_player(household):
+    players = _players(household, *"ABCDEFG")
+    with pytest.raises(ServiceError, match="seats 6 players, not 7"):
+        game_start(
+            household=household, variant_id="six-handed", overrides={}, players=players, first_dealer=0
+        )
+
+
+def test_game_start_refuses_one_player_in_two_seats(household):
+    a, b, c = _players(household, "A", "B", "C")
+    with pytest.raises(ServiceError, match="A can sit in only one seat"):
+        game_start(
+            household=household, variant_id="classic", overrides={}, players=[a, b, c, a], first_dealer=0
+        )
+    assert Game.objects.count() == 0
+
+
+def test_game_start_refuses_another_households_player(household, user):
+    other = household_create(user=user, name="Joneses")
+    players = _players(household, "A", "B", "C") + _players(other, "Zed")
+    with pytest.raises(ServiceError, match="Zed is not on this household's roster"):
+        game_start(household=household, variant_id="classic", overrides={}, players=players, first_dealer=0)
+
+
+def test_game_start_refuses_a_bad_setting_by_name(household):
+    with pytest.raises(ServiceError, match="pass_cards"):
+        game_start(
+            household=household,
+            variant_id="classic",
+            overrides={"pass_cards": 2},
+            players=_players(household, "A", "B", "C", "D"),
+            first_dealer=0,
+        )
+    assert Game.objects.count() == 0
+
+
+# ---- recording hands -----------------------------------------------------------------------------
+
+
+def test_hand_record_scores_the_rules_example(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    state = hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
+    assert [row.scores for row in state.rows] == [[52, -55], [-50, 26]]
+    assert list(state.score.totals) == [2, -29]
+    assert state.rows[0].made is False
+    assert state.rows[1].played is False
+    assert state.rows[1].trump is None
+    assert double_deck.hands.get(number=1).tricks is None
+
+
+def test_a_refused_hand_saves_nothing_and_names_each_field(double_deck):
+    bad = {"bidder": 1, "bid": 40, "trump": "H", "meld": [24, -1], "tricks": [28, 20]}
+    with pytest.raises(HandRefused) as refused:
+        hand_record(game=double_deck, number=0, data=bad)
+    fields = {field for field, _ in refused.value.errors}
+    assert {"bid", "meld"} <= fields
+    assert "40 is under the minimum bid of 50" in str(refused.value)
+    assert Hand.objects.count() == 0
+
+
+def test_tricks_that_do_not_add_up_are_refused(double_deck):
+    with pytest.raises(HandRefused) as refused:
+        hand_record(game=double_deck, number=0, data={**SET_HAND, "tricks": [28, 21]})
+    assert refused.value.errors[0][0] == "tricks"
+    assert Hand.objects.count() == 0
+
+
+def test_the_same_hand_sent_twice_is_recorded_once(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    with pytest.raises(HandAlreadyRecorded, match="Hand 1 was already recorded"):
+        hand_record(game=double_deck, number=0, data=SET_HAND)
+    assert double_deck.hands.count() == 1
+    # The refusal left the transaction usable: the next hand still records.
+    hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
+    assert double_deck.hands.count() == 2
+
+
+def test_a_hand_number_past_the_next_one_is_refused(double_deck):
+    with pytest.raises(ServiceError, match="before hand 1"):
+        hand_record(game=double_deck, number=3, data=SET_HAND)
+    assert Hand.objects.count() == 0
+
+
+def test_game_end_sets_finished_and_winners_and_refuses_more_hands(six_handed):
+    hand_record(game=six_handed, number=0, data=six(0, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10]))
+    state = hand_record(
+        game=six_handed, number=1, data=six(1, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10])
+    )
+    assert state.finished
+    assert list(state.score.totals[:2]) == [500, 500]
+    assert list(state.score.winners) == [0, 1]  # tied at the target: co-winners (six-handed default)
+    assert state.winner_names == ["P1", "P2"]
+    six_handed.refresh_from_db()
+    assert six_handed.finished
+    assert six_handed.winner_sides == [0, 1]
+    with pytest.raises(GameOver):
+        hand_record(game=six_handed, number=2, data=six(2, [0] * 6, [40] * 6))
+    assert six_handed.hands.count() == 2
+
+
+def test_dealer_moves_one_seat_clockwise_each_hand(six_handed):
+    assert game_state(six_handed).next_dealer == 5
+    state = hand_record(game=six_handed, number=0, data=six(0, [0] * 6, [40] * 6))
+    assert state.next_dealer == 0
+    assert state.rows[0].dealer == "P6"
+
+
+# ---- corrections ---------------------------------------------------------------------------------
+
+
+def test_editing_a_hand_rescores_the_later_hands(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
+    made = {**SET_HAND, "tricks": [20, 30]}  # side 1 now makes 31 + 30 = 61 ≥ 55
+    state = hand_edit(hand=double_deck.hands.get(number=0), data=made)
+    assert state.rows[0].scores == [44, 61]
+    assert state.rows[1].totals == [44 - 50, 61 + 26]
+    assert double_deck.hands.get(number=0).tricks == [20, 30]
+
+
+def test_a_refused_edit_changes_nothing(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    with pytest.raises(HandRefused):
+        hand_edit(hand=double_deck.hands.get(number=0), data={**SET_HAND, "bid": 10})
+    assert double_deck.hands.get(number=0).bid == 55
+
+
+def test_an_edit_that_ends_the_game_before_later_hands_is_refused(six_handed):
+    hand_record(game=six_handed, number=0, data=six(0, [0] * 6, [40] * 6))
+    hand_record(game=six_handed, number=1, data=six(1, [0] * 6, [40] * 6))
+    winning = six(0, [300, 0, 0, 0, 0, 0], [240, 0, 0, 0, 0, 0])
+    with pytest.raises(HandRefused, match="won before hand 2"):
+        hand_edit(hand=six_handed.hands.get(number=0), data=winning)
+    assert six_handed.hands.get(number=0).meld == [0] * 6
+    six_handed.refresh_from_db()
+    assert not six_handed.finished
+
+
+def test_deleting_a_hand_renumbers_the_later_ones_and_rescores(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
+    state = hand_delete(hand=double_deck.hands.get(number=0))
+    assert list(double_deck.hands.values_list("number", "bidder")) == [(0, 2)]
+    assert list(state.score.totals) == [-50, 26]
+
+
+def test_undo_removes_the_last_hand_and_reopens_a_won_game(six_handed):
+    hand_record(game=six_handed, number=0, data=six(0, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10]))
+    hand_record(game=six_handed, number=1, data=six(1, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10]))
+    state = hand_undo_last(game=six_handed)
+    assert state.next_number == 1
+    assert not state.finished
+    six_handed.refresh_from_db()
+    assert (six_handed.finished, six_handed.winner_sides) == (False, [])
+
+
+def test_undo_with_no_hands_is_refused(double_deck):
+    with pytest.raises(ServiceError, match="no hand to undo"):
+        hand_undo_last(game=double_deck)
