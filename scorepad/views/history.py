@@ -1,0 +1,228 @@
+"""History, statistics, and games in and out: JSON export and import, the household CSV."""
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ..access import get_game_for_user, get_household_for_user
+from ..engine.variants import VARIANTS
+from ..models import VARIANT_CHOICES, Game, Household, Player
+from ..selectors import game_score, games_for_household, player_statistics, seated_side_names
+from ..services import ServiceError
+from ..services.exchange import game_export, game_import, household_history_csv, record_check
+
+GAMES_PER_PAGE = 20
+MAX_RECORD_BYTES = 1_000_000  # a 1000-hand game is far below this
+STATUS_FILTERS = {"": None, "finished": True, "playing": False}
+
+
+class HistoryFilterForm(forms.Form):
+    variant = forms.ChoiceField(choices=[("", "All variants"), *VARIANT_CHOICES], required=False)
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False, empty_label="All players")
+    status = forms.ChoiceField(
+        choices=[("", "Finished or not"), ("finished", "Finished"), ("playing", "In progress")],
+        required=False,
+    )
+
+    def __init__(self, household: Household, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = household.players.all()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One line of the history list: who played, how it stands, who won."""
+
+    game: Game
+    sides: list[tuple[str, int]]  # (side's players, total)
+    winners: list[str]
+
+
+def _game_row(game: Game) -> GameRow:
+    variant, scored = game_score(game)
+    names = seated_side_names(game, variant)
+    return GameRow(
+        game=game,
+        sides=list(zip(names, scored.totals, strict=True)),
+        winners=[names[side] for side in scored.winners],
+    )
+
+
+def _page_or_partial(
+    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
+) -> HttpResponse:
+    """htmx gets the partial it swaps in; a plain request, or htmx restoring history, the page."""
+    if request.htmx and not request.htmx.history_restore_request:
+        template = f"{template}#{partial}"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    form = HistoryFilterForm(household, request.GET)
+    chosen = form.cleaned_data if form.is_valid() else {}
+    games = games_for_household(
+        household,
+        variant=chosen.get("variant") or None,
+        player=chosen.get("player"),
+        finished=STATUS_FILTERS[chosen.get("status", "")],
+    )
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "household": household,
+        "form": form,
+        "page": page,
+        "rows": [_game_row(game) for game in page],
+        "filter_query": query.urlencode(),
+    }
+    return _page_or_partial(request, "scorepad/history.html", "game-list", context)
+
+
+@login_required
+@require_GET
+def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    rows = player_statistics(household)
+    by_variant = [(variant, [row for row in rows if row.variant == variant]) for variant in VARIANTS.values()]
+    context = {"household": household, "by_variant": [(v, r) for v, r in by_variant if r]}
+    return render(request, "scorepad/statistics.html", context)
+
+
+@login_required
+@require_GET
+def game_export_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game_for_user(request.user, game_id)
+    response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"pinochle-{game.variant}-game-{game.pk}.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@login_required
+@require_GET
+def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    response = HttpResponse(
+        household_history_csv(household=household), content_type="text/csv; charset=utf-8"
+    )
+    filename = f"pinochle-{slugify(household.name) or 'household'}-hands.csv"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+class ImportForm(forms.Form):
+    """A §9.3 game record, uploaded or pasted; cleaning parses and scores it with the engine."""
+
+    file = forms.FileField(required=False, label="Game file (.json)")
+    record = forms.CharField(required=False, label="…or paste the game record", widget=forms.Textarea)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        text = self._uploaded_text(cleaned.get("file")) if cleaned.get("file") else cleaned.get("record", "")
+        if not text.strip():
+            raise forms.ValidationError("Choose a game file or paste a game record.")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(
+                f"This is not a JSON game record: {error.msg} at line {error.lineno}, column {error.colno}."
+            ) from None
+        try:
+            cleaned["variant"], _settings, _entries, cleaned["scored"] = record_check(data)
+        except ServiceError as error:
+            raise forms.ValidationError(f"This game record can't be imported: {error}") from None
+        cleaned["text"], cleaned["data"] = text, data
+        return cleaned
+
+    @staticmethod
+    def _uploaded_text(upload: Any) -> str:
+        if upload.size > MAX_RECORD_BYTES:
+            raise forms.ValidationError(
+                f"The file is too big: a game record is under {MAX_RECORD_BYTES} bytes."
+            )
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(
+                "The file is not a text file (UTF-8): choose the .json export."
+            ) from None
+
+
+class SeatsForm(forms.Form):
+    """Who sat where: one roster player per seat, and the first dealer (RULES.md §8)."""
+
+    def __init__(self, household: Household, seats: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = household.players.all()
+        for seat in range(seats):
+            self.fields[f"seat_{seat}"] = forms.ModelChoiceField(queryset=players, label=f"Seat {seat + 1}")
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            choices=[(seat, f"Seat {seat + 1}") for seat in range(seats)], coerce=int, initial=0
+        )
+        self.seat_count = seats
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in range(self.seat_count)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen = [cleaned.get(f"seat_{seat}") for seat in range(self.seat_count)]
+        picked = [player for player in chosen if player is not None]
+        if len({player.pk for player in picked}) < len(picked):
+            raise forms.ValidationError("Each player takes one seat: someone is chosen twice.")
+        cleaned["players"] = chosen
+        return cleaned
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
+    """Step one reads and checks the record; step two (same form) seats the roster and saves."""
+    household = get_household_for_user(request.user, household_id)
+    form, seats_form, checked = ImportForm(), None, None
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            checked = form.cleaned_data
+            seated = "seat_0" in request.POST
+            seats_form = SeatsForm(household, checked["variant"].seats, request.POST if seated else None)
+            if seated and seats_form.is_valid():
+                try:
+                    game = game_import(
+                        household=household,
+                        data=checked["data"],
+                        seats=seats_form.cleaned_data["players"],
+                        first_dealer=seats_form.cleaned_data["first_dealer"],
+                    )
+                except ServiceError as error:
+                    seats_form.add_error(None, str(error))
+                else:
+                    messages.success(request, f"Imported {game} with {game.hands.count()} hands.")
+                    return redirect("history", household_id=household.pk)
+            # The file's text moves into the textarea, so step two needs no second upload.
+            form = ImportForm(initial={"record": checked["text"]})
+    context = {
+        "household": household,
+        "form": form,
+        "seats_form": seats_form,
+        "checked": checked,
+        "roster_size": household.players.count(),
+    }
+    return render(request, "scorepad/import.html", context)
