@@ -7,8 +7,9 @@ card counts of a hand (``cards.counts_of``), and on a ``MeldScale``: the variant
 with the game's settings already applied, built once per (variant, settings).
 
 ``count_meld`` calls the rules one by one and returns the breakdown. ``meld_points``, the path
-bots call thousands of times, reads the same rules from tables that ``MeldScale`` fills by
-calling those very functions, so the two cannot disagree (a hypothesis test pins it).
+bots call thousands of times, inlines the one-line rules and reads the trump suit's Class I from a
+table that ``_MeldCounter`` fills by calling ``trump_melds`` itself; a hypothesis test pins the
+two equal on random hands under random settings.
 """
 
 from __future__ import annotations
@@ -446,7 +447,7 @@ def parse_hand(cards: str | Iterable[str], variant: Variant) -> list[Card]:
 def _parse_hand_counts(cards: str | Iterable[str], variant: Variant) -> tuple[list[Card], list[int]]:
     tokens = cards.replace(",", " ").split() if isinstance(cards, str) else cards
     spellings = _SPELLINGS
-    hand = [spellings[t] if t in spellings else parse_card(str(t)) for t in tokens]
+    hand = [spellings[t] if isinstance(t, str) and t in spellings else parse_card(str(t)) for t in tokens]
     counts = [0] * CARD_COUNT
     for c in hand:
         counts[c] += 1

@@ -346,6 +346,11 @@ def test_parse_hand_refuses_what_the_deck_cannot_deal_naming_it(variant_id, hand
     assert named in str(refused.value)
 
 
+def test_parse_hand_refuses_a_list_item_that_is_not_a_card_code():
+    with pytest.raises(CardError, match="unknown card"):
+        parse_hand(["AS", {"rank": "A"}], get_variant("classic"))
+
+
 def test_parse_hand_accepts_tens_lower_case_symbols_and_commas():
     variant = get_variant("classic")
     assert codes(parse_hand("10♥, qs,T♠ j♦", variant)) == ["TH", "QS", "TS", "JD"]
