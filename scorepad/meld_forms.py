@@ -1,0 +1,184 @@
+"""The meld calculator's query string: variant, hand, trump and two meld settings (RULES.md §4, §9.1).
+
+Everything lives in the URL so a result can be bookmarked or shared. ``MeldQueryForm`` checks each
+parameter with the engine's own parsers, so a refusal carries the engine's message naming the bad
+token; ``MeldQuery`` is what survived, and builds the URLs of every tap on the page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from scorepad.engine import cards
+from scorepad.engine.cards import Card, CardError, Suit
+from scorepad.engine.meld import parse_hand
+from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
+
+DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, falls back to
+
+# The meld settings the calculator offers (§4), with words for the select box; the engine checks values.
+MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
+    "run_extra_kq": {
+        "half": "half: 2 for each extra trump K or Q",
+        "strict": "strict: an extra K and Q make a royal marriage",
+        "marry": "marry: an extra K or Q marries the run's",
+    },
+    "double_around_scale": {
+        "×10": "×10: a double around is ten singles",
+        "two_singles": "two singles",
+        "table": "the variant's table",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MeldQuery:
+    """One calculator state; ``hand`` is sorted, ``overrides`` holds only settings the URL chose."""
+
+    variant: Variant
+    hand: tuple[Card, ...] = ()
+    trump: Suit | None = None
+    overrides: tuple[tuple[str, str], ...] = ()
+    dropped: tuple[Card, ...] = ()  # cards a variant switch left out, shown once with the reason
+
+    @property
+    def settings(self) -> Settings:
+        return self.variant.settings(dict(self.overrides))
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return cards.counts_of(self.hand)
+
+    @property
+    def full(self) -> bool:
+        return len(self.hand) >= self.variant.hand_size
+
+    def url(self) -> str:
+        params: dict[str, str] = {"variant": self.variant.id}
+        if self.trump is not None:
+            params["trump"] = cards.SUITS[self.trump]
+        if self.hand:
+            params["cards"] = " ".join(cards.codes(self.hand))
+        params.update(self.overrides)
+        if self.dropped:
+            params["dropped"] = " ".join(cards.codes(self.dropped))
+        return f"{reverse('meld')}?{urlencode(params)}"
+
+    def _with(self, **changes: Any) -> MeldQuery:
+        # A note about dropped cards belongs to the one page a variant switch leads to.
+        return dataclasses.replace(self, dropped=(), **changes)
+
+    def with_card(self, card: Card) -> MeldQuery:
+        return self._with(hand=tuple(cards.sort_cards([*self.hand, card])))
+
+    def without_card(self, card: Card) -> MeldQuery:
+        hand = list(self.hand)
+        hand.remove(card)
+        return self._with(hand=tuple(hand))
+
+    def cleared(self) -> MeldQuery:
+        return self._with(hand=())
+
+    def with_trump(self, trump: Suit | None) -> MeldQuery:
+        return self._with(trump=trump)
+
+    def with_variant(self, variant: Variant) -> MeldQuery:
+        """Keep every card the new deck can still deal, in order; the rest go to ``dropped``."""
+        kept: list[Card] = []
+        dropped: list[Card] = []
+        for card in self.hand:
+            try:
+                variant.check_hand([*kept, card])
+            except CardError:
+                dropped.append(card)
+            else:
+                kept.append(card)
+        return dataclasses.replace(self, variant=variant, hand=tuple(kept), dropped=tuple(dropped))
+
+    def why_dropped(self) -> list[tuple[list[str], str]]:
+        """Each reason ``dropped`` cards did not fit this variant, with the codes it concerns."""
+        reasons: dict[str, list[str]] = {}
+        for card in self.dropped:
+            try:
+                self.variant.check_hand([*self.hand, card])
+            except CardError:
+                reasons.setdefault(self._misfit(card), []).append(cards.CODES[card])
+            # A card that fits after all (a hand-edited URL) needs no excuse.
+        return [(codes, reason) for reason, codes in reasons.items()]
+
+    def _misfit(self, card: Card) -> str:
+        variant = self.variant
+        if cards.rank_of(card) not in variant.ranks:
+            return f"the {variant.id} deck has no {cards.RANKS[cards.rank_of(card)]}s"
+        if self.hand.count(card) >= variant.copies:
+            return f"the {variant.id} deck holds only {variant.copies} of each card"
+        return f"a {variant.id} hand holds at most {variant.hand_size} cards"
+
+
+class MeldQueryForm(forms.Form):
+    """Reads the query string; every refusal is a field error worded by the engine."""
+
+    variant = forms.CharField(required=False, max_length=40)
+    cards = forms.CharField(required=False, max_length=400)
+    trump = forms.CharField(required=False, max_length=10)
+    run_extra_kq = forms.CharField(required=False, max_length=40)
+    double_around_scale = forms.CharField(required=False, max_length=40)
+    dropped = forms.CharField(required=False, max_length=400)
+
+    def clean_variant(self) -> Variant:
+        return _refusing(get_variant, self.cleaned_data["variant"] or DEFAULT_VARIANT_ID)
+
+    def _variant(self) -> Variant:
+        """The variant to read the rest against: the chosen one, or the fallback if it was refused."""
+        return self.cleaned_data.get("variant") or get_variant(DEFAULT_VARIANT_ID)
+
+    def clean_cards(self) -> tuple[Card, ...]:
+        return tuple(cards.sort_cards(_refusing(parse_hand, self.cleaned_data["cards"], self._variant())))
+
+    def clean_trump(self) -> Suit | None:
+        text = self.cleaned_data["trump"]
+        return _refusing(cards.parse_suit, text) if text else None
+
+    def clean_run_extra_kq(self) -> str | None:
+        return self._setting("run_extra_kq")
+
+    def clean_double_around_scale(self) -> str | None:
+        return self._setting("double_around_scale")
+
+    def _setting(self, key: str) -> str | None:
+        value = self.cleaned_data[key]
+        if not value:
+            return None
+        settings = _refusing(self._variant().settings, {key: value})
+        return getattr(settings, key)  # the canonical spelling ("x10" comes back as "×10")
+
+    def clean_dropped(self) -> tuple[Card, ...]:
+        return tuple(_refusing(cards.parse_cards, self.cleaned_data["dropped"]))
+
+    def query(self) -> MeldQuery:
+        """What the URL asked for, with each refused part at its default so the page still works."""
+        self.is_valid()
+        data = self.cleaned_data
+        overrides = tuple((key, data[key]) for key in MELD_SETTING_CHOICES if data.get(key))
+        return MeldQuery(
+            variant=self._variant(),
+            hand=data.get("cards", ()),
+            trump=data.get("trump"),
+            overrides=overrides,
+            dropped=data.get("dropped", ()),
+        )
+
+
+def _refusing[T](parse: Callable[..., T], *args: Any) -> T:
+    """Call an engine parser; its CardError or SettingsError becomes the field's message."""
+    try:
+        return parse(*args)
+    except (CardError, SettingsError) as error:
+        raise forms.ValidationError(str(error)) from None

@@ -1,0 +1,174 @@
+"""The meld calculator (RULES.md §0.5–0.6, §4, §9.1–9.2): a hand in the URL, its meld on the page.
+
+GET only, so a result can be bookmarked or shared. Every tap is a plain link to the next URL that
+also carries ``hx-get``: with JavaScript the calculator section is swapped in place, without it
+the whole page loads. Bad input is shown beside its field and never stops the page from working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from scorepad.engine import cards
+from scorepad.engine.cards import Card, Suit
+from scorepad.engine.meld import MeldResult, best_trumps
+from scorepad.engine.variants import VARIANTS
+from scorepad.meld_forms import MELD_SETTING_CHOICES, MeldQuery, MeldQueryForm
+
+SUIT_SYMBOLS = {letter: symbol for symbol, letter in cards.SUIT_SYMBOLS.items()}
+MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
+
+
+@dataclass(frozen=True, slots=True)
+class CardButton:
+    """One card of the deck grid (add a copy) or of the hand (remove one); ``url`` None: can't."""
+
+    code: str
+    rank: str
+    suit: str
+    symbol: str
+    count: int
+    url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One segment of a segmented control: a variant or a trump."""
+
+    label: str
+    url: str
+    current: bool
+    symbol: str = ""
+    suit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SuitLabel:
+    letter: str
+    symbol: str
+    name: str
+
+
+def _suit_label(suit: Suit) -> SuitLabel:
+    letter = cards.SUITS[suit]
+    return SuitLabel(letter, SUIT_SYMBOLS[letter], cards.SUIT_NAMES[letter])
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpRow:
+    """One line of the every-suit comparison."""
+
+    suit: SuitLabel
+    total: int
+    main_melds: str
+    url: str
+
+
+@require_GET
+def meld_calculator(request: HttpRequest) -> HttpResponse:
+    form = MeldQueryForm(request.GET)
+    query = form.query()
+    context = {"form": form, "query": query, **calculator_context(query, form)}
+    # A history restore after a cache miss wants the whole page, htmx header or not.
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "scorepad/meld.html#calculator" if partial else "scorepad/meld.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
+    hand_error = "; ".join(form.errors.get("cards", []))
+    trump_results = best_trumps(query.counts, query.variant, query.settings)
+    chosen = _chosen_result(query, trump_results)
+    return {
+        "variants": _variant_choices(query),
+        "trumps": _trump_choices(query),
+        "deck_rows": _deck_rows(query),
+        "hand_chips": _hand_chips(query),
+        "clear_url": query.cleared().url(),
+        "cards_text": form.data.get("cards", "") if hand_error else " ".join(cards.codes(query.hand)),
+        "hand_error": hand_error,
+        "result": chosen,
+        "result_suit": _suit_label(trump_results[0][0] if query.trump is None else query.trump),
+        "trump_rows": [] if query.trump is not None else _trump_rows(query, trump_results),
+        "settings_fields": _settings_fields(query, form),
+        "dropped_notes": query.why_dropped(),
+    }
+
+
+def _chosen_result(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> MeldResult:
+    """The chosen trump's meld, or the best suit's while trump is not chosen yet."""
+    if query.trump is None:
+        return trump_results[0][1]
+    return next(result for suit, result in trump_results if suit == query.trump)
+
+
+def _variant_choices(query: MeldQuery) -> list[Choice]:
+    return [
+        Choice(variant.id.capitalize(), query.with_variant(variant).url(), variant is query.variant)
+        for variant in VARIANTS.values()
+    ]
+
+
+def _trump_choices(query: MeldQuery) -> list[Choice]:
+    choices = [Choice("Not chosen", query.with_trump(None).url(), query.trump is None)]
+    for suit, letter in enumerate(cards.SUITS):
+        url = query.with_trump(suit).url()
+        label = cards.SUIT_NAMES[letter].capitalize()
+        choices.append(Choice(label, url, query.trump == suit, SUIT_SYMBOLS[letter], letter))
+    return choices
+
+
+def _deck_rows(query: MeldQuery) -> list[list[CardButton]]:
+    """Four suit rows of the variant's ranks; a card at its deck limit, or a full hand, adds nothing."""
+    counts = query.counts
+    rows = []
+    for suit in range(4):
+        row = []
+        for rank in query.variant.ranks:
+            card = cards.card(rank, suit)
+            addable = counts[card] < query.variant.copies and not query.full
+            row.append(_button(card, counts[card], query.with_card(card).url() if addable else None))
+        rows.append(row)
+    return rows
+
+
+def _hand_chips(query: MeldQuery) -> list[CardButton]:
+    counts = query.counts
+    return [_button(card, counts[card], query.without_card(card).url()) for card in sorted(set(query.hand))]
+
+
+def _button(card: Card, count: int, url: str | None) -> CardButton:
+    code = cards.CODES[card]
+    return CardButton(code, code[0], code[1], SUIT_SYMBOLS[code[1]], count, url)
+
+
+def _trump_rows(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> list[TrumpRow]:
+    rows = []
+    for suit, result in trump_results:
+        biggest = sorted(result.melds, key=lambda line: -line.points)[:MAIN_MELDS_SHOWN]
+        main = ", ".join(line.name for line in biggest)
+        url = query.with_trump(suit).url()
+        rows.append(TrumpRow(_suit_label(suit), result.total, main, url))
+    return rows
+
+
+def _settings_fields(query: MeldQuery, form: MeldQueryForm) -> list[dict[str, Any]]:
+    chosen = dict(query.overrides)
+    defaults = query.variant.defaults
+    return [
+        {
+            "name": key,
+            "default": getattr(defaults, key),
+            "options": [(value, words, chosen.get(key) == value) for value, words in choices.items()],
+            "errors": form.errors.get(key, []),
+        }
+        for key, choices in MELD_SETTING_CHOICES.items()
+    ]

@@ -1,0 +1,258 @@
+"""The meld calculator page: hands in the URL, totals from RULES.md §5, refusals of §9.1 inline."""
+
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.urls import reverse
+
+from scorepad.engine.variants import VARIANTS
+from scorepad.meld_forms import MELD_SETTING_CHOICES
+
+C1 = "AS TS KS QS JS 9S 9H 9D JC TC 9C QH"
+C2 = "AH TH KH KH QH JH 9S 9D JC TC 9C TS"
+C5 = "KS QS KH QH KD QD KC QC JD 9H AS TS"
+C10 = "KH KH QH QH AH TH 9H 9H JS JD QS TC"
+D8 = "QS QS QS QS JD JD JD JD QH QH QH QD QD QD QC QC QC KS KH JC"
+S9 = "AS AS AH AH AD AD AC AC"
+
+
+def meld_page(client, **params):
+    response = client.get(reverse("meld"), params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def total_shown(page: str) -> int | None:
+    found = re.search(r'id="meld-total">(\d+)<', page)
+    return int(found.group(1)) if found else None
+
+
+def links(page: str, attribute: str = "href") -> list[str]:
+    return [html.unescape(url) for url in re.findall(rf'<a [^>]*?{attribute}="([^"]*)"', page, re.S)]
+
+
+def link_params(page: str, code: str) -> dict[str, list[str]]:
+    """The query of the link that carries ``data-code=code`` (a deck button or a hand chip)."""
+    tag = re.search(rf'<a [^>]*href="([^"]*)"[^>]*data-code="{code}"', page, re.S)
+    assert tag, f"no link for {code}"
+    return parse_qs(urlsplit(html.unescape(tag.group(1))).query)
+
+
+def test_plain_request_gets_the_whole_page(client):
+    page = meld_page(client, cards=C1, trump="S")
+    assert "<html" in page
+    assert 'id="calculator"' in page
+    assert "css/meld.css" in page
+
+
+def test_htmx_request_gets_only_the_calculator_section(client):
+    response = client.get(reverse("meld"), {"cards": C1, "trump": "S"}, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in page
+    assert page.strip().startswith('<section id="calculator"')
+    assert total_shown(page) == 16
+    assert "HX-Request" in response["Vary"]
+
+
+def test_history_restore_after_a_cache_miss_gets_the_whole_page(client):
+    response = client.get(
+        reverse("meld"), {"cards": C1}, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+    )
+    assert "<html" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("variant", "trump", "hand", "total"),
+    [
+        ("classic", "S", C1, 16),
+        ("classic", "H", C5, 29),
+        ("classic", "H", C10, 14),
+        ("double-deck", "C", D8, 184),
+        ("double-deck", "H", "AS AS AS AS TS TS TS TS KS KS KS KS QS QS QS QS JS JS JS JS", 8),
+        ("six-handed", "S", S9, 1000),
+        ("six-handed", "D", "AD TD KD KD QD JD 9C 9S", 150),
+    ],
+)
+def test_rules_examples_total_from_the_url(client, variant, trump, hand, total):
+    assert total_shown(meld_page(client, variant=variant, trump=trump, cards=hand)) == total
+
+
+def test_breakdown_lists_name_count_and_points(client):
+    page = meld_page(client, trump="H", cards=C10)
+    rows = re.findall(r'<tr><td>([^<]+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>', page)
+    assert rows == [("Royal marriage", "2", "8"), ("Dix", "2", "2"), ("Pinochle", "1", "4")]
+
+
+def test_roundhouse_is_a_label_not_points(client):
+    assert "Roundhouse" in meld_page(client, trump="H", cards=C5)
+    assert "Roundhouse" not in meld_page(client, trump="S", cards=C1)
+
+
+def test_without_trump_every_suit_is_compared_best_first(client):
+    page = meld_page(client, cards=C2)
+    rows = re.findall(r'<th scope="row"><a class="suit-(\w)".*?<td class="num">(\d+)</td>', page, re.S)
+    # Hearts holds the run; ties keep the order S H D C.
+    assert rows == [("H", "17"), ("S", "3"), ("D", "3"), ("C", "3")]
+    assert total_shown(page) == 17
+    assert "Best trump" in page
+
+
+def test_comparison_rows_pick_that_trump(client):
+    page = meld_page(client, cards=C2)
+    first_row = re.search(r'<th scope="row"><a class="suit-H" href="([^"]*)"', page)
+    assert parse_qs(urlsplit(html.unescape(first_row.group(1))).query)["trump"] == ["H"]
+
+
+@pytest.mark.parametrize(("rule", "total"), [("", 17), ("half", 17), ("strict", 15), ("marry", 19)])
+def test_run_extra_kq_setting_applies(client, rule, total):
+    assert total_shown(meld_page(client, trump="H", cards=C2, run_extra_kq=rule)) == total
+
+
+@pytest.mark.parametrize(("scale", "total"), [("×10", 1000), ("x10", 1000), ("two_singles", 200)])
+def test_double_around_scale_setting_applies(client, scale, total):
+    page = meld_page(client, variant="six-handed", trump="S", cards=S9, double_around_scale=scale)
+    assert total_shown(page) == total
+
+
+def test_every_offered_setting_value_is_one_the_engine_accepts():
+    for variant in VARIANTS.values():
+        for key, choices in MELD_SETTING_CHOICES.items():
+            for value in choices:
+                assert getattr(variant.settings({key: value}), key) == value
+
+
+def test_chosen_setting_stays_in_every_link(client):
+    page = meld_page(client, trump="H", cards=C2, run_extra_kq="marry")
+    assert all(parse_qs(urlsplit(url).query)["run_extra_kq"] == ["marry"] for url in links(page, "hx-get"))
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"cards": "AS ZZ"}, "'ZZ'"),
+        ({"variant": "double-deck", "cards": "AS 9S"}, "9S is not in the double-deck deck"),
+        ({"cards": "AS AS AS"}, "3 × AS"),
+        ({"cards": C1 + " AH"}, "13 cards"),
+        ({"variant": "six-handed", "cards": "AS TS KS QS JS 9S 9H JC AD"}, "9 cards"),
+        ({"variant": "double-deck", "cards": "KS KS KS KS KS"}, "5 × KS"),
+    ],
+)
+def test_refused_hand_is_named_inline_and_not_counted(client, params, named):
+    page = meld_page(client, **params)
+    assert html.escape(named) in page
+    assert total_shown(page) is None  # nothing half-counted
+    assert f'value="{html.escape(params["cards"])}"' in page  # the typed text stays, to be fixed
+    assert 'name="cards"' in page
+
+
+def test_unknown_variant_is_named_and_falls_back_to_classic(client):
+    page = meld_page(client, variant="euchre", cards=C1, trump="S")
+    assert "unknown variant &#x27;euchre&#x27;" in page
+    assert 'name="variant" value="classic"' in page
+    assert total_shown(page) == 16
+
+
+def test_unknown_trump_is_named_and_treated_as_not_chosen(client):
+    page = meld_page(client, trump="X", cards=C2)
+    assert "unknown suit &#x27;X&#x27;" in page
+    assert total_shown(page) == 17
+    assert "Best trump" in page
+
+
+@pytest.mark.parametrize(("key", "value"), [("run_extra_kq", "sometimes"), ("double_around_scale", "x100")])
+def test_unknown_setting_value_is_named_and_the_default_used(client, key, value):
+    page = meld_page(client, trump="H", cards=C2, **{key: value})
+    assert f"{key} must be one of" in page
+    assert f"got &#x27;{value}&#x27;" in page
+    assert total_shown(page) == 17
+
+
+def test_typed_cards_accept_every_spelling_of_section_9_1(client):
+    page = meld_page(client, trump="H", cards="10♥, ah  k♥,Q♥ jh 9h")
+    assert total_shown(page) == 16
+    assert 'value="AH TH KH QH JH 9H"' in page  # shown back in canonical codes
+
+
+def test_card_button_adds_one_copy(client):
+    page = meld_page(client, trump="S", cards="AS")
+    assert link_params(page, "AS")["cards"] == ["AS AS"]
+    assert link_params(page, "KH")["cards"] == ["AS KH"]
+    assert link_params(page, "KH")["trump"] == ["S"]
+
+
+def test_card_at_deck_limit_or_full_hand_adds_nothing(client):
+    page = meld_page(client, cards="AS AS")
+    assert 'aria-label="AS, 2 held, no more fit"' in page
+    full = meld_page(client, cards=C1)
+    assert "data-code" in full
+    assert not re.search(r'<a [^>]*aria-label="Add', full)
+
+
+def test_hand_chip_takes_out_one_copy_and_clear_empties(client):
+    page = meld_page(client, trump="S", cards="AS AS KH")
+    take_out = re.search(r'<a class="chip[^"]*" href="([^"]*)"[^>]*data-code="AS"', page)
+    assert parse_qs(urlsplit(html.unescape(take_out.group(1))).query)["cards"] == ["AS KH"]
+    clear = re.search(r'<a class="button clear" href="([^"]*)"', page)
+    assert parse_qs(urlsplit(html.unescape(clear.group(1))).query) == {"variant": ["classic"], "trump": ["S"]}
+
+
+def test_every_tap_is_a_plain_link_that_htmx_swaps_into_the_calculator(client):
+    page = meld_page(client, cards="AH TH KH", trump="H")
+    anchors = re.findall(r"<a [^>]*>", page, re.S)
+    tapped = [a for a in anchors if "hx-get" in a]
+    assert len(tapped) >= 24 + 3 + 5  # deck, variants, trumps
+    for anchor in tapped:
+        assert re.search(r'href="([^"]*)"', anchor).group(1) == re.search(r'hx-get="([^"]*)"', anchor).group(
+            1
+        )
+        assert 'hx-target="#calculator"' in anchor
+        assert 'hx-swap="outerHTML"' in anchor
+        assert 'hx-push-url="true"' in anchor
+
+
+def test_variant_switch_keeps_the_cards_that_fit_and_says_why(client):
+    page = meld_page(client, cards=C1, trump="S")
+    params = parse_qs(urlsplit(next(u for u in links(page) if "double-deck" in u)).query)
+    assert params["cards"] == ["AS TS KS QS JS QH TC JC"]
+    assert params["dropped"] == ["9S 9H 9D 9C"]
+    switched = meld_page(client, **{key: values[0] for key, values in params.items()})
+    assert "left out 9S 9H 9D 9C, because the double-deck deck has no 9s" in switched
+    assert total_shown(switched) == 15  # the spade run survives
+
+
+@pytest.mark.parametrize(
+    ("start", "cards", "to", "kept", "reason"),
+    [
+        ("classic", C1, "six-handed", 8, "a six-handed hand holds at most 8 cards"),
+        ("double-deck", "AS AS AS KH", "classic", 3, "the classic deck holds only 2 of each card"),
+    ],
+)
+def test_variant_switch_explains_each_kind_of_misfit(client, start, cards, to, kept, reason):
+    page = meld_page(client, variant=start, cards=cards)
+    params = parse_qs(urlsplit(next(u for u in links(page) if f"variant={to}" in u)).query)
+    assert len(params["cards"][0].split()) == kept
+    switched = meld_page(client, **{key: values[0] for key, values in params.items()})
+    assert reason in switched
+
+
+def test_page_needs_no_inline_script_or_style_under_the_csp(client):
+    response = client.get(reverse("meld"), {"cards": C5, "trump": "H"})
+    page = response.content.decode()
+    assert " style=" not in page
+    assert "hx-on" not in page
+    assert not re.search(r"<[^>]*\son[a-z]+=", page)  # no inline event handlers
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert scripts
+    assert all("nonce=" in tag for tag in scripts)
+    assert "unsafe-inline" not in response["Content-Security-Policy"]
+
+
+def test_only_get_is_allowed(client):
+    assert client.post(reverse("meld"), {"cards": C1}).status_code == 405
+
+
+def test_home_links_to_the_calculator(client):
+    assert reverse("meld") in client.get(reverse("home")).content.decode()
