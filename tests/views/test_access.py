@@ -1,0 +1,135 @@
+"""Every URL of the site, walked from the URLconf: who may open it.
+
+* An anonymous visitor is sent to the login page, except on the public views listed below.
+* A member of another household gets 404 for every URL that names household A's objects.
+* A member of household A gets past the scoping (not 404), which proves the ids are right.
+
+New views are covered without editing this file. A URL keyword with no value in
+``OBJECT_IDS`` fails the test, so a new kind of object needs a fixture here first.
+"""
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
+
+# Views anyone may open, with the reason.
+PUBLIC = {
+    "home": "the front page",
+    "meld": "the meld calculator needs no account",
+    "login": "logging in",
+    "signup": "signing up",
+    "logout": "logging out changes nothing for a visitor",
+}
+# Views that name household A's objects but are meant for outsiders too, with their rule.
+OPEN_TO_OUTSIDERS = {
+    "invite": "an invitation link is how an outsider joins: they see whose household it is",
+}
+SKIPPED_NAMESPACES = {"admin"}  # Django's admin has its own staff login
+
+
+def walk(
+    patterns: list[URLPattern | URLResolver], prefix: str = "", kwargs: tuple[str, ...] = ()
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(name, URL keywords) of every named pattern, includes followed."""
+    for pattern in patterns:
+        keywords = kwargs + tuple(pattern.pattern.regex.groupindex)
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace in SKIPPED_NAMESPACES:
+                continue
+            space = f"{prefix}{pattern.namespace}:" if pattern.namespace else prefix
+            yield from walk(pattern.url_patterns, space, keywords)
+        else:
+            yield f"{prefix}{pattern.name}" if pattern.name else f"<unnamed {pattern.pattern}>", keywords
+
+
+ROUTES = sorted(set(walk(get_resolver().url_patterns)))
+
+
+@pytest.fixture
+def world(db):
+    """Household A with a game, a hand and an invite; a member of A; a member of B."""
+    member_a, member_b = make_user("alice"), make_user("bob")
+    household = make_household(member_a, name="A")
+    make_household(member_b, name="B")
+    game = import_game(household, CLASSIC_PLAYING, ("Ann", "Bo", "Cy", "Di"))
+    invite = household.invites.create(created_by=member_a)
+    object_ids: dict[str, Callable[[], object]] = {
+        "household_id": lambda: household.pk,
+        "game_id": lambda: game.pk,
+        "number": lambda: 0,  # hand 1 of the game
+        "token": lambda: invite.token,
+    }
+    return {"a": member_a, "b": member_b, "ids": object_ids}
+
+
+def url_of(world, name: str, keywords: tuple[str, ...]) -> str:
+    assert not name.startswith("<unnamed"), (
+        f"{name}: give the pattern a name so its access rule can be checked"
+    )
+    missing = [key for key in keywords if key not in world["ids"]]
+    assert not missing, (
+        f"{name}: no fixture value for URL keyword(s) {missing}: add them to the world fixture"
+    )
+    return reverse(name, kwargs={key: world["ids"][key]() for key in keywords})
+
+
+def responses(client, url: str) -> dict[str, int]:
+    return {"GET": client.get(url), "POST": client.post(url)}
+
+
+def is_login_redirect(response, url: str) -> bool:
+    return response.status_code == 302 and response["Location"].startswith(f"{reverse('login')}?next=")
+
+
+def test_the_walk_finds_the_scorepad_urls():
+    names = {name for name, _ in ROUTES}
+    assert {"home", "meld", "login", "household", "game", "hand_edit", "history", "game_export"} <= names
+    assert ("hand_edit", ("game_id", "number")) in ROUTES
+
+
+def test_every_public_view_exists():
+    assert set(PUBLIC) | set(OPEN_TO_OUTSIDERS) <= {name for name, _ in ROUTES}
+
+
+@pytest.mark.parametrize(("name", "keywords"), ROUTES, ids=[name for name, _ in ROUTES])
+def test_anonymous_visitors_are_sent_to_log_in(client, world, name, keywords):
+    url = url_of(world, name, keywords)
+    answers = responses(client, url)
+
+    if name in PUBLIC:
+        assert all(r.status_code < 500 and not is_login_redirect(r, url) for r in answers.values())
+        return
+    assert all(is_login_redirect(r, url) or r.status_code == 405 for r in answers.values()), {
+        method: (r.status_code, r.get("Location")) for method, r in answers.items()
+    }
+    assert any(is_login_redirect(r, url) for r in answers.values())
+
+
+@pytest.mark.parametrize(("name", "keywords"), ROUTES, ids=[name for name, _ in ROUTES])
+def test_members_of_another_household_get_404(client, world, name, keywords):
+    url = url_of(world, name, keywords)
+    client.force_login(world["b"])
+    answers = responses(client, url)
+    codes = {method: r.status_code for method, r in answers.items()}
+
+    if not keywords or name in PUBLIC:
+        assert all(code < 500 for code in codes.values()), codes  # names none of A's objects
+    elif name in OPEN_TO_OUTSIDERS:
+        assert codes["GET"] == 200, codes
+    else:
+        assert set(codes.values()) <= {404, 405}, codes
+        assert 404 in codes.values(), codes
+
+
+@pytest.mark.parametrize(("name", "keywords"), ROUTES, ids=[name for name, _ in ROUTES])
+def test_members_of_the_household_get_past_the_scoping(client, world, name, keywords):
+    """The control: if A's own member got 404 too, the ids above would prove nothing."""
+    url = url_of(world, name, keywords)
+    client.force_login(world["a"])
+    codes = {method: r.status_code for method, r in responses(client, url).items()}
+
+    assert 404 not in codes.values(), codes
+    assert all(code < 500 for code in codes.values()), codes
