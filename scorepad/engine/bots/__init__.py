@@ -1,0 +1,30 @@
+"""Bots that play a seat from its §9.6 ``SeatView``: `random`, `heuristic` and outside programs.
+
+``make_bot`` turns a bot's name, as a command line or a form gives it, into a ``Bot``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..view import Bot
+from .common import BotError, check_answer
+from .heuristic import HeuristicBot
+from .outside import OutsideBot
+from .random_bot import RandomBot
+
+__all__ = ["BOT_CHOICES", "BotError", "HeuristicBot", "OutsideBot", "RandomBot", "check_answer", "make_bot"]
+
+OUTSIDE_PREFIX = "cmd:"
+BOT_CHOICES = ("random", "heuristic", f"{OUTSIDE_PREFIX}PROGRAM ARGS")
+
+
+def make_bot(name: str, seat: int, rng: random.Random, timeout: float = 10.0) -> Bot:
+    """The bot called ``name`` for ``seat``; ``rng`` drives the random bot, ``timeout`` outside ones."""
+    if name == "random":
+        return RandomBot(seat, rng)
+    if name == "heuristic":
+        return HeuristicBot(seat)
+    if name.startswith(OUTSIDE_PREFIX):
+        return OutsideBot(name.removeprefix(OUTSIDE_PREFIX), seat, timeout)
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_CHOICES)}")

@@ -1,0 +1,426 @@
+"""The `heuristic` bot: plays a seat the way a sensible player does, from its ``SeatView`` alone.
+
+* Bid: meld for the best trump (``meld_points``) plus the trick points its hand should take,
+  plus, with a partner, a modest share of the partner's meld; raise by the least step while the
+  estimate covers it, then pass.
+* Trump: the legal suit with the most meld plus trick strength (trump length, trump and side aces).
+* Pass: the partner sends trumps and aces; the bidder returns low non-counters from short side
+  suits without breaking its meld.
+* Play: cash sure winners, feed counters to a partner whose card is safe, win a trick as cheaply as
+  it can be won for sure, otherwise throw the cheapest card; never waste a high trump.
+
+The counting is rough on purpose: every decision must cost microseconds, so the game runs
+thousands of hands a second. Whatever the bot cannot see, it treats as held by an opponent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+
+from ..auction import high_bid
+from ..cards import ACE, CARD_COUNT, KING, QUEEN, TEN, Card, Suit, counts_of
+from ..meld import meld_points
+from ..play import beats, trick_winner
+from ..variants import Settings, Variant
+from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+
+# Expected tricks a card wins, by role (rough, calibrated against whole games).
+TRUMP_ACE, TRUMP_TEN, TRUMP_KING, LONG_TRUMP = 1.0, 0.6, 0.3, 0.6
+SIDE_ACE, SIDE_EXTRA_ACE, GUARDED_TEN, VOID_WITH_TRUMP = 0.9, 0.5, 0.4, 0.3
+PARTNER_MELD_SHARE = 0.5  # of a random hand's meld: a partner's meld is only a hope
+PARTNER_BID_BONUS = 0.25  # of the minimum bid, when the partner has bid: a sign of strength
+OVERBID_PARTNER_MARGIN = 0.25  # of the minimum bid: overbid a partner only with a clearly better hand
+SAMPLE_HANDS = 300  # random hands that measure an average hand of a variant
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What the bot knows about a (variant, settings) before it sees a card."""
+
+    variant: Variant
+    settings: Settings
+    value: tuple[int, ...]  # counter points per card
+    copies: tuple[int, ...]  # copies of each card in the deck (0: not in this deck)
+    total_points: int  # every counter plus the last trick
+    seats: int
+    side_size: int
+    average_trumps: float  # trumps in a random hand
+    average_winners: float  # ``winners`` of a random hand with a random trump
+    average_meld: float  # meld of a random hand with a random trump
+    meld_weight: float  # pass priority per meld point: a marriage is worth 200
+    value_weight: float  # pass priority per counter point: the top counter is worth 400
+
+
+_PROFILES: dict[tuple[int, int], Profile] = {}
+
+
+def profile_of(variant: Variant, settings: Settings) -> Profile:
+    """The profile of one game, built once; keyed by identity, the values keep the keys alive."""
+    key = (id(variant), id(settings))
+    found = _PROFILES.get(key)
+    if found is None or found.variant is not variant or found.settings is not settings:
+        found = _PROFILES[key] = _build_profile(variant, settings)
+    return found
+
+
+def _build_profile(variant: Variant, settings: Settings) -> Profile:
+    copies = [0] * CARD_COUNT
+    for c in variant.deck():
+        copies[c] += 1
+    rank_values = settings.counter_values
+    value = tuple(rank_values[c % 6] if copies[c] else 0 for c in range(CARD_COUNT))
+    seats = variant.seats
+    draft = Profile(
+        variant=variant,
+        settings=settings,
+        value=value,
+        copies=tuple(copies),
+        total_points=variant.trick_points_total(settings),
+        seats=seats,
+        side_size=seats // len(variant.sides),
+        average_trumps=variant.deck_size / 4 / seats,
+        average_winners=0.0,
+        average_meld=0.0,
+        meld_weight=200 / variant.meld_table.marriage,
+        value_weight=400 / max(rank_values),
+    )
+    # A fixed seed: the same profile every time, so the bot's decisions are repeatable.
+    rng = random.Random(0)
+    deck = variant.deck()
+    winners_sum = meld_sum = 0.0
+    for _ in range(SAMPLE_HANDS):
+        counts = counts_of(rng.sample(deck, variant.hand_size))
+        trump = rng.randrange(4)
+        winners_sum += winners(counts, trump, draft)
+        meld_sum += meld_points(counts, trump, variant, settings)
+    return dataclasses.replace(
+        draft, average_winners=winners_sum / SAMPLE_HANDS, average_meld=meld_sum / SAMPLE_HANDS
+    )
+
+
+def winners(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
+    """Roughly how many tricks a hand wins with this trump: top trumps, length, side aces, voids."""
+    total = 0.0
+    trumps = sum(n[trump * 6 : trump * 6 + 6])
+    for suit in range(4):
+        base = suit * 6
+        aces, tens, kings = n[base + ACE], n[base + TEN], n[base + KING]
+        if suit == trump:
+            total += aces * TRUMP_ACE + tens * TRUMP_TEN + kings * TRUMP_KING
+            total += max(0.0, trumps - p.average_trumps) * LONG_TRUMP
+        elif aces:
+            total += SIDE_ACE + (aces - 1) * SIDE_EXTRA_ACE + tens * GUARDED_TEN
+        elif trumps and not sum(n[base : base + 6]):
+            total += VOID_WITH_TRUMP
+    return total
+
+
+def trick_points(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
+    """The trick points this hand's side should take: its share of the winners at the table."""
+    mine = winners(n, trump, p)
+    others = p.average_winners
+    share = (mine + (p.side_size - 1) * others) / (mine + (p.seats - 1) * others)
+    return share * p.total_points
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.memory = Memory()
+
+    def decide(self, view: SeatView) -> Answer:
+        p = profile_of(view.variant, view.settings)
+        if view.decision == PLAY:
+            return choose_card(view, p, self.memory)
+        if view.decision == BID:
+            return choose_bid(view, p)
+        if view.decision == TRUMP:
+            return choose_trump(view, p)
+        if view.decision == PASS:
+            return choose_pass(view, p)
+        raise ValueError(f"unknown decision {view.decision!r}")
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------- bidding and trump
+
+
+def partners_of(view: SeatView) -> tuple[int, ...]:
+    variant = view.variant
+    return tuple(seat for seat in variant.sides[variant.side_of(view.seat)] if seat != view.seat)
+
+
+def trump_candidates(n: tuple[int, ...], settings: Settings) -> list[Suit]:
+    """Suits this hand may name: any, or only those where it holds a marriage (`trump_requires_marriage`)."""
+    if not settings.trump_requires_marriage:
+        return [0, 1, 2, 3]
+    return [suit for suit in range(4) if n[suit * 6 + KING] and n[suit * 6 + QUEEN]]
+
+
+def hand_value(n: tuple[int, ...], trump: Suit, meld_allowance: float, p: Profile) -> float:
+    """Meld plus trick points with this trump, or 0 when the rule of 20 would sink the bid."""
+    meld = meld_points(n, trump, p.variant, p.settings)
+    tricks = trick_points(n, trump, p)
+    if p.settings.rule_of_20 is not None:
+        least_meld, least_tricks = p.settings.rule_of_20
+        if meld + meld_allowance < least_meld or tricks < least_tricks:
+            return 0.0
+    return meld + tricks + meld_allowance
+
+
+def choose_bid(view: SeatView, p: Profile) -> int | None:
+    least = view.legal[-1]
+    if None not in view.legal:
+        return least  # the forced dealer
+    partners = partners_of(view)
+    partner_bid = any(seat in partners and bid is not None for seat, bid in view.auction)
+    allowance = 0.0
+    if partners:
+        allowance = PARTNER_MELD_SHARE * p.average_meld
+        if partner_bid:
+            allowance += PARTNER_BID_BONUS * p.settings.min_bid
+    n = counts_of(view.hand)
+    limit = max((hand_value(n, suit, allowance, p) for suit in trump_candidates(n, p.settings)), default=0.0)
+    high = high_bid(view.auction)
+    if high is not None and high[0] in partners:
+        limit -= OVERBID_PARTNER_MARGIN * p.settings.min_bid
+    return least if least <= limit else None
+
+
+def choose_trump(view: SeatView, p: Profile) -> Suit:
+    n = counts_of(view.hand)
+    return max(
+        view.legal,
+        key=lambda suit: meld_points(n, suit, p.variant, p.settings) + trick_points(n, suit, p),
+    )
+
+
+# ---------------------------------------------------------------- passing (`classic`)
+
+
+def choose_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:
+    """Greedy, one card at a time, re-counting the meld each time a card leaves the hand."""
+    n = list(counts_of(view.hand))
+    giving = view.seat != view.bidder
+    chosen: list[Card] = []
+    for _ in range(view.pass_count):
+        meld = meld_points(n, view.trump, p.variant, p.settings)
+        options = [Card(c) for c in range(CARD_COUNT) if n[c]]
+        score = _send_priority if giving else _return_priority
+        best = max(options, key=lambda c: score(c, n, meld, view.trump, p))
+        chosen.append(best)
+        n[best] -= 1
+    return tuple(chosen)
+
+
+def _meld_loss(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> int:
+    n[c] -= 1
+    loss = meld - meld_points(n, trump, p.variant, p.settings)
+    n[c] += 1
+    return loss
+
+
+def _send_priority(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> float:
+    """The partner sends what wins tricks and builds meld in the bidder's hand: trumps, then aces."""
+    if c // 6 == trump:
+        kind = 3000
+    elif c % 6 == ACE:
+        kind = 2000
+    else:
+        kind = 1000
+    return kind - 10 * (c % 6) - p.meld_weight * _meld_loss(c, n, meld, trump, p)
+
+
+def _return_priority(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> float:
+    """The bidder returns low non-counters, from short side suits, that none of its meld needs."""
+    suit_length = sum(n[c // 6 * 6 : c // 6 * 6 + 6])
+    cost = p.meld_weight * _meld_loss(c, n, meld, trump, p) + p.value_weight * p.value[c]
+    cost += 3000 * (c // 6 == trump) + 20 * (5 - c % 6) + 40 * suit_length
+    return -cost
+
+
+# ---------------------------------------------------------------- play
+
+
+class Memory:
+    """What the completed tricks of a hand have shown, carried from one decision to the next.
+
+    Every view of a hand holds its completed tricks as the same ``Trick`` objects, so the memory
+    stays valid while the trick it read last is the very object at that place (and the seat and
+    trump are the same); anything else starts it afresh. It only ever holds what the view says.
+    """
+
+    __slots__ = ("count", "last", "partner_played", "played", "seat", "trump", "voids")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last: Trick | None = None
+        self.seat = self.trump = -1
+        self.played: list[int] = []
+        self.partner_played: list[int] = []
+        self.voids: list[int] = []
+
+    def catch_up(self, view: SeatView, partners: tuple[int, ...], seats: int) -> None:
+        tricks, count = view.tricks, self.count
+        fresh = not count or len(tricks) < count or tricks[count - 1] is not self.last
+        if fresh or self.seat != view.seat or self.trump != view.trump:
+            self.count, self.seat, self.trump = 0, view.seat, view.trump
+            self.played, self.partner_played, self.voids = [0] * CARD_COUNT, [0] * CARD_COUNT, [0] * seats
+        for trick in tricks[self.count :]:
+            read_trick(trick, view.trump, partners, seats, self.played, self.partner_played, self.voids)
+        self.count = len(tricks)
+        self.last = tricks[-1] if tricks else None
+
+
+def read_trick(
+    trick: Trick,
+    trump: Suit | None,
+    partners: tuple[int, ...],
+    seats: int,
+    played: list[int],
+    partner_played: list[int],
+    voids: list[int],
+) -> None:
+    """Count a trick's cards, and note who showed a void: off the led suit (and off trump too)."""
+    cards = trick.cards
+    if not cards:
+        return
+    led = cards[0] // 6
+    for index, c in enumerate(cards):
+        played[c] += 1
+        if index and c // 6 != led:
+            seat = (trick.leader + index) % seats
+            voids[seat] |= 1 << led
+            if trump is not None and c // 6 != trump:
+                voids[seat] |= 1 << trump
+    for partner in partners:
+        index = (partner - trick.leader) % seats
+        if index < len(cards):
+            partner_played[cards[index]] += 1
+
+
+class Table:
+    """What the seat can work out about the cards it cannot see, from the tricks so far."""
+
+    __slots__ = ("opponents", "partners", "ruffers", "threat", "trump", "voids")
+
+    def __init__(self, view: SeatView, p: Profile, memory: Memory) -> None:
+        seats, trump = p.seats, view.trump
+        self.trump = trump
+        self.partners = partners = partners_of(view)
+        self.opponents = tuple(s for s in range(seats) if s != view.seat and s not in partners)
+        memory.catch_up(view, partners, seats)
+        played, partner_played, voids = memory.played[:], memory.partner_played[:], memory.voids[:]
+        if view.trick is not None:
+            read_trick(view.trick, trump, partners, seats, played, partner_played, voids)
+        unseen = [copies - seen for copies, seen in zip(p.copies, played, strict=True)]
+        for c in view.hand:
+            unseen[c] -= 1
+        self.voids = voids  # bit per suit the seat has shown it lacks
+        self.threat = self._opponents_may_hold(view, unseen, partner_played)
+        self.ruffers = trump is not None and any(self.threat[trump * 6 : trump * 6 + 6])
+
+    def _opponents_may_hold(self, view: SeatView, unseen: list[int], partner_played: list[int]) -> list[int]:
+        """Unseen copies, less those known to sit with a partner (passed to it, or shown as meld)."""
+        if not self.partners:
+            return unseen
+        known: dict[int, int] = {}
+        for c in view.passed:
+            known[c] = known.get(c, 0) + 1
+        for partner in self.partners:
+            shown: dict[int, int] = {}
+            for c in view.shown[partner] if view.shown else ():
+                shown[c] = shown.get(c, 0) + 1
+            for c, copies in shown.items():
+                known[c] = max(known.get(c, 0), copies)
+        for c, copies in known.items():
+            still_held = copies - partner_played[c]
+            if still_held > 0:
+                unseen[c] = max(0, unseen[c] - still_held)
+        return unseen
+
+    def top(self, c: Card) -> bool:
+        """No opponent can hold a higher card of its suit."""
+        threat, base = self.threat, c // 6 * 6
+        return not any(threat[base + rank] for rank in range(c % 6))
+
+    def safe(self, c: Card, led: Suit, later: tuple[int, ...]) -> bool:
+        """Whether ``c``, winning the trick now, stays the winner whatever the opponents in ``later`` hold.
+
+        Seats are assumed to hold the led suit until they have shown they do not.
+        """
+        top = self.top(c)
+        ruffers = self.ruffers
+        for seat in later:
+            if seat not in self.opponents:
+                continue
+            void = self.voids[seat]
+            void_led = void >> led & 1
+            void_trump = self.trump is None or void >> self.trump & 1
+            if c // 6 == self.trump:
+                if not top and not void_trump and (led == self.trump or void_led):
+                    return False
+            elif (not top and not void_led) or (void_led and ruffers and not void_trump):
+                return False
+        return True
+
+
+def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
+    legal = view.legal
+    if len(set(legal)) == 1:
+        return legal[0]
+    table = Table(view, p, memory or Memory())
+    trick = view.trick
+    if trick is None or not trick.cards:
+        return _lead(view, table, p)
+    return _follow(view, table, p)
+
+
+def _cheapest(cards: tuple[Card, ...] | list[Card], trump: Suit | None, p: Profile) -> Card:
+    """The card it hurts least to lose: fewest counter points, not a trump, lowest rank."""
+    return min(cards, key=lambda c: (p.value[c], c // 6 == trump, -(c % 6)))
+
+
+def _lead(view: SeatView, table: Table, p: Profile) -> Card:
+    trump = view.trump
+    everyone = table.opponents + table.partners
+    sure = [c for c in set(view.legal) if table.safe(c, c // 6, everyone)]
+    side = [c for c in sure if c // 6 != trump]
+    if side:  # cash side-suit winners before the opponents run out of the suit
+        return max(side, key=lambda c: (p.value[c], -(c % 6)))
+    if sure and table.ruffers:  # then draw the opponents' trumps with sure trump winners
+        return min(sure, key=lambda c: c % 6)
+
+    def lead_key(c: Card) -> tuple[bool, int, bool, int]:
+        # A suit the partner can trump and the opponents cannot comes first.
+        suit = c // 6
+        partner_ruffs = any(table.voids[s] >> suit & 1 for s in table.partners)
+        return (not partner_ruffs, p.value[c], suit == trump, -(c % 6))
+
+    return min(view.legal, key=lead_key)
+
+
+def _follow(view: SeatView, table: Table, p: Profile) -> Card:
+    trump, trick = view.trump, view.trick
+    assert trick is not None
+    cards = trick.cards
+    seats = p.seats
+    led = cards[0] // 6
+    best = trick_winner(cards, trump)
+    winning = cards[best]
+    later = tuple((trick.leader + index) % seats for index in range(len(cards) + 1, seats))
+    legal = view.legal
+    if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
+        # Partner has it: give it counters, keeping trumps and sure winners back.
+        return max(legal, key=lambda c: (p.value[c], c // 6 != trump, not table.top(c), c % 6))
+    takers = [c for c in legal if beats(c, winning, trump)]
+    sure = [c for c in takers if table.safe(c, led, later)]
+    if sure:  # win it as cheaply as it can be won for certain
+        return min(sure, key=lambda c: (c // 6 == trump, -(c % 6)))
+    return _cheapest(legal, trump, p)
