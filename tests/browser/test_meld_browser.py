@@ -62,6 +62,22 @@ def test_typed_cards_and_history_work_with_htmx(live_server, page: Page):
     assert errors == []
 
 
+def test_settings_and_variant_switch_swap_in_place(live_server, page: Page):
+    errors = watch_console(page)
+    page.goto(f"{live_server.url}/meld/?variant=classic&trump=H&cards=AH+TH+KH+KH+QH+JH+9S")
+    page.evaluate("window.stillTheSamePage = true")
+    expect(page.locator("#meld-total")).to_have_text("17")  # §5 C2's trump suit: run + extra K
+    page.get_by_label("run_extra_kq").select_option("strict")
+    expect(page.locator("#meld-total")).to_have_text("15")
+    expect(page).to_have_url(re.compile(r"run_extra_kq=strict"))
+
+    page.get_by_role("link", name="Double-deck").click()
+    expect(page.locator(".note")).to_contain_text("left out 9S, because the double-deck deck has no 9s")
+    expect(page.locator("#meld-total")).to_have_text("15")
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert errors == []
+
+
 def test_bad_input_is_named_in_place(live_server, page: Page):
     errors = watch_console(page)
     page.goto(f"{live_server.url}/meld/?variant=double-deck")
