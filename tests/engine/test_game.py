@@ -29,6 +29,7 @@ from scorepad.engine.game import (
     to_json,
 )
 from scorepad.engine.meld import meld_points
+from scorepad.engine.simulate import GameStopped, play_hand
 from scorepad.engine.variants import BID_STEPS_1_THEN_5, FOLLOW, HEAD, VARIANTS, get_variant
 from scorepad.engine.view import BID, PASS, PLAY, TRUMP
 
@@ -364,6 +365,23 @@ def test_the_deal_passes_to_the_left_and_totals_carry_over(variant_id):
     assert following.hand_number == 1
     assert following.totals == state.result.totals
     assert to_act(following) == (following.dealer + 1) % state.variant.seats
+
+
+class AlwaysBidsSeven:
+    name = "sevens"
+
+    def decide(self, view: Any) -> Any:
+        return 7
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_game_loop_stops_on_an_illegal_answer_naming_seat_decision_and_answer():
+    with pytest.raises(
+        GameStopped, match=r"seat 1 \(sevens\), decision bid: answer 7 is illegal: .*at least 20"
+    ):
+        play_hand(start("classic", dealer=0), [AlwaysBidsSeven()] * 4)
 
 
 def test_next_hand_refuses_a_hand_still_in_play():
