@@ -35,6 +35,7 @@ FORFEIT_OPPONENTS: dict[str, tuple[int, int] | None] = {
 # §4 `set_penalty`: how many times the bid a set costs.
 SET_PENALTY_FACTOR = {"bid": 1, "double_bid": 2}
 _UNIT_WORDS = {5: "fives", 10: "tens"}
+_COMES_IN = {"meld": "meld comes in", "tricks": "trick points come in"}
 
 
 class RecordError(ValueError):
@@ -105,9 +106,9 @@ def _is_whole(value: object) -> bool:
 
 
 def _whole_number(value: object, hand: int, field: str) -> int:
-    if not _is_whole(value):
+    if isinstance(value, bool) or not isinstance(value, int):
         raise RecordError(f"must be a whole number; got {value!r}", hand=hand, field=field)
-    return int(value)  # type: ignore[call-overload]
+    return value
 
 
 def _whole_numbers(value: object, hand: int, field: str) -> tuple[int, ...]:
@@ -159,9 +160,9 @@ def validate_hand(variant: Variant, settings: Settings, entry: HandEntry) -> lis
         *_trump_problems(settings, entry.trump),
         *_per_side_problems(variant, "meld", entry.meld, variant.meld_unit),
     ]
-    if not problems:  # whether the hand is played depends on a sound bidder, trump and meld
-        problems += _tricks_problems(variant, settings, entry)
-    return problems
+    # Whether the hand had to be played can only be judged from a sound bidder, trump and meld.
+    play = _play_problems(variant, settings, entry) if not problems else []
+    return problems + (play or _tricks_problems(variant, settings, entry))
 
 
 def _bid_problems(settings: Settings, bid: int) -> list[Problem]:
@@ -203,24 +204,29 @@ def _per_side_problems(variant: Variant, field: str, values: Sequence[int], unit
             problems.append((field, f"side {side} has {value}; it cannot be negative"))
         elif value % unit:
             in_units = _UNIT_WORDS.get(unit, f"multiples of {unit}")
-            problems.append((field, f"side {side} has {value}; {field} comes in {in_units}"))
+            problems.append((field, f"side {side} has {value}; {_COMES_IN[field]} {in_units}"))
     return problems
 
 
-def _tricks_problems(variant: Variant, settings: Settings, entry: HandEntry) -> list[Problem]:
+def _play_problems(variant: Variant, settings: Settings, entry: HandEntry) -> list[Problem]:
+    """`tricks` null exactly when the hand was not played (§9.3): no marriage, or short meld (§2.3, §2.5)."""
     unplayed = _not_played_because(settings, entry, variant.side_of(entry.bidder))
-    total = variant.trick_points_total(settings)
+    if entry.tricks is not None and unplayed is not None:
+        return [("tricks", f"must be null: {unplayed}, so the hand is not played")]
+    if entry.tricks is None and unplayed is None and not settings.bidder_may_concede:
+        total = variant.trick_points_total(settings)
+        return [("tricks", f"missing: the hand is played, so give each side's points (adding up to {total})")]
+    return []
+
+
+def _tricks_problems(variant: Variant, settings: Settings, entry: HandEntry) -> list[Problem]:
+    """The trick points' shape: one per side, none negative, in the count's units, adding up (§9.3)."""
     if entry.tricks is None:
         if entry.took_trick is not None:
             return [("took_trick", "given for a hand that was not played (tricks is null)")]
-        if unplayed is None and not settings.bidder_may_concede:
-            return [
-                ("tricks", f"missing: the hand is played, so give each side's points (adding up to {total})")
-            ]
         return []
-    if unplayed is not None:
-        return [("tricks", f"must be null: {unplayed}, so the hand is not played")]
     problems = _per_side_problems(variant, "tricks", entry.tricks, variant.trick_unit(settings))
+    total = variant.trick_points_total(settings)
     if not problems and sum(entry.tricks) != total:
         problems.append(("tricks", f"add up to {sum(entry.tricks)}; a hand's trick points add up to {total}"))
     if not problems and entry.took_trick is not None:

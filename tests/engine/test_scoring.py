@@ -479,7 +479,7 @@ def one_bad_hand(variant_id: str, second_hand: dict[str, Any], settings: dict[st
         (
             "six-handed",
             {"bidder": 0, "bid": 50, "trump": "S", "meld": six(), "tricks": six(p0=237, p1=3)},
-            "hand 2: tricks: side 0 has 237; tricks comes in fives",
+            "hand 2: tricks: side 0 has 237; trick points come in fives",
         ),
         (
             "classic",
@@ -563,8 +563,8 @@ def test_bid_increment_1_below_60_then_5_is_explained():
 
 
 def test_validate_hand_lists_every_problem_for_the_form():
-    found = problems("six-handed", bidder=7, bid=45, trump="S", meld=six(p0=-10, p1=15), tricks=six(p0=240))
-    assert [field for field, _ in found] == ["bid", "bidder", "meld", "meld"]
+    found = problems("six-handed", bidder=7, bid=45, trump="S", meld=six(p0=-10, p1=15), tricks=six(p0=235))
+    assert [field for field, _ in found] == ["bid", "bidder", "meld", "meld", "tricks"]
 
 
 @pytest.mark.parametrize(
