@@ -1,8 +1,19 @@
 from django.urls import path
 
-from .views import home, meld
+from .views import games, home, households, meld
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("meld/", meld.meld_calculator, name="meld"),
+    path("households/new/", households.household_new, name="household_new"),
+    path("households/<int:household_id>/", households.household_detail, name="household"),
+    path("households/<int:household_id>/players/", households.player_add, name="player_add"),
+    path("households/<int:household_id>/invites/", households.invite_new, name="invite_new"),
+    path("invite/<str:token>/", households.invite_join, name="invite"),
+    path("households/<int:household_id>/games/new/", games.game_new, name="game_new"),
+    path("games/<int:game_id>/", games.game_detail, name="game"),
+    path("games/<int:game_id>/hands/", games.hand_create, name="hand_create"),
+    path("games/<int:game_id>/undo/", games.game_undo, name="game_undo"),
+    path("games/<int:game_id>/hands/<int:number>/edit/", games.hand_edit_view, name="hand_edit"),
+    path("games/<int:game_id>/hands/<int:number>/delete/", games.hand_delete_view, name="hand_delete"),
 ]

@@ -1,0 +1,319 @@
+"""New game, the game page with its hand form, and corrections (edit, delete, undo).
+
+The game page works without JavaScript (every button submits a form and the page comes
+back); with htmx the same views answer with a partial of ``game.html``: the bid stepper
+re-renders ``#hand-form``, a recorded hand or an undo re-renders ``#scorepad`` (scoreboard,
+form and the hand table together).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from ..access import get_game_for_user, get_hand_for_user, get_household_for_user
+from ..engine.cards import SUITS
+from ..engine.variants import VARIANTS
+from ..forms import NO_MARRIAGE, HandForm, NewGameForm
+from ..models import Game, Hand
+from ..services import ServiceError
+from ..services.games import (
+    GameState,
+    HandAlreadyRecorded,
+    HandRefused,
+    game_start,
+    game_state,
+    hand_delete,
+    hand_edit,
+    hand_record,
+    hand_undo_last,
+)
+from ..services.households import player_create
+
+MELD_CALCULATOR = "/meld/"
+
+
+# ---- new game ---------------------------------------------------------------------------------
+
+
+@login_required
+def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
+    if variant is None:
+        return render(request, "scorepad/game_new.html", {"household": household, "variants": VARIANTS})
+    players = household.players.all()
+    context: dict[str, Any] = {"household": household, "variant": variant}
+    if request.method != "POST":
+        form = NewGameForm(variant, players)
+    elif "add_player" in request.POST:
+        form, context["new_player_error"] = _add_player(request, household, variant)
+    else:
+        form = NewGameForm(variant, players, data=request.POST)
+        if form.is_valid():
+            first = form.cleaned_data["first_dealer"]
+            try:
+                game = game_start(
+                    household=household,
+                    variant_id=variant.id,
+                    overrides=form.overrides(),
+                    players=form.players(),
+                    first_dealer=secrets.randbelow(variant.seats) if first == "random" else int(first),
+                )
+            except ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("game", game_id=game.pk)
+    return render(request, "scorepad/game_new.html", {**context, "form": form})
+
+
+def _add_player(request: HttpRequest, household: Any, variant: Any) -> tuple[NewGameForm, str]:
+    """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
+    players = household.players.all()
+    defaults = NewGameForm.defaults_of(variant)
+    initial = {**defaults, **{key: request.POST.get(key) for key in defaults if key in request.POST}}
+    initial["bidder_out"] = "bidder_out" in request.POST
+    seats = [f"seat_{seat}" for seat in range(variant.seats)]
+    initial.update({seat: request.POST[seat] for seat in seats if request.POST.get(seat)})
+    initial["target_other"] = request.POST.get("target_other", "")
+    error = ""
+    try:
+        player = player_create(household=household, name=request.POST.get("new_player", ""))
+    except ServiceError as refusal:
+        error = str(refusal)
+        initial["new_player"] = request.POST.get("new_player", "")
+    else:
+        messages.success(request, f"{player.name} joined the roster.")
+        empty = next((seat for seat in seats if not initial.get(seat)), None)
+        if empty is not None:
+            initial[empty] = str(player.pk)
+    return NewGameForm(variant, players, initial=initial), error
+
+
+# ---- the game page ----------------------------------------------------------------------------
+
+
+def _hand_form(state: GameState, **kwargs: Any) -> HandForm:
+    return HandForm(
+        variant=state.variant,
+        settings=state.settings,
+        players=state.players,
+        side_names=state.side_names,
+        **kwargs,
+    )
+
+
+def _new_hand_initial(state: GameState, prefill: QueryDict | dict[str, Any]) -> dict[str, Any]:
+    """A blank next hand: the bid starts at the minimum; a link (the meld calculator) may prefill."""
+    values = HandForm.values_from(prefill, len(state.side_names))
+    values.pop("number", None)
+    return {"bid": state.settings.min_bid, **values, "number": state.next_number}
+
+
+def _game_context(state: GameState, form: HandForm | None, **extra: Any) -> dict[str, Any]:
+    game = state.game
+    return {
+        "state": state,
+        "game": game,
+        "game_score": state.score,
+        "form": form,
+        "action": reverse("hand_create", args=[game.pk]),
+        "form_target": "#scorepad",
+        "dealer": state.next_dealer,
+        **extra,
+    }
+
+
+def _render_game(request: HttpRequest, state: GameState, form: HandForm | None, **extra: Any) -> HttpResponse:
+    template = "scorepad/game.html#scorepad" if request.htmx else "scorepad/game.html"
+    return render(request, template, _game_context(state, form, **extra))
+
+
+def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
+    url = reverse("game", args=[game.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    state = game_state(get_game_for_user(request.user, game_id))
+    form = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, request.GET))
+    return _render_game(request, state, form)
+
+
+def _stepped_bid(state: GameState, data: QueryDict) -> dict[str, Any]:
+    """The form's values with the bid moved one step (§4 ``bid_increment``), never under the minimum."""
+    values = HandForm.values_from(data, len(state.side_names))
+    settings = state.settings
+    try:
+        current = max(int(values.get("bid", "")), settings.min_bid)
+    except ValueError:
+        current = settings.min_bid
+    if data.get("bid_step") == "+":
+        values["bid"] = current + settings.next_bid_step(current)
+    else:
+        values["bid"] = max(settings.min_bid, current - settings.next_bid_step(current - 1))
+    return values
+
+
+def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpResponse:
+    """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``."""
+    values = HandForm.values_from(request.POST, len(state.side_names))
+    try:
+        side = int(request.POST["count_meld"])
+    except ValueError:
+        side = 0
+    values.pop(f"meld_{side}", None)
+    values.pop("number", None)
+    params = {"variant": state.variant.id, "return": f"{page}?{urlencode(values)}", "side": side}
+    if values.get("trump") in tuple(SUITS):
+        params["trump"] = values["trump"]
+    url = f"{MELD_CALCULATOR}?{urlencode(params)}"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _form_step(request: HttpRequest, state: GameState, render_page: Any) -> HttpResponse | None:
+    """The form's own buttons that save nothing: the bid stepper and "count it"."""
+    if "bid_step" in request.POST:
+        form = _hand_form(state, initial=_stepped_bid(state, request.POST))
+        return render_page(form, partial="hand-form" if request.htmx else None)
+    return None
+
+
+@login_required
+@require_POST
+def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game_for_user(request.user, game_id)
+    state = game_state(game)
+
+    def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
+        if partial:
+            return render(request, f"scorepad/game.html#{partial}", _game_context(state, form, **extra))
+        return _render_game(request, state, form, **extra)
+
+    if (stepped := _form_step(request, state, render_page)) is not None:
+        return stepped
+    if "count_meld" in request.POST:
+        return _meld_calculator(request, state, reverse("game", args=[game.pk]))
+    form = _hand_form(state, data=request.POST)
+    if form.is_valid():
+        try:
+            state = hand_record(game=game, number=form.cleaned_data["number"], data=form.hand_data())
+        except HandAlreadyRecorded as error:
+            messages.info(request, str(error))
+            return _to_game(request, game)
+        except HandRefused as error:
+            form.add_refusals(error.errors)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            if not request.htmx:
+                return redirect("game", game_id=game.pk)
+            fresh = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
+            return _render_game(request, state, fresh)
+    return render_page(form)
+
+
+@login_required
+@require_POST
+def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game_for_user(request.user, game_id)
+    try:
+        state = hand_undo_last(game=game)
+    except ServiceError as error:
+        notice = str(error)
+        state = game_state(game)
+    else:
+        notice = f"Hand {state.next_number + 1} undone."
+    if not request.htmx:
+        messages.info(request, notice)
+        return redirect("game", game_id=game.pk)
+    form = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
+    return _render_game(request, state, form, notice=notice)
+
+
+# ---- corrections ------------------------------------------------------------------------------
+
+
+def _hand_initial(hand: Hand) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "number": hand.number,
+        "bidder": hand.bidder,
+        "bid": hand.bid,
+        "trump": hand.trump or NO_MARRIAGE,
+    }
+    for side, meld in enumerate(hand.meld):
+        values[f"meld_{side}"] = meld
+    for side, points in enumerate(hand.tricks or []):
+        values[f"tricks_{side}"] = points
+    for side, took in enumerate(hand.took_trick or []):
+        values[f"took_{side}"] = took
+    return values
+
+
+@login_required
+def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    hand = get_hand_for_user(request.user, game_id, number)
+    game = hand.game
+    state = game_state(game)
+    page = reverse("hand_edit", args=[game.pk, number])
+
+    def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
+        context = {
+            **_game_context(state, form, **extra),
+            "hand": hand,
+            "action": page,
+            "form_target": "#hand-form",
+            "dealer": state.rows[number].dealer if number < len(state.rows) else None,
+            "editing": True,
+        }
+        if partial or request.htmx:
+            return render(request, "scorepad/game.html#hand-form", context)
+        return render(request, "scorepad/hand_edit.html", context)
+
+    if request.method != "POST":
+        prefill = HandForm.values_from(request.GET, len(state.side_names))
+        return render_page(_hand_form(state, initial={**_hand_initial(hand), **prefill, "number": number}))
+    if (stepped := _form_step(request, state, render_page)) is not None:
+        return stepped
+    if "count_meld" in request.POST:
+        return _meld_calculator(request, state, page)
+    form = _hand_form(state, data=request.POST)
+    if form.is_valid():
+        try:
+            hand_edit(hand=hand, data=form.hand_data())
+        except HandRefused as error:
+            form.add_refusals(error.errors)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Hand {number + 1} corrected; the totals are scored again.")
+            return _to_game(request, game)
+    return render_page(form)
+
+
+@login_required
+def hand_delete_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """GET asks first (a page that works without JavaScript); POST deletes."""
+    hand = get_hand_for_user(request.user, game_id, number)
+    game = hand.game
+    if request.method != "POST":
+        state = game_state(game)
+        context = {"game": game, "state": state, "hand": hand, "row": state.rows[number]}
+        return render(request, "scorepad/hand_delete.html", context)
+    try:
+        hand_delete(hand=hand)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Hand {number + 1} deleted; the totals are scored again.")
+    return _to_game(request, game)

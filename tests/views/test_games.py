@@ -1,0 +1,415 @@
+"""The game screens: new game, the hand form (plain and htmx), corrections, scoping."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from scorepad.models import Game, Hand
+from scorepad.services.games import game_start, hand_record
+from scorepad.services.households import household_create, player_create
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SET_HAND = {"bidder": 1, "bid": 55, "trump": "H", "meld": [24, 31], "tricks": [28, 22]}
+
+
+@pytest.fixture
+def ann(client):
+    user = User.objects.create_user("ann", password="pw-ann-12345")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def household(ann):
+    return household_create(user=ann, name="Smiths")
+
+
+@pytest.fixture
+def players(household):
+    return [
+        player_create(household=household, name=name) for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+    ]
+
+
+@pytest.fixture
+def game(household, players):
+    return game_start(
+        household=household, variant_id="double-deck", overrides={}, players=players[:4], first_dealer=3
+    )
+
+
+@pytest.fixture
+def classic(household, players):
+    return game_start(
+        household=household, variant_id="classic", overrides={}, players=players[:4], first_dealer=0
+    )
+
+
+def form_data(number=0, **fields):
+    data = {
+        "number": number,
+        "bidder": 1,
+        "bid": 55,
+        "trump": "H",
+        "meld_0": 24,
+        "meld_1": 31,
+        "tricks_0": 28,
+    }
+    data.update(fields)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def errors_of(response, field):
+    return response.context["form"].errors.get(field, [])
+
+
+# ---- new game ------------------------------------------------------------------------------------
+
+
+def test_new_game_first_asks_which_variant(client, household):
+    response = client.get(reverse("game_new", args=[household.pk]))
+    assert b"?variant=double-deck" in response.content
+    assert b"?variant=six-handed" in response.content
+
+
+def test_new_game_form_offers_the_variants_defaults_and_quick_targets(client, household, players):
+    response = client.get(reverse("game_new", args=[household.pk]), {"variant": "six-handed"})
+    form = response.context["form"]
+    assert len(form.seat_fields) == 6
+    assert form["min_bid"].value() == 50
+    assert form["bid_increment"].value() == "10"
+    assert [value for value, _ in form.fields["target"].choices] == ["500", "1000", "other"]
+    assert form["target"].value() == "1000"
+
+
+def _new_game_post(players, variant="double-deck", **extra):
+    data = {
+        "variant": variant,
+        "first_dealer": "2",
+        "target": "500",
+        "min_bid": "50",
+        "bid_increment": "1",
+        "pass_cards": "0",
+        "run_extra_kq": "strict",
+        "double_around_scale": "table",
+        "last_trick": "2",
+        "tie_break": "bidder",
+        "start": "1",
+    }
+    data.update({f"seat_{seat}": player.pk for seat, player in enumerate(players)})
+    data.update(extra)
+    return data
+
+
+def test_starting_a_game_seats_the_players_and_stores_only_changed_rules(client, household, players):
+    data = _new_game_post(players[:4], bidder_out="on", min_bid="60")
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    game = Game.objects.get()
+    assert response["Location"] == reverse("game", args=[game.pk])
+    assert game.settings == {"bidder_out": True, "min_bid": 60}
+    assert game.first_dealer == 2
+    assert [seat.player.name for seat in game.seats.all()] == ["Ann", "Bob", "Cat", "Dan"]
+
+
+def test_a_player_in_two_seats_is_refused_next_to_the_seat(client, household, players):
+    a, b, c, _ = players[:4]
+    response = client.post(reverse("game_new", args=[household.pk]), _new_game_post([a, b, c, a]))
+    assert response.status_code == 200
+    assert response.context["form"].errors["seat_3"] == ["Ann already sits in seat 1."]
+    assert not Game.objects.exists()
+
+
+def test_an_empty_seat_is_refused_next_to_it(client, household, players):
+    data = _new_game_post(players[:3])
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    assert response.context["form"].errors["seat_3"] == ["Choose who sits in seat 4."]
+    assert not Game.objects.exists()
+
+
+def test_other_target_needs_a_number(client, household, players):
+    data = _new_game_post(players[:4], target="other")
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    assert response.context["form"].errors["target_other"] == ["Enter the target score."]
+    data = _new_game_post(players[:4], target="other", target_other="750")
+    client.post(reverse("game_new", args=[household.pk]), data)
+    assert Game.objects.get().settings == {"target": 750}
+
+
+def test_adding_a_player_from_the_new_game_form_seats_them_and_keeps_the_choices(client, household, players):
+    data = _new_game_post(players[:2], new_player="Gus", add_player="1", min_bid="60")
+    del data["start"]
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    gus = household.players.get(name="Gus")
+    form = response.context["form"]
+    assert str(form["seat_2"].value()) == str(gus.pk)
+    assert str(form["seat_0"].value()) == str(players[0].pk)
+    assert str(form["min_bid"].value()) == "60"
+    assert not Game.objects.exists()
+
+
+# ---- the game page -------------------------------------------------------------------------------
+
+
+def test_game_page_shows_the_dealer_and_a_form_for_hand_one(client, game):
+    response = client.get(reverse("game", args=[game.pk]))
+    assert response.status_code == 200
+    assert b"<strong>Dan</strong> deals" in response.content
+    form = response.context["form"]
+    assert form["number"].value() == 0
+    assert form["bid"].value() == 50  # the stepper starts at the minimum bid
+    assert b"No marriage" in response.content  # double-deck: trump needs a marriage
+    assert b"<html" in response.content
+
+
+def test_htmx_gets_the_scorepad_partial_not_the_page(client, game):
+    response = client.get(reverse("game", args=[game.pk]), **HTMX)
+    assert response.content.lstrip().startswith(b'<div id="scorepad">')
+    assert b"<html" not in response.content
+
+
+def test_meld_prefill_from_the_calculator_link(client, game):
+    response = client.get(reverse("game", args=[game.pk]), {"meld_1": "31", "trump": "S", "number": "7"})
+    form = response.context["form"]
+    assert form["meld_1"].value() == "31"
+    assert form["trump"].value() == "S"
+    assert form["number"].value() == 0  # a link cannot choose which hand it is
+
+
+def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game):
+    data = form_data(count_meld="1", trump="S", meld_0="24", meld_1="")
+    response = client.post(reverse("hand_create", args=[game.pk]), data)
+    location = response["Location"]
+    assert location.startswith("/meld/?variant=double-deck&return=")
+    assert "&side=1" in location
+    assert "&trump=S" in location
+    assert "meld_0%3D24" in location  # the return link keeps what was entered
+    htmx = client.post(reverse("hand_create", args=[game.pk]), data, **HTMX)
+    assert htmx["HX-Redirect"] == location
+
+
+def test_recording_a_hand_redirects_and_shows_totals_and_reasons(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data())
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.tricks, hand.meld) == ([28, 22], [24, 31])  # side 1's points filled in as 50 − 28
+    page = client.get(reverse("game", args=[game.pk]))
+    state = page.context["state"]
+    assert list(state.score.totals) == [52, -55]
+    assert b"set: 53 is short of 55" in page.content or b"short of 55" in page.content
+    assert b"<strong>Ann</strong> deals" in page.content
+    assert page.context["form"]["number"].value() == 1
+
+
+def test_htmx_recording_returns_the_updated_scorepad_with_a_fresh_form(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(), **HTMX)
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert content.lstrip().startswith('<div id="scorepad">')
+    assert re.search(r'data-side="0">\s*52<', content)
+    assert re.search(r'data-side="1">\s*-55<', content)
+    assert response.context["form"]["number"].value() == 1
+
+
+def test_a_double_tap_records_one_hand(client, game):
+    client.post(reverse("hand_create", args=[game.pk]), form_data())
+    again = client.post(reverse("hand_create", args=[game.pk]), form_data(), follow=True)
+    assert Hand.objects.count() == 1
+    assert b"Hand 1 was already recorded." in again.content
+    htmx = client.post(reverse("hand_create", args=[game.pk]), form_data(), **HTMX)
+    assert htmx["HX-Redirect"] == reverse("game", args=[game.pk])
+    assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"bid": 45}, "bid", "45 is under the minimum bid of 50"),
+        ({"bid": None}, "bid", "Enter the bid."),
+        ({"bid": "lots"}, "bid", "The bid is a whole number."),
+        ({"bidder": None}, "bidder", "Tap who won the bid."),
+        ({"trump": None}, "trump", "Tap the trump suit."),
+    ],
+)
+def test_each_refusal_shows_next_to_its_field_and_saves_nothing(client, game, fields, field, message):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(**fields))
+    assert response.status_code == 200
+    assert any(message in error for error in errors_of(response, field))
+    assert message.encode() in response.content
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "group", "message"),
+    [
+        ({"meld_1": -4}, "meld", "side 1 has -4; it cannot be negative"),
+        ({"tricks_0": 28, "tricks_1": 23}, "tricks", "add up to 51; a hand's trick points add up to 50"),
+        ({"tricks_0": None}, "tricks", "missing: the hand is played"),
+        ({"meld_1": 12, "tricks_0": 30, "tricks_1": 20}, "tricks", "must be null"),
+    ],
+)
+def test_meld_and_trick_refusals_show_beside_their_group(client, game, fields, group, message):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(**fields))
+    errors = response.context["form"].group_errors[group]
+    assert any(message in error for error in errors)
+    assert message.encode() in response.content.replace(b"&#x27;", b"'")
+    assert not Hand.objects.exists()
+
+
+def test_six_handed_needs_all_but_one_trick_field(client, household, players):
+    six = game_start(
+        household=household, variant_id="six-handed", overrides={}, players=players, first_dealer=0
+    )
+    data = {"number": 0, "bidder": 0, "bid": 50, "trump": "S", "tricks_0": 100, "tricks_1": 100}
+    response = client.post(reverse("hand_create", args=[six.pk]), data)
+    assert "Fill in the trick points of every side but one" in response.context["form"].errors["tricks_2"][0]
+    data.update(tricks_1=40, tricks_2=0, tricks_3=0, tricks_4=0)
+    client.post(reverse("hand_create", args=[six.pk]), data)
+    assert Hand.objects.get().tricks == [100, 40, 0, 0, 0, 100]
+
+
+def test_the_last_trick_field_left_blank_is_shown_filled_in_on_a_refusal(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(bid=45))
+    assert response.context["form"]["tricks_1"].value() == "22"
+
+
+def test_no_marriage_records_a_hand_not_played(client, game):
+    data = form_data(bidder=2, bid=50, trump="none", meld_0=0, meld_1=26, tricks_0=30)
+    client.post(reverse("hand_create", args=[game.pk]), data)
+    hand = Hand.objects.get()
+    assert (hand.trump, hand.tricks) == (None, None)
+    page = client.get(reverse("game", args=[game.pk]))
+    assert list(page.context["state"].score.totals) == [-50, 26]
+    assert b"not played" in page.content
+
+
+def test_took_a_trick_with_no_counters_keeps_the_meld(client, classic):
+    # classic: side 1 took no counters but did win a trick, so its meld of 10 counts (§1.7).
+    data = {"number": 0, "bidder": 0, "bid": 20, "trump": "S", "meld_0": 10, "meld_1": 10, "tricks_0": 25}
+    client.post(reverse("hand_create", args=[classic.pk]), {**data, "took_1": "on"})
+    assert Hand.objects.get().took_trick == [True, True]
+    assert list(client.get(reverse("game", args=[classic.pk])).context["state"].score.totals) == [35, 10]
+
+
+def test_classic_shows_the_took_a_trick_toggle_and_double_deck_does_not(client, game, classic):
+    assert b"took a trick" in client.get(reverse("game", args=[classic.pk])).content
+    assert b"took a trick" not in client.get(reverse("game", args=[game.pk])).content
+
+
+# ---- the bid stepper -----------------------------------------------------------------------------
+
+
+def test_bid_stepper_moves_by_the_increment_without_saving(client, game):
+    url = reverse("hand_create", args=[game.pk])
+    response = client.post(url, form_data(bid=55, bid_step="+", meld_0=24))
+    form = response.context["form"]
+    assert form["bid"].value() == 56
+    assert form["meld_0"].value() == "24"  # what was entered stays
+    assert not form.errors  # a step is not a submission: no "required" complaints
+    assert client.post(url, form_data(bid=50, bid_step="-")).context["form"]["bid"].value() == 50
+    assert not Hand.objects.exists()
+
+
+def test_bid_stepper_follows_one_below_60_then_five(client, household, players):
+    game = game_start(
+        household=household,
+        variant_id="double-deck",
+        overrides={"bid_increment": "1 below 60, then 5"},
+        players=players[:4],
+        first_dealer=0,
+    )
+    url = reverse("hand_create", args=[game.pk])
+    assert client.post(url, form_data(bid=59, bid_step="+")).context["form"]["bid"].value() == 60
+    assert client.post(url, form_data(bid=60, bid_step="+")).context["form"]["bid"].value() == 65
+    assert client.post(url, form_data(bid=65, bid_step="-")).context["form"]["bid"].value() == 60
+    assert client.post(url, form_data(bid=60, bid_step="-")).context["form"]["bid"].value() == 59
+
+
+def test_htmx_stepper_returns_only_the_hand_form(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(bid_step="+"), **HTMX)
+    assert response.content.lstrip().startswith(b'<form id="hand-form"')
+    assert b'value="56"' in response.content
+
+
+# ---- the end of the game -------------------------------------------------------------------------
+
+
+def test_the_winner_is_announced_and_no_hand_is_accepted_after(client, household, players):
+    game = game_start(
+        household=household,
+        variant_id="six-handed",
+        overrides={"target": 500},
+        players=players,
+        first_dealer=0,
+    )
+    hand = {"bid": 50, "trump": "S", "meld": [150, 150, 0, 0, 0, 0], "tricks": [100, 100, 10, 10, 10, 10]}
+    hand_record(game=game, number=0, data={"bidder": 0, **hand})
+    hand_record(game=game, number=1, data={"bidder": 1, **hand})
+    page = client.get(reverse("game", args=[game.pk]))
+    assert b"Game over: Ann and Bob are co-winners!" in page.content
+    assert page.context["form"] is None
+    late = {"number": 2, "bidder": 2, "bid": 50, "trump": "S", **{f"tricks_{s}": 40 for s in range(6)}}
+    response = client.post(reverse("hand_create", args=[game.pk]), late)
+    assert b"The game is over" in response.content
+    assert game.hands.count() == 2
+
+
+# ---- corrections ---------------------------------------------------------------------------------
+
+
+def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = reverse("hand_edit", args=[game.pk, 0])
+    page = client.get(url)
+    assert page.context["form"]["tricks_0"].value() == 28
+    response = client.post(url, form_data(tricks_0=20))
+    assert response["Location"] == reverse("game", args=[game.pk])
+    assert list(client.get(reverse("game", args=[game.pk])).context["state"].score.totals) == [44, 61]
+
+
+def test_a_refused_edit_shows_its_error_and_changes_nothing(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(bid=40))
+    assert "40 is under the minimum bid of 50" in errors_of(response, "bid")
+    assert Hand.objects.get().bid == 55
+    htmx = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(bid=40), **HTMX)
+    assert htmx.content.lstrip().startswith(b'<form id="hand-form"')
+
+
+def test_delete_asks_first_then_deletes_on_post(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = reverse("hand_delete", args=[game.pk, 0])
+    confirm = client.get(url)
+    assert b"Delete hand 1?" in confirm.content
+    assert Hand.objects.count() == 1
+    client.post(url)
+    assert not Hand.objects.exists()
+
+
+def test_undo_removes_the_last_hand(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(reverse("game_undo", args=[game.pk]), **HTMX)
+    assert b"Hand 1 undone." in response.content
+    assert not Hand.objects.exists()
+    assert client.get(reverse("game_undo", args=[game.pk])).status_code == 405
+
+
+# ---- scoping -------------------------------------------------------------------------------------
+
+
+def test_another_households_game_is_a_404_everywhere(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    client.force_login(User.objects.create_user("zed", password="pw-zed-12345"))
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404
+    assert client.post(reverse("hand_create", args=[game.pk]), form_data(number=1)).status_code == 404
+    assert client.get(reverse("hand_edit", args=[game.pk, 0])).status_code == 404
+    assert client.post(reverse("hand_delete", args=[game.pk, 0])).status_code == 404
+    assert client.post(reverse("game_undo", args=[game.pk])).status_code == 404
+    assert game.hands.count() == 1
+
+
+def test_an_unknown_hand_number_is_a_404(client, game):
+    assert client.get(reverse("hand_edit", args=[game.pk, 3])).status_code == 404
