@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
@@ -172,7 +173,9 @@ class SeatsForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = household.players.all()
         for seat in range(seats):
-            self.fields[f"seat_{seat}"] = forms.ModelChoiceField(queryset=players, label=f"Seat {seat + 1}")
+            self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
+                queryset=players, label=f"Seat {seat + 1}", empty_label="Choose a player"
+            )
         self.fields["first_dealer"] = forms.TypedChoiceField(
             choices=[(seat, f"Seat {seat + 1}") for seat in range(seats)], coerce=int, initial=0
         )
@@ -214,7 +217,8 @@ def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
                 except ServiceError as error:
                     seats_form.add_error(None, str(error))
                 else:
-                    messages.success(request, f"Imported {game} with {game.hands.count()} hands.")
+                    hands = len(checked["scored"].hands)
+                    messages.success(request, f"Imported {game}: {hands} hand{pluralize(hands)}.")
                     return redirect("history", household_id=household.pk)
             # The file's text moves into the textarea, so step two needs no second upload.
             form = ImportForm(initial={"record": checked["text"]})

@@ -169,13 +169,13 @@ def test_statistics_page_shows_the_hand_worked_numbers(member, household, games)
     # Games, won (share of finished games), bids, made, average bid, average side meld.
     assert stats_row(page, "Classic (4 players, partners)", "Ann") == [
         "2",
-        "1 (100%)",
+        "1 100%",
         "3",
         "100%",
         "24.0",
         "16.8",
     ]
-    assert stats_row(page, "Classic (4 players, partners)", "Bo") == ["2", "0 (0%)", "1", "0%", "25.0", "8.3"]
+    assert stats_row(page, "Classic (4 players, partners)", "Bo") == ["2", "0 0%", "1", "0%", "25.0", "8.3"]
     assert stats_row(page, "Double-deck (4 players, partners)", "Ed") == ["1", "0", "0", "–", "–", "28.5"]
     assert "average meld of the player's side per hand" in page
     assert no_inline_styles(page)
@@ -251,6 +251,8 @@ def test_import_with_seats_creates_the_game_and_goes_back_to_history(member, hou
     assert game_export(game=game) == CLASSIC_WON
     assert [s.player.name for s in game.seats.all()] == ["Cy", "Di", "Ann", "Bo"]
     assert (game.first_dealer, game.finished, game.winner_sides) == (2, True, [0])
+    history = page_of(member.get(response["Location"]))
+    assert f"Imported Classic (4 players, partners) #{game.pk}: 5 hands." in history
 
 
 def test_import_of_a_six_handed_game_asks_for_six_seats(member, household):
