@@ -1,10 +1,14 @@
 from django.urls import path
 
-from .views import games, home, households, meld
+from .views import games, history, home, households, meld
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("meld/", meld.meld_calculator, name="meld"),
+    path("households/<int:household_id>/games/", history.history, name="history"),
+    path("households/<int:household_id>/statistics/", history.statistics, name="statistics"),
+    path("households/<int:household_id>/import/", history.game_import_view, name="game_import"),
+    path("households/<int:household_id>/hands.csv", history.household_csv, name="household_csv"),
     path("households/new/", households.household_new, name="household_new"),
     path("households/<int:household_id>/", households.household_detail, name="household"),
     path("households/<int:household_id>/players/", households.player_add, name="player_add"),
@@ -16,4 +20,5 @@ urlpatterns = [
     path("games/<int:game_id>/undo/", games.game_undo, name="game_undo"),
     path("games/<int:game_id>/hands/<int:number>/edit/", games.hand_edit_view, name="hand_edit"),
     path("games/<int:game_id>/hands/<int:number>/delete/", games.hand_delete_view, name="hand_delete"),
+    path("games/<int:game_id>/export.json", history.game_export_json, name="game_export"),
 ]
