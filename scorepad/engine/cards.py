@@ -46,7 +46,8 @@ def card_code(c: Card) -> str:
     return RANKS[c % 6] + SUITS[c // 6]
 
 
-CODES: tuple[str, ...] = tuple(card_code(Card(i)) for i in range(CARD_COUNT))
+ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(CARD_COUNT))
+CODES: tuple[str, ...] = tuple(card_code(c) for c in ALL_CARDS)
 _CODE_TO_CARD = {code: Card(i) for i, code in enumerate(CODES)}
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
 
@@ -99,4 +100,10 @@ def counts_of(cards: Iterable[Card]) -> tuple[int, ...]:
 
 
 def cards_from_counts(counts: Sequence[int]) -> list[Card]:
-    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]
+    # On the game engine's hot path (a hand per seat view): no per-card call, no inner loop.
+    cards: list[Card] = []
+    for c in ALL_CARDS[: len(counts)]:
+        n = counts[c]
+        if n:
+            cards.extend([c] * n)
+    return cards

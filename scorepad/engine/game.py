@@ -515,12 +515,19 @@ def is_over(state: HandState) -> bool:
 
 
 def seat_view(state: HandState, seat: int) -> SeatView:
-    """Only what ``seat`` may know: its own hand and passes, the calls, shown meld, played cards."""
+    """Only what ``seat`` may know: its own hand and passes, the calls, shown meld, played cards.
+
+    Built once per decision of every bot, so it copies only what a view must own.
+    """
     deciding = seat == state.to_act
-    shown_yet = state.meld is not None and state.shown is not None
-    trick = None
-    if state.decision == PLAY:
-        trick = Trick(state._leader(), tuple(state.trick))
+    passed: tuple[Card, ...] = ()
+    received: tuple[Card, ...] = ()
+    for giver, taker, cards in state.passes:
+        if giver == seat:
+            passed = cards
+        elif taker == seat:
+            received = cards
+    playing = state.decision == PLAY
     return SeatView(
         variant=state.variant,
         settings=state.settings,
@@ -532,12 +539,12 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         bidder=state.bidder,
         bid=state.bid,
         trump=state.trump,
-        passed=tuple(c for giver, _, cards in state.passes if giver == seat for c in cards),
-        received=tuple(c for _, taker, cards in state.passes if taker == seat for c in cards),
-        meld=state.meld if shown_yet and state.meld else (),
-        shown=state.shown if shown_yet and state.shown else (),
+        passed=passed,
+        received=received,
+        meld=state.meld or (),
+        shown=state.shown or (),
         tricks=tuple(state.tricks),
-        trick=trick,
+        trick=Trick(state._leader(), tuple(state.trick)) if playing else None,
         totals=state.totals,
         legal=state.legal() if deciding else (),
         pass_count=state.pass_count if deciding else 0,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, Suit
+from .cards import ALL_CARDS, Card, Suit
+
+_SUIT_CARDS = tuple(ALL_CARDS[suit * 6 : suit * 6 + 6] for suit in range(4))
 
 
 def beats(card: Card, winning: Card, trump: Suit | None) -> bool:
@@ -38,13 +40,12 @@ def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
 
 def held(counts: Sequence[int], suit: Suit) -> list[Card]:
     """The distinct cards of ``suit`` in a hand, highest first."""
-    base = suit * 6
-    return [Card(c) for c in range(base, base + 6) if counts[c]]
+    return [c for c in _SUIT_CARDS[suit] if counts[c]]
 
 
 def whole_hand(counts: Sequence[int]) -> list[Card]:
     """The distinct cards of a hand, in canonical order."""
-    return [Card(c) for c in range(24) if counts[c]]
+    return [c for c in ALL_CARDS if counts[c]]
 
 
 def legal_plays(
