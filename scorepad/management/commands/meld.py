@@ -13,11 +13,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from scorepad.engine.cards import SUIT_NAMES, SUITS, Card, CardError, Suit, counts_of, parse_suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld, meld_json, parse_hand
 from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
+from scorepad.management.base import EngineCommand
 
 NO_TRUMP = "none"  # --trump none: count with no trump suit (§2.3)
 CHUNK_LINES = 4096  # --jsonl writes its answers this many lines at a time
@@ -27,24 +28,8 @@ class LineError(ValueError):
     """A --jsonl line that is not a meld request; the message names the key or value."""
 
 
-def one_line_errors(parser: CommandParser, subcommand: str) -> CommandParser:
-    """Bad options print one line, not argparse's usage block (only when run from the shell)."""
-    if parser.called_from_command_line:
-
-        def error(message: str) -> None:
-            parser.exit(2, f"{subcommand}: error: {message}\n")
-
-        parser.error = error  # type: ignore[method-assign]
-    return parser
-
-
-class Command(BaseCommand):
+class Command(EngineCommand):
     help = "Count the meld of a hand (RULES.md §0.6); without --trump, every suit best first."
-    requires_system_checks: list[str] = []  # a calculator: start fast, no database
-    stealth_options = ("stdin",)
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        return one_line_errors(super().create_parser(prog_name, subcommand, **kwargs), subcommand)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("cards", nargs="*", help="card codes (§9.1): AS 10H qs T♥, spaces or commas")

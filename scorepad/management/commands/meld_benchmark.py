@@ -13,21 +13,18 @@ import random
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from scorepad.engine.cards import CODES, SUITS, counts_of
 from scorepad.engine.meld import meld_points
 from scorepad.engine.variants import VARIANTS, Variant
+from scorepad.management.base import EngineCommand
 
-from .meld import one_line_errors, process_jsonl
+from .meld import process_jsonl
 
 
-class Command(BaseCommand):
+class Command(EngineCommand):
     help = "Time `meld --jsonl` (and meld_points) on random legal hands of every variant."
-    requires_system_checks: list[str] = []
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        return one_line_errors(super().create_parser(prog_name, subcommand, **kwargs), subcommand)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--hands", type=int, default=50_000, help="hands per variant (default 50000)")

@@ -4,15 +4,14 @@ import json
 import sys
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from scorepad.engine.scoring import RecordError, score_record
+from scorepad.management.base import EngineCommand
 
 
-class Command(BaseCommand):
+class Command(EngineCommand):
     help = "Score a game record (RULES.md §9.3) and print the scored game (§9.4) as JSON. FILE '-' is stdin."
-    requires_system_checks: list[str] = []  # pure scoring: no database, start fast
-    stealth_options = ("stdin",)  # call_command(..., stdin=...) in tests
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the record as a JSON file, or - to read standard input")
