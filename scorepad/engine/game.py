@@ -19,6 +19,7 @@ everyone passing under ``all_pass: redeal``, or a ``misdeal_nines`` hand. Every 
 scored by ``scoring.score_hand``; a thrown-in hand (redeal, misdeal) scores nothing and its
 deal still counts as a hand, so the dealer of hand k stays ``first_dealer + k`` (§8).
 
+Passing needs a partner, so ``pass_cards`` has no effect in `six-handed`.
 Not modelled: ``bidder_may_concede`` and the choice to call a misdeal need a decision the
 §9.6 protocol does not have, so a bidder never concedes and a five-nines hand is always
 thrown in; ``renege_penalty`` cannot apply because the engine never accepts a renege.
@@ -150,6 +151,7 @@ class HandState:
         counts = self.hands[self._seat()]
         settings = self.settings
         if not self.trick:
+            # `bidder_must_lead_trump` (PINHELP): "unless the bid was 50", the minimum bid.
             first_lead = not self.tricks and settings.bidder_must_lead_trump and self.bid != settings.min_bid
             return leads(counts, self.trump, must_lead_trump=first_lead)
         cards = self.trick
@@ -205,7 +207,7 @@ class HandState:
             self._forfeit_without_trump()
 
     def _name_trump(self, suit: Suit) -> None:
-        if suit not in self.trump_choices() or isinstance(suit, bool):
+        if not _is_int(suit) or suit not in self.trump_choices():
             why = (
                 "the bidder holds no marriage in it"
                 if self.settings.trump_requires_marriage
@@ -243,7 +245,7 @@ class HandState:
             raise IllegalAction(f"{prefix}: pass exactly {count} cards")
         wanted = [0] * CARD_COUNT
         for c in cards:
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CARD_COUNT:
+            if not _is_int(c) or not 0 <= c < CARD_COUNT:
                 raise IllegalAction(f"{prefix}: {c!r} is not a card")
             wanted[c] += 1
             if wanted[c] > self.hands[seat][c]:
@@ -284,7 +286,7 @@ class HandState:
     # -- trick play (§0.3, §0.4, §1.5–1.6, §2.6–2.7, §3.4–3.5) ----------------------------
 
     def _play(self, card: Card) -> None:
-        if card not in self.legal_cards() or isinstance(card, bool):
+        if not _is_int(card) or card not in self.legal_cards():
             raise IllegalAction(self._why_not_playable(card))
         seat = self._seat()
         self.hands[seat][card] -= 1
@@ -316,7 +318,7 @@ class HandState:
 
     def _why_not_playable(self, card: Any) -> str:
         prefix = f"seat {self.to_act} cannot play {_say_card(card)}"
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < CARD_COUNT:
+        if not _is_int(card) or not 0 <= card < CARD_COUNT:
             return f"{prefix}: not a card"
         if not self.hands[self._seat()][card]:
             return f"{prefix}: not in the hand"
@@ -644,6 +646,11 @@ def _counts(cards: Sequence[Card]) -> list[int]:
     for c in cards:
         counts[c] += 1
     return counts
+
+
+def _is_int(value: Any) -> bool:
+    """Cards and suits are plain ints; True, 1.0 and "1" are not answers."""
+    return type(value) is int
 
 
 # -- messages --------------------------------------------------------------------------------

@@ -122,3 +122,19 @@ def test_a_bot_that_answers_illegally_stops_the_game_with_a_message(tmp_path):
     )
     with pytest.raises(CommandError, match="decision bid: answer 7"):
         call_command("simulate", "--variant", "classic", "--bots", f"cmd:{sys.executable} {program}")
+
+
+class Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_goes_to_stderr_only_when_it_is_a_terminal(monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    run("--variant", "classic", "--games", "2", "--bots", "random")
+    assert "game 2/2" in terminal.getvalue()
+    plain = StringIO()
+    monkeypatch.setattr(sys, "stderr", plain)
+    run("--variant", "classic", "--games", "2", "--bots", "random")
+    assert plain.getvalue() == ""

@@ -105,8 +105,12 @@ def test_bidding_starts_left_of_the_dealer():
 def test_forced_dealer_must_bid_the_minimum_when_everyone_else_passes():
     state = push_all(start("classic", dealer=0), None, None, None)
     assert legal_actions(state) == (20,)
+    before = state.copy()
     with pytest.raises(IllegalAction, match="the dealer must bid 20"):
         state.push(None)
+    with pytest.raises(IllegalAction, match="a bid is a whole number or a pass"):
+        state.push("20")
+    assert state == before
     state.push(20)
     assert (state.bidder, state.bid, decision(state)) == (0, 20, TRUMP)
 
@@ -178,6 +182,15 @@ def test_all_pass_with_redeal_throws_the_hand_in_and_scores_nothing():
 def test_trump_may_be_any_suit_without_the_marriage_rule():
     state = push_all(start("classic", dealer=3), 20, None, None, None)
     assert legal_actions(state) == (0, 1, 2, 3)
+
+
+def test_a_trump_that_is_not_a_suit_is_refused_and_changes_nothing():
+    state = push_all(start("classic", dealer=3), 20, None, None, None)
+    before = state.copy()
+    for answer in (4, 1.0, True, "H"):
+        with pytest.raises(IllegalAction, match="cannot name trump"):
+            state.push(answer)
+    assert state == before
 
 
 DD_NO_KINGS_OR_QUEENS = "AS AS AS AS TS TS TS TS AH AH AH AH TH TH TH TH AD AD AD AD"
