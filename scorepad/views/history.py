@@ -128,6 +128,10 @@ def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
     return response
 
 
+def _too_big() -> str:
+    return f"This is too big for one game: a game record is under {MAX_RECORD_BYTES:,} bytes."
+
+
 class ImportForm(forms.Form):
     """A §9.3 game record, uploaded or pasted; cleaning parses and scores it with the engine."""
 
@@ -137,6 +141,8 @@ class ImportForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         text = self._uploaded_text(cleaned.get("file")) if cleaned.get("file") else cleaned.get("record", "")
+        if len(text) > MAX_RECORD_BYTES:
+            raise forms.ValidationError(_too_big())
         if not text.strip():
             raise forms.ValidationError("Choose a game file or paste a game record.")
         try:
@@ -155,9 +161,7 @@ class ImportForm(forms.Form):
     @staticmethod
     def _uploaded_text(upload: Any) -> str:
         if upload.size > MAX_RECORD_BYTES:
-            raise forms.ValidationError(
-                f"The file is too big: a game record is under {MAX_RECORD_BYTES} bytes."
-            )
+            raise forms.ValidationError(_too_big())
         try:
             return upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:

@@ -36,7 +36,17 @@ def nothing_saved():
     return not Game.objects.exists() and not Hand.objects.exists() and not Seat.objects.exists()
 
 
-@pytest.mark.parametrize("record", [CLASSIC_WON, CLASSIC_PLAYING, DOUBLE_DECK_SET])
+# A side that took a trick worth no counters keeps its meld: took_trick must survive the trip.
+TOOK_A_BARE_TRICK = {
+    "variant": "classic",
+    "settings": {"target": 50, "last_trick": 10},
+    "hands": [
+        {"bidder": 2, "bid": 20, "trump": "C", "meld": [12, 6], "tricks": [34, 0], "took_trick": [True, True]}
+    ],
+}
+
+
+@pytest.mark.parametrize("record", [CLASSIC_WON, CLASSIC_PLAYING, DOUBLE_DECK_SET, TOOK_A_BARE_TRICK])
 def test_export_of_an_imported_game_is_the_record_it_came_from(household, record):
     game = import_game(household, record, ROSTER[:4])
 

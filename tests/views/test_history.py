@@ -369,3 +369,15 @@ def test_a_game_without_hands_shows_no_empty_chart(member, household):
     page = page_of(member.get(reverse("game", args=[game.pk])))
 
     assert "<svg viewBox" not in page
+
+
+def test_a_record_too_big_for_one_game_is_refused(member, household, monkeypatch):
+    monkeypatch.setattr("scorepad.views.history.MAX_RECORD_BYTES", 100)
+    upload = SimpleUploadedFile("game.json", json.dumps(CLASSIC_WON).encode(), "application/json")
+
+    pasted = page_of(member.post(import_url(household), {"record": json.dumps(CLASSIC_WON)}))
+    uploaded = page_of(member.post(import_url(household), {"file": upload}))
+
+    assert "too big for one game" in pasted
+    assert "too big for one game" in uploaded
+    assert not Game.objects.exists()
