@@ -20,31 +20,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import HandState
 from scorepad.engine.log import ReplayError, dumps, hand_line, replay_log
 from scorepad.engine.simulate import GameStopped, simulate
 from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
+from scorepad.management.base import EngineCommand
 
 
-class Command(BaseCommand):
+class Command(EngineCommand):
     help = "Play whole games between bots and log every hand (RULES.md §9.5); or replay such a log."
-    requires_system_checks: list[str] = []
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        """Argument errors as one line on stderr, not argparse's usage block."""
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-
-        def one_line_error(message: str) -> None:
-            if parser.called_from_command_line:
-                sys.stderr.write(f"simulate: {message}\n")
-                sys.exit(2)
-            raise CommandError(message)
-
-        parser.error = one_line_error  # type: ignore[method-assign]
-        return parser
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--variant", help="classic, double-deck or six-handed")
