@@ -16,7 +16,9 @@ thousands of hands a second. Whatever the bot cannot see, it treats as held by a
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..auction import high_bid
@@ -29,8 +31,12 @@ from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView, Trick
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
 TRUMP_ACE, TRUMP_TEN, TRUMP_KING, LONG_TRUMP = 1.0, 0.6, 0.3, 0.6
 SIDE_ACE, SIDE_EXTRA_ACE, GUARDED_TEN, VOID_WITH_TRUMP = 0.9, 0.5, 0.4, 0.3
-PARTNER_MELD_SHARE = 0.5  # of a random hand's meld: a partner's meld is only a hope
+BIDDER_EDGE = 1.5  # the bidder names trump and leads first: its winners count half again
+PASSED_CARD_WINNERS = 0.5  # each card the partner passes the bidder (`pass_cards`) is a trump or an ace
+PASSED_CARD_MELD = 0.25  # … and adds about a quarter of a plain marriage of meld
+PARTNER_MELD_SHARE = 0.5  # of a random hand's meld: a partner's meld with someone else's trump
 PARTNER_BID_BONUS = 0.25  # of the minimum bid, when the partner has bid: a sign of strength
+BID_MARGIN = 0.05  # bid to 95% of the estimate: the highest estimate wins the auction, errors included
 OVERBID_PARTNER_MARGIN = 0.25  # of the minimum bid: overbid a partner only with a clearly better hand
 SAMPLE_HANDS = 300  # random hands that measure an average hand of a variant
 
@@ -49,6 +55,8 @@ class Profile:
     average_trumps: float  # trumps in a random hand
     average_winners: float  # ``winners`` of a random hand with a random trump
     average_meld: float  # meld of a random hand with a random trump
+    passed_winners: float  # what the cards a bidder receives add to its winners
+    passed_meld: float  # … and to its meld
     meld_weight: float  # pass priority per meld point: a marriage is worth 200
     value_weight: float  # pass priority per counter point: the top counter is worth 400
 
@@ -72,6 +80,7 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
     rank_values = settings.counter_values
     value = tuple(rank_values[c % 6] if copies[c] else 0 for c in range(CARD_COUNT))
     seats = variant.seats
+    passed = settings.pass_cards if variant.partnerships else 0
     draft = Profile(
         variant=variant,
         settings=settings,
@@ -83,6 +92,8 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
         average_trumps=variant.deck_size / 4 / seats,
         average_winners=0.0,
         average_meld=0.0,
+        passed_winners=PASSED_CARD_WINNERS * passed,
+        passed_meld=PASSED_CARD_MELD * variant.meld_table.marriage * passed,
         meld_weight=200 / variant.meld_table.marriage,
         value_weight=400 / max(rank_values),
     )
@@ -119,7 +130,7 @@ def winners(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
 
 def trick_points(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
     """The trick points this hand's side should take: its share of the winners at the table."""
-    mine = winners(n, trump, p)
+    mine = BIDDER_EDGE * (winners(n, trump, p) + p.passed_winners)
     others = p.average_winners
     share = (mine + (p.side_size - 1) * others) / (mine + (p.seats - 1) * others)
     return share * p.total_points
@@ -131,13 +142,14 @@ class HeuristicBot:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.memory = Memory()
+        self._valued: tuple[tuple[Card, ...], Profile, tuple[tuple[int, float], ...]] | None = None
 
     def decide(self, view: SeatView) -> Answer:
         p = profile_of(view.variant, view.settings)
         if view.decision == PLAY:
             return choose_card(view, p, self.memory)
         if view.decision == BID:
-            return choose_bid(view, p)
+            return choose_bid(view, p, self._suit_values(view, p))
         if view.decision == TRUMP:
             return choose_trump(view, p)
         if view.decision == PASS:
@@ -146,6 +158,12 @@ class HeuristicBot:
 
     def close(self) -> None:
         pass
+
+    def _suit_values(self, view: SeatView, p: Profile) -> tuple[tuple[int, float], ...]:
+        """``suit_values`` of the hand, counted once per auction: the hand does not change in it."""
+        if self._valued is None or self._valued[0] != view.hand or self._valued[1] is not p:
+            self._valued = (view.hand, p, suit_values(view.hand, p))
+        return self._valued[2]
 
 
 # ---------------------------------------------------------------- bidding and trump
@@ -163,10 +181,17 @@ def trump_candidates(n: tuple[int, ...], settings: Settings) -> list[Suit]:
     return [suit for suit in range(4) if n[suit * 6 + KING] and n[suit * 6 + QUEEN]]
 
 
-def hand_value(n: tuple[int, ...], trump: Suit, meld_allowance: float, p: Profile) -> float:
+def suit_values(hand: tuple[Card, ...], p: Profile) -> tuple[tuple[int, float], ...]:
+    """(meld, trick points) for every suit this hand may name as trump."""
+    n = counts_of(hand)
+    return tuple(
+        (meld_points(n, suit, p.variant, p.settings), trick_points(n, suit, p))
+        for suit in trump_candidates(n, p.settings)
+    )
+
+
+def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> float:
     """Meld plus trick points with this trump, or 0 when the rule of 20 would sink the bid."""
-    meld = meld_points(n, trump, p.variant, p.settings)
-    tricks = trick_points(n, trump, p)
     if p.settings.rule_of_20 is not None:
         least_meld, least_tricks = p.settings.rule_of_20
         if meld + meld_allowance < least_meld or tricks < least_tricks:
@@ -174,19 +199,21 @@ def hand_value(n: tuple[int, ...], trump: Suit, meld_allowance: float, p: Profil
     return meld + tricks + meld_allowance
 
 
-def choose_bid(view: SeatView, p: Profile) -> int | None:
+def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> int | None:
+    """Raise by the least step while the estimate covers it; ``values`` are the hand's ``suit_values``."""
     least = view.legal[-1]
     if None not in view.legal:
         return least  # the forced dealer
     partners = partners_of(view)
-    partner_bid = any(seat in partners and bid is not None for seat, bid in view.auction)
     allowance = 0.0
     if partners:
-        allowance = PARTNER_MELD_SHARE * p.average_meld
-        if partner_bid:
+        allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld
+        if any(seat in partners and bid is not None for seat, bid in view.auction):
             allowance += PARTNER_BID_BONUS * p.settings.min_bid
-    n = counts_of(view.hand)
-    limit = max((hand_value(n, suit, allowance, p) for suit in trump_candidates(n, p.settings)), default=0.0)
+    if values is None:
+        values = suit_values(view.hand, p)
+    best = max((hand_value(meld, tricks, allowance, p) for meld, tricks in values), default=0.0)
+    limit = (1 - BID_MARGIN) * best
     high = high_bid(view.auction)
     if high is not None and high[0] in partners:
         limit -= OVERBID_PARTNER_MARGIN * p.settings.min_bid
@@ -207,26 +234,43 @@ def choose_trump(view: SeatView, p: Profile) -> Suit:
 def choose_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:
     """Greedy, one card at a time, re-counting the meld each time a card leaves the hand."""
     n = list(counts_of(view.hand))
-    giving = view.seat != view.bidder
+    priority = _send_priority if view.seat != view.bidder else _return_priority
     chosen: list[Card] = []
     for _ in range(view.pass_count):
-        meld = meld_points(n, view.trump, p.variant, p.settings)
-        options = [Card(c) for c in range(CARD_COUNT) if n[c]]
-        score = _send_priority if giving else _return_priority
-        best = max(options, key=lambda c: score(c, n, meld, view.trump, p))
+        best = _best_to_pass(n, view.trump, priority, p)
         chosen.append(best)
         n[best] -= 1
     return tuple(chosen)
 
 
-def _meld_loss(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> int:
-    n[c] -= 1
-    loss = meld - meld_points(n, trump, p.variant, p.settings)
-    n[c] += 1
-    return loss
+def _best_to_pass(
+    n: list[int],
+    trump: Suit | None,
+    priority: Callable[[Card, list[int], Suit | None, Profile], float],
+    p: Profile,
+) -> Card:
+    """The card with the best priority less its meld loss (``meld_points`` before and after).
+
+    A loss only lowers a priority, so the cards are tried best priority first and the search
+    stops once no priority left can beat the best found: a few meld counts instead of one a card.
+    """
+    meld = meld_points(n, trump, p.variant, p.settings)
+    ranked = sorted(
+        ((priority(Card(c), n, trump, p), Card(c)) for c in range(CARD_COUNT) if n[c]), reverse=True
+    )
+    best, best_score = ranked[0][1], -math.inf
+    for upper, c in ranked:
+        if upper <= best_score:
+            break
+        n[c] -= 1
+        score = upper - p.meld_weight * (meld - meld_points(n, trump, p.variant, p.settings))
+        n[c] += 1
+        if score > best_score:
+            best, best_score = c, score
+    return best
 
 
-def _send_priority(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> float:
+def _send_priority(c: Card, n: list[int], trump: Suit | None, p: Profile) -> float:
     """The partner sends what wins tricks and builds meld in the bidder's hand: trumps, then aces."""
     if c // 6 == trump:
         kind = 3000
@@ -234,14 +278,13 @@ def _send_priority(c: Card, n: list[int], meld: int, trump: Suit | None, p: Prof
         kind = 2000
     else:
         kind = 1000
-    return kind - 10 * (c % 6) - p.meld_weight * _meld_loss(c, n, meld, trump, p)
+    return kind - 10 * (c % 6)
 
 
-def _return_priority(c: Card, n: list[int], meld: int, trump: Suit | None, p: Profile) -> float:
-    """The bidder returns low non-counters, from short side suits, that none of its meld needs."""
+def _return_priority(c: Card, n: list[int], trump: Suit | None, p: Profile) -> float:
+    """The bidder returns low non-counters, from short side suits: trumps and counters stay."""
     suit_length = sum(n[c // 6 * 6 : c // 6 * 6 + 6])
-    cost = p.meld_weight * _meld_loss(c, n, meld, trump, p) + p.value_weight * p.value[c]
-    cost += 3000 * (c // 6 == trump) + 20 * (5 - c % 6) + 40 * suit_length
+    cost = p.value_weight * p.value[c] + 3000 * (c // 6 == trump) + 20 * (5 - c % 6) + 40 * suit_length
     return -cost
 
 
@@ -256,9 +299,11 @@ class Memory:
     trump are the same); anything else starts it afresh. It only ever holds what the view says.
     """
 
-    __slots__ = ("count", "last", "partner_played", "played", "seat", "trump", "voids")
+    __slots__ = ("count", "known", "known_from", "last", "partner_played", "played", "seat", "trump", "voids")
 
     def __init__(self) -> None:
+        self.known: dict[int, int] = {}
+        self.known_from: tuple[object, tuple[Card, ...]] | None = None
         self.count = 0
         self.last: Trick | None = None
         self.seat = self.trump = -1
@@ -276,6 +321,23 @@ class Memory:
             read_trick(trick, view.trump, partners, seats, self.played, self.partner_played, self.voids)
         self.count = len(tricks)
         self.last = tricks[-1] if tricks else None
+
+    def known_with_partners(self, view: SeatView, partners: tuple[int, ...]) -> dict[int, int]:
+        """Copies of each card known to have reached a partner: passed to it, or shown in its meld."""
+        source = self.known_from
+        if source is not None and source[0] is view.shown and source[1] == view.passed:
+            return self.known
+        known: dict[int, int] = {}
+        for c in view.passed:
+            known[c] = known.get(c, 0) + 1
+        for partner in partners:
+            shown: dict[int, int] = {}
+            for c in view.shown[partner] if view.shown else ():
+                shown[c] = shown.get(c, 0) + 1
+            for c, copies in shown.items():
+                known[c] = max(known.get(c, 0), copies)
+        self.known, self.known_from = known, (view.shown, view.passed)
+        return known
 
 
 def read_trick(
@@ -308,7 +370,7 @@ def read_trick(
 class Table:
     """What the seat can work out about the cards it cannot see, from the tricks so far."""
 
-    __slots__ = ("opponents", "partners", "ruffers", "threat", "trump", "voids")
+    __slots__ = ("opponents", "partners", "ruffers", "threat", "top_rank", "trump", "voids")
 
     def __init__(self, view: SeatView, p: Profile, memory: Memory) -> None:
         seats, trump = p.seats, view.trump
@@ -323,32 +385,19 @@ class Table:
         for c in view.hand:
             unseen[c] -= 1
         self.voids = voids  # bit per suit the seat has shown it lacks
-        self.threat = self._opponents_may_hold(view, unseen, partner_played)
-        self.ruffers = trump is not None and any(self.threat[trump * 6 : trump * 6 + 6])
-
-    def _opponents_may_hold(self, view: SeatView, unseen: list[int], partner_played: list[int]) -> list[int]:
-        """Unseen copies, less those known to sit with a partner (passed to it, or shown as meld)."""
-        if not self.partners:
-            return unseen
-        known: dict[int, int] = {}
-        for c in view.passed:
-            known[c] = known.get(c, 0) + 1
-        for partner in self.partners:
-            shown: dict[int, int] = {}
-            for c in view.shown[partner] if view.shown else ():
-                shown[c] = shown.get(c, 0) + 1
-            for c, copies in shown.items():
-                known[c] = max(known.get(c, 0), copies)
-        for c, copies in known.items():
-            still_held = copies - partner_played[c]
-            if still_held > 0:
-                unseen[c] = max(0, unseen[c] - still_held)
-        return unseen
+        if partners:  # what is unseen but known to sit with a partner threatens nothing
+            for c, copies in memory.known_with_partners(view, partners).items():
+                still_held = copies - partner_played[c]
+                if still_held > 0:
+                    unseen[c] = max(0, unseen[c] - still_held)
+        self.threat = threat = unseen  # copies an opponent may hold
+        self.ruffers = trump is not None and any(threat[trump * 6 : trump * 6 + 6])
+        # Per suit, the rank of the highest card an opponent may hold (6: none).
+        self.top_rank = [next((r for r in range(6) if threat[base + r]), 6) for base in (0, 6, 12, 18)]
 
     def top(self, c: Card) -> bool:
         """No opponent can hold a higher card of its suit."""
-        threat, base = self.threat, c // 6 * 6
-        return not any(threat[base + rank] for rank in range(c % 6))
+        return self.top_rank[c // 6] >= c % 6
 
     def safe(self, c: Card, led: Suit, later: tuple[int, ...]) -> bool:
         """Whether ``c``, winning the trick now, stays the winner whatever the opponents in ``later`` hold.
