@@ -4,6 +4,10 @@
 ``replay_hand(line)`` deals the logged cards again, re-applies every logged action under the
 logged rules and returns the line it rebuilds, raising ``ReplayError`` when an action is
 illegal or the rebuilt line differs from the logged one in any key.
+
+A hand thrown in before trump (everyone passed under ``all_pass: redeal``, or ``misdeal_nines``)
+is logged too, so hand numbers stay consecutive: ``bidder``, ``bid`` and ``trump`` null, ``meld``
+and ``tricks`` empty, ``points`` null and every score 0.
 """
 
 from __future__ import annotations

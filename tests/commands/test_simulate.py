@@ -32,11 +32,14 @@ def test_plays_whole_games_and_prints_a_summary_line(tmp_path):
     assert 0 <= summary["bid_made_rate"] <= 1
 
 
-@pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
-def test_the_same_seed_writes_a_byte_identical_log(tmp_path, variant):
+@pytest.mark.parametrize(
+    ("variant", "bots"),
+    [("classic", "random"), ("double-deck", "random"), ("six-handed", "random"), ("classic", "heuristic")],
+)
+def test_the_same_seed_writes_a_byte_identical_log(tmp_path, variant, bots):
     first, second, other = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     for path, seed in ((first, "9"), (second, "9"), (other, "10")):
-        run("--variant", variant, "--games", "1", "--seed", seed, "--bots", "random", "--log", str(path))
+        run("--variant", variant, "--games", "1", "--seed", seed, "--bots", bots, "--log", str(path))
     assert first.read_bytes() == second.read_bytes()
     assert first.read_bytes() != other.read_bytes()
 

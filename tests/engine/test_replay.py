@@ -144,3 +144,12 @@ def test_house_rules_are_logged_as_changes_and_replayed_under_them():
 def test_the_same_seed_logs_the_same_hands():
     assert simulated_lines("six-handed", games=1, seed=3) == simulated_lines("six-handed", games=1, seed=3)
     assert simulated_lines("six-handed", games=1, seed=3) != simulated_lines("six-handed", games=1, seed=4)
+
+
+def test_thrown_in_hands_are_logged_with_no_bidder_and_zero_scores_and_replay():
+    lines = simulated_lines("classic", games=2, all_pass="redeal")
+    thrown = [json.loads(line) for line in lines if json.loads(line)["bidder"] is None]
+    assert thrown
+    assert all(line["scores"] == [0, 0] and line["points"] is None and line["meld"] == [] for line in thrown)
+    assert all([seat_bid[1] for seat_bid in line["auction"]] == [None] * 4 for line in thrown)
+    assert replay_log(lines) == len(lines)
