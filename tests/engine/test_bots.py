@@ -482,8 +482,8 @@ def started(monkeypatch) -> list:
     processes = []
     original = OutsideBot._start
 
-    def remember(self):
-        process = original(self)
+    def remember(self, view):
+        process = original(self, view)
         if process not in processes:
             processes.append(process)
         return process
@@ -534,5 +534,5 @@ def test_a_misbehaving_outside_bot_stops_the_game_naming_seat_decision_and_answe
 def test_an_outside_program_that_cannot_start_is_named():
     bot = make_bot("cmd:/no/such/bot --fast", 1, random.Random(2))
     view = bid_view("classic", WEAK_CLASSIC, (None, 20))
-    with pytest.raises(BotError, match="seat 1: cannot start /no/such/bot --fast"):
+    with pytest.raises(BotError, match="seat 1, decision bid: cannot start /no/such/bot --fast"):
         bot.decide(dataclasses.replace(view, seat=1))

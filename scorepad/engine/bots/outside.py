@@ -53,19 +53,20 @@ class OutsideBot:
             pass
         _kill(process)
 
-    def _start(self) -> subprocess.Popen[str]:
+    def _start(self, view: SeatView) -> subprocess.Popen[str]:
         if self.process is None:
             try:
                 self.process = subprocess.Popen(
                     self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
                 )
             except OSError as error:
-                raise BotError(f"seat {self.seat}: cannot start {shlex.join(self.args)}: {error}") from None
+                where = f"seat {view.seat}, decision {view.decision}"
+                raise BotError(f"{where}: cannot start {shlex.join(self.args)}: {error}") from None
             self._pending = b""
         return self.process
 
     def _exchange(self, view: SeatView, request: str) -> str:
-        process = self._start()
+        process = self._start(view)
         try:
             assert process.stdin is not None
             process.stdin.write(request)
