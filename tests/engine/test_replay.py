@@ -3,10 +3,12 @@
 import copy
 import itertools
 import json
+import random
 
 import pytest
 
 from scorepad.engine.bots import make_bot
+from scorepad.engine.game import deal
 from scorepad.engine.log import LINE_KEYS, ReplayError, dumps, hand_line, replay_hand, replay_log
 from scorepad.engine.simulate import simulate
 from scorepad.engine.variants import VARIANTS, get_variant
@@ -146,10 +148,13 @@ def test_the_same_seed_logs_the_same_hands():
     assert simulated_lines("six-handed", games=1, seed=3) != simulated_lines("six-handed", games=1, seed=4)
 
 
-def test_thrown_in_hands_are_logged_with_no_bidder_and_zero_scores_and_replay():
-    lines = simulated_lines("classic", games=2, all_pass="redeal")
-    thrown = [json.loads(line) for line in lines if json.loads(line)["bidder"] is None]
-    assert thrown
-    assert all(line["scores"] == [0, 0] and line["points"] is None and line["meld"] == [] for line in thrown)
-    assert all([seat_bid[1] for seat_bid in line["auction"]] == [None] * 4 for line in thrown)
-    assert replay_log(lines) == len(lines)
+def test_a_thrown_in_hand_is_logged_with_no_bidder_and_zero_scores_and_replays():
+    variant = get_variant("classic")
+    state = deal(variant, variant.settings({"all_pass": "redeal"}), 2, random.Random(4))
+    for _ in range(4):
+        state.push(None)
+    line = hand_line(state)
+    assert (line["bidder"], line["bid"], line["trump"], line["points"]) == (None, None, None, None)
+    assert (line["meld"], line["tricks"], line["scores"]) == ([], [], [0, 0])
+    assert line["auction"] == [[3, None], [0, None], [1, None], [2, None]]
+    assert replay_hand(dumps(line)) == line
