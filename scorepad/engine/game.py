@@ -33,7 +33,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import auction as bidding
-from .cards import ACE, CARD_COUNT, NINE, SUITS, Card, Suit, cards_from_counts, codes, parse_cards, parse_suit
+from .cards import (
+    ACE,
+    CARD_COUNT,
+    NINE,
+    SUITS,
+    Card,
+    Suit,
+    cards_from_counts,
+    codes,
+    counts_of,
+    parse_cards,
+    parse_suit,
+)
 from .meld import meld_points, shown_cards
 from .play import leads, legal_plays, trick_winner
 from .scoring import HandEntry, dealer_for_hand, score_hand, winners_after_hand
@@ -413,10 +425,6 @@ def deal_hands(
     totals: Sequence[int] | None = None,
 ) -> HandState:
     """A hand about to be bid, from given hands (a replayed log, a test position)."""
-    counts = [[0] * CARD_COUNT for _ in hands]
-    for seat, cards in enumerate(hands):
-        for c in cards:
-            counts[seat][c] += 1
     state = HandState(
         variant=variant,
         settings=settings,
@@ -426,7 +434,7 @@ def deal_hands(
         dealer=dealer,
         totals=tuple(totals) if totals is not None else (0,) * len(variant.sides),
         dealt=tuple(tuple(sorted(cards)) for cards in hands),
-        hands=counts,
+        hands=[list(counts_of(cards)) for cards in hands],
         decision=BID,
         to_act=(dealer + 1) % variant.seats,
     )
@@ -613,7 +621,7 @@ def from_json(data: dict[str, Any]) -> HandState:
         dealer=data["dealer"],
         totals=tuple(data["totals"]),
         dealt=tuple(tuple(parse_cards(cards)) for cards in data["dealt"]),
-        hands=[_counts(parse_cards(cards)) for cards in data["hands"]],
+        hands=[list(counts_of(parse_cards(cards))) for cards in data["hands"]],
         decision=data["decision"],
         to_act=data["to_act"],
         auction=[(seat, bid) for seat, bid in data["auction"]],
@@ -639,13 +647,6 @@ def from_json(data: dict[str, Any]) -> HandState:
             tuple(result["reasons"]),
         ),
     )
-
-
-def _counts(cards: Sequence[Card]) -> list[int]:
-    counts = [0] * CARD_COUNT
-    for c in cards:
-        counts[c] += 1
-    return counts
 
 
 def _is_int(value: Any) -> bool:
