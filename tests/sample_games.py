@@ -66,3 +66,12 @@ def make_household(user: User, name: str = "The Smiths") -> Household:
 def import_game(household: Household, record: dict, seated: tuple[str, ...]) -> Game:
     players = {player.name: player for player in household.players.all()}
     return game_import(household=household, data=record, seats=[players[name] for name in seated])
+
+
+def three_games(household: Household) -> dict[str, Game]:
+    """Classic won by Ann & Cy, classic in progress (Ann & Cy against Bo & Di), double-deck in progress."""
+    return {
+        "won": import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di")),
+        "playing": import_game(household, CLASSIC_PLAYING, ("Bo", "Ann", "Di", "Cy")),
+        "double": import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Ed")),
+    }

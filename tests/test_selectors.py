@@ -4,12 +4,11 @@ import pytest
 
 from scorepad.selectors import games_for_household, player_statistics
 from tests.sample_games import (
-    CLASSIC_PLAYING,
     CLASSIC_WON,
-    DOUBLE_DECK_SET,
     import_game,
     make_household,
     make_user,
+    three_games,
 )
 
 pytestmark = pytest.mark.django_db
@@ -22,12 +21,7 @@ def household():
 
 @pytest.fixture
 def games(household):
-    """Three games: classic won by Ann & Cy, classic in progress, double-deck in progress."""
-    return {
-        "won": import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di")),
-        "playing": import_game(household, CLASSIC_PLAYING, ("Bo", "Ann", "Di", "Cy")),
-        "double": import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Ed")),
-    }
+    return three_games(household)
 
 
 def player(household, name):

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.sample_games import CLASSIC_PLAYING, CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household
+from tests.sample_games import make_household, three_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a long enough passphrase"
@@ -15,9 +15,7 @@ PASSWORD = "a long enough passphrase"
 def household(django_user_model):
     user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
     household = make_household(user)
-    import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di"))
-    import_game(household, CLASSIC_PLAYING, ("Bo", "Ann", "Di", "Cy"))
-    import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Ed"))
+    three_games(household)
     return household
 
 

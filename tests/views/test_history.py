@@ -18,6 +18,7 @@ from tests.sample_games import (
     import_game,
     make_household,
     make_user,
+    three_games,
 )
 
 pytestmark = pytest.mark.django_db
@@ -41,11 +42,7 @@ def member(client, user):
 
 @pytest.fixture
 def games(household):
-    return {
-        "won": import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di")),
-        "playing": import_game(household, CLASSIC_PLAYING, ("Bo", "Ann", "Di", "Cy")),
-        "double": import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Ed")),
-    }
+    return three_games(household)
 
 
 def page_of(response) -> str:
