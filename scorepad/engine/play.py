@@ -66,21 +66,22 @@ def legal_plays(
     ``overtrump`` when ``head_partner_exempt`` and a partner is winning.
     """
     follow = held(counts, led)
-    if follow:
-        if head and winning // 6 == led:
-            higher = [c for c in follow if c < winning]
-            if higher:
-                return higher
-        return follow  # cannot beat, or the trick is already trumped: any card of the led suit
+    if follow:  # a trumped trick leaves no led-suit card able to beat: any of them
+        return beat_if_able(follow, winning, duty=head)
     if trump_when_void and trump is not None:
         trumps = held(counts, trump)
-        if trumps:
-            if overtrump and winning // 6 == trump:
-                higher = [c for c in trumps if c < winning]
-                if higher:
-                    return higher
-            return trumps  # must trump even when it cannot win
+        if trumps:  # must trump even when it cannot win
+            return beat_if_able(trumps, winning, duty=overtrump)
     return whole_hand(counts)
+
+
+def beat_if_able(cards: list[Card], winning: Card, *, duty: bool) -> list[Card]:
+    """``cards`` (all of one suit) cut to those higher than ``winning``, when the duty applies and one is."""
+    if duty and cards[0] // 6 == winning // 6:
+        higher = [c for c in cards if c < winning]
+        if higher:
+            return higher
+    return cards
 
 
 def leads(counts: Sequence[int], trump: Suit | None, *, must_lead_trump: bool) -> list[Card]:
