@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.timezone import localdate
 
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
@@ -86,7 +87,7 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
     variant, scored = game_score(game)
     names = [seat.player.name for seat in game.seats.all()]
     sides = seated_side_names(game, variant)
-    date = game.created_at.date().isoformat()
+    date = localdate(game.created_at).isoformat()
     for number, hand in enumerate(scored.hands):
         entry = hand.entry.to_json()
         per_side = {

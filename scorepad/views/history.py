@@ -76,7 +76,8 @@ def _page_or_partial(
 def history(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     form = HistoryFilterForm(household, request.GET)
-    chosen = form.cleaned_data if form.is_valid() else {}
+    form.is_valid()  # a filter that does not parse is dropped; the others still apply
+    chosen = form.cleaned_data
     games = games_for_household(
         household,
         variant=chosen.get("variant") or None,

@@ -105,6 +105,13 @@ def test_history_ignores_filters_it_does_not_understand(member, household, games
     assert "not understood" in page
 
 
+def test_history_keeps_the_filters_it_understands(member, household, games):
+    page = page_of(member.get(reverse("history", args=[household.pk]), {"variant": "classic", "player": "x"}))
+
+    assert game_ids(page) == [games["playing"].pk, games["won"].pk]
+    assert "left out: player" in page
+
+
 def test_history_htmx_request_gets_only_the_game_list(member, household, games):
     response = member.get(
         reverse("history", args=[household.pk]), {"variant": "classic"}, HTTP_HX_REQUEST="true"
