@@ -102,6 +102,14 @@ class HandState:
 
     # -- the public API -------------------------------------------------------------------
 
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON values; ``HandState.from_json`` reads it back unchanged."""
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandState:
+        return from_json(data)
+
     def copy(self) -> HandState:
         """An independent state (for search): lists are copied, immutable parts shared."""
         return HandState(

@@ -456,6 +456,7 @@ def test_state_survives_a_json_round_trip_at_any_point(variant_id, rules, seed, 
     text = json.dumps(to_json(state))
     restored = from_json(json.loads(text))
     assert restored == state
+    assert HandState.from_json(state.to_json()) == state
     assert to_json(restored) == to_json(state)
     if restored.decision is not None:  # and the restored state plays on identically
         action = random_action(state, random.Random(seed))
