@@ -205,17 +205,20 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     if None not in view.legal:
         return least  # the forced dealer
     partners = partners_of(view)
+    high = high_bid(view.auction)
+    partner_high = high is not None and high[0] in partners
     allowance = 0.0
     if partners:
         allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld
-        if any(seat in partners and bid is not None for seat, bid in view.auction):
+        # A partner's bid shows strength: worth counting to outbid an opponent, but over the
+        # partner itself it would only bid the side up against itself.
+        if not partner_high and any(seat in partners and bid is not None for seat, bid in view.auction):
             allowance += PARTNER_BID_BONUS * p.settings.min_bid
     if values is None:
         values = suit_values(view.hand, p)
     best = max((hand_value(meld, tricks, allowance, p) for meld, tricks in values), default=0.0)
     limit = (1 - BID_MARGIN) * best
-    high = high_bid(view.auction)
-    if high is not None and high[0] in partners:
+    if partner_high:
         limit -= OVERBID_PARTNER_MARGIN * p.settings.min_bid
     return least if least <= limit else None
 
