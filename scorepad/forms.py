@@ -17,7 +17,6 @@ from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant
 from .models import Player
 
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 class HouseholdForm(forms.Form):
@@ -192,7 +191,7 @@ class HandForm(forms.Form):
         self.trick_total = variant.trick_points_total(settings)
         self.group_errors: dict[str, list[str]] = {"meld": [], "tricks": [], "took_trick": []}
         self.fields["bidder"].choices = [(seat, player.name) for seat, player in enumerate(players)]
-        suits = [(s, f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}") for s in SUITS]
+        suits = [(suit, SUIT_NAMES[suit]) for suit in SUITS]
         if settings.trump_requires_marriage:
             suits.append((NO_MARRIAGE, "No marriage"))
         self.fields["trump"].choices = suits
