@@ -327,6 +327,16 @@ def test_heuristic_stops_at_its_estimate():
     assert 40 <= high[-1] < 80  # 42 meld and a strong share of the 25 trick points
 
 
+def test_heuristic_outbids_its_partner_only_with_room_to_spare():
+    bot = HeuristicBot(0)
+    over_opponent = bid_view("classic", STRONG_CLASSIC, (None, 46), auction=((1, 45),))
+    over_partner = bid_view("classic", STRONG_CLASSIC, (None, 46), auction=((1, None), (2, 45)))
+    assert bot.decide(over_opponent) == 46
+    assert bot.decide(over_partner) is None
+    low = dataclasses.replace(over_partner, legal=(None, 30), auction=((1, None), (2, 29)))
+    assert bot.decide(low) == 30  # with room to spare it takes the bid and names its own trump
+
+
 def test_heuristic_forced_dealer_bids_the_minimum():
     assert HeuristicBot(0).decide(bid_view("classic", WEAK_CLASSIC, (20,))) == 20
 
