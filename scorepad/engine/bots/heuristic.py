@@ -52,6 +52,8 @@ class Profile:
     total_points: int  # every counter plus the last trick
     seats: int
     side_size: int
+    partners: tuple[tuple[int, ...], ...]  # per seat, the other seats of its side
+    opponents: tuple[tuple[int, ...], ...]  # per seat, the seats of the other sides
     average_trumps: float  # trumps in a random hand
     average_winners: float  # ``winners`` of a random hand with a random trump
     average_meld: float  # meld of a random hand with a random trump
@@ -89,6 +91,13 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
         total_points=variant.trick_points_total(settings),
         seats=seats,
         side_size=seats // len(variant.sides),
+        partners=tuple(
+            tuple(s for s in variant.sides[variant.side_of(seat)] if s != seat) for seat in range(seats)
+        ),
+        opponents=tuple(
+            tuple(s for s in range(seats) if variant.side_of(s) != variant.side_of(seat))
+            for seat in range(seats)
+        ),
         average_trumps=variant.deck_size / 4 / seats,
         average_winners=0.0,
         average_meld=0.0,
@@ -169,11 +178,6 @@ class HeuristicBot:
 # ---------------------------------------------------------------- bidding and trump
 
 
-def partners_of(view: SeatView) -> tuple[int, ...]:
-    variant = view.variant
-    return tuple(seat for seat in variant.sides[variant.side_of(view.seat)] if seat != view.seat)
-
-
 def trump_candidates(n: tuple[int, ...], settings: Settings) -> list[Suit]:
     """Suits this hand may name: any, or only those where it holds a marriage (`trump_requires_marriage`)."""
     if not settings.trump_requires_marriage:
@@ -204,7 +208,7 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     least = view.legal[-1]
     if None not in view.legal:
         return least  # the forced dealer
-    partners = partners_of(view)
+    partners = p.partners[view.seat]
     high = high_bid(view.auction)
     partner_high = high is not None and high[0] in partners
     allowance = 0.0
@@ -378,8 +382,8 @@ class Table:
     def __init__(self, view: SeatView, p: Profile, memory: Memory) -> None:
         seats, trump = p.seats, view.trump
         self.trump = trump
-        self.partners = partners = partners_of(view)
-        self.opponents = tuple(s for s in range(seats) if s != view.seat and s not in partners)
+        self.partners = partners = p.partners[view.seat]
+        self.opponents = p.opponents[view.seat]
         memory.catch_up(view, partners, seats)
         played, partner_played, voids = memory.played[:], memory.partner_played[:], memory.voids[:]
         if view.trick is not None:
@@ -396,7 +400,10 @@ class Table:
         self.threat = threat = unseen  # copies an opponent may hold
         self.ruffers = trump is not None and any(threat[trump * 6 : trump * 6 + 6])
         # Per suit, the rank of the highest card an opponent may hold (6: none).
-        self.top_rank = [next((r for r in range(6) if threat[base + r]), 6) for base in (0, 6, 12, 18)]
+        self.top_rank = top_rank = [6, 6, 6, 6]
+        for c in range(CARD_COUNT - 1, -1, -1):
+            if threat[c]:
+                top_rank[c // 6] = c % 6
 
     def top(self, c: Card) -> bool:
         """No opponent can hold a higher card of its suit."""
