@@ -90,6 +90,10 @@ HOUSE_RULES = st.fixed_dictionaries(
         "bid_increment": st.sampled_from([1, 5, 10, BID_STEPS_1_THEN_5]),
         "pass_cards": st.sampled_from([0, 3, 4]),
         "last_trick": st.sampled_from([0, 1, 10]),
+        "trump_requires_marriage": st.booleans(),
+        "rule_of_20": st.sampled_from([None, [20, 20]]),
+        "bidders_short_meld_play_out": st.booleans(),
+        "misdeal_nines": st.sampled_from(["off", "5+ nines", "5 nines and no ace"]),
     },
 )
 
