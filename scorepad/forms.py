@@ -24,7 +24,9 @@ class HouseholdForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=40, label="Player's name")
+    name = forms.CharField(
+        max_length=40, label="Player's name", widget=forms.TextInput(attrs={"placeholder": "Name"})
+    )
 
 
 # ---- new game ---------------------------------------------------------------------------------

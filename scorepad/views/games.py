@@ -40,6 +40,7 @@ from ..services.games import (
 from ..services.households import player_create
 
 MELD_CALCULATOR = "/meld/"
+MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the ones the calculator reads
 
 
 # ---- new game ---------------------------------------------------------------------------------
@@ -177,6 +178,8 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
     params = {"variant": state.variant.id, "return": f"{page}?{urlencode(values)}", "side": side}
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
+    # The house rules that change meld, so the calculator counts as this table does.
+    params.update({key: state.game.settings[key] for key in MELD_SETTINGS if key in state.game.settings})
     url = f"{MELD_CALCULATOR}?{urlencode(params)}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 

@@ -191,6 +191,19 @@ def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game)
     assert htmx["HX-Redirect"] == location
 
 
+def test_count_it_passes_the_tables_meld_rules_to_the_calculator(client, household, players):
+    game = game_start(
+        household=household,
+        variant_id="classic",
+        overrides={"run_extra_kq": "strict"},
+        players=players[:4],
+        first_dealer=0,
+    )
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(count_meld="0", bid=20))
+    assert "&run_extra_kq=strict" in response["Location"]
+    assert "double_around_scale" not in response["Location"]  # the default needs no saying
+
+
 def test_recording_a_hand_redirects_and_shows_totals_and_reasons(client, game):
     response = client.post(reverse("hand_create", args=[game.pk]), form_data())
     assert response.status_code == 302
