@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 import sys
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorepad.engine import bots as bots_package
 from scorepad.engine.bots import BotError, HeuristicBot, OutsideBot, RandomBot, check_answer, make_bot
 from scorepad.engine.bots.benchmark import versus
 from scorepad.engine.bots.outside import parse_answer
@@ -141,6 +143,23 @@ def test_seat_view_json_holds_exactly_the_section_9_6_keys():
     assert set(view.to_json()) == set(SEAT_VIEW_FIELDS) - {"pass_count"}
 
 
+BOT_MODULES = ("common.py", "random_bot.py", "heuristic.py", "outside.py", "__init__.py")
+
+
+@pytest.mark.parametrize("module", BOT_MODULES)
+def test_bot_modules_cannot_reach_the_game_state(module):
+    # Bots see a SeatView only: none imports the game state, the game loop or the log.
+    tree = ast.parse((Path(bots_package.__file__).parent / module).read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert not {name.rsplit(".", 1)[-1] for name in imported} & {"game", "simulate", "log", "HandState"}
+
+
 def hidden_swap(state: HandState, seat: int, rng: random.Random) -> HandState | None:
     """The same state with one card ``seat`` cannot see swapped between two other seats' hands."""
     others = [s for s in range(state.variant.seats) if s != seat]
@@ -213,6 +232,7 @@ def test_heuristic_answers_are_always_legal(rules, seed):
         view = seat_view(state, state.to_act)
         answer = bots[view.seat].decide(view)
         check_answer(view, answer)
+        assert HeuristicBot(view.seat).decide(view) == answer  # what it remembers changes nothing
         state.push(answer)
     assert state.result is not None
 
