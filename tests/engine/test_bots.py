@@ -300,6 +300,20 @@ def test_heuristic_feeds_a_counter_to_a_partner_winning_for_sure():
     assert HeuristicBot(0).decide(view) in cards("KD TC")
 
 
+def test_heuristic_made_to_trump_its_partners_trick_uses_its_lowest_trump():
+    trick = Trick(2, cards("AS 9S"))  # void in spades, it must trump even its partner's ace
+    view = play_view("AH KH 9H KD", legal="AH KH 9H", trick=trick, bidder=2)
+    assert HeuristicBot(0).decide(view) == parse_card("9H")
+
+
+def test_heuristic_leads_a_suit_its_partner_can_trump():
+    # Seat 2 (partner) showed no diamonds but a trump; the opponents followed diamonds.
+    ruffed = Trick(1, cards("AD 9H JD 9D"), winner=2)
+    won = Trick(2, cards("KS 9S AS 9S"), winner=0)
+    view = play_view("KC 9C QD QS", legal="KC 9C QD QS", trick=Trick(0, ()), tricks=(ruffed, won))
+    assert HeuristicBot(0).decide(view) == parse_card("QD")
+
+
 def test_heuristic_keeps_counters_back_when_a_partners_card_may_be_beaten():
     trick = Trick(2, cards("KS 9S"))  # AS and TS are still out, and seat 1 plays after us
     view = play_view("KD 9D TC", legal="KD 9D TC", trick=trick, bidder=2)

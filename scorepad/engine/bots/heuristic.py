@@ -9,8 +9,8 @@
 * Play: cash sure winners, feed counters to a partner whose card is safe, win a trick as cheaply as
   it can be won for sure, otherwise throw the cheapest card; never waste a high trump.
 
-The counting is rough on purpose: every decision must cost microseconds, so the game runs
-thousands of hands a second. Whatever the bot cannot see, it treats as held by an opponent.
+The counting is rough on purpose: a decision costs microseconds, so whole games run at hundreds
+of hands a second. Whatever the bot cannot see, it treats as held by an opponent.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ class Profile:
 
 
 _PROFILES: dict[tuple[int, int], Profile] = {}
+_PROFILE_LIMIT = 256  # games with their own settings objects; a long-lived process starts over
 
 
 def profile_of(variant: Variant, settings: Settings) -> Profile:
@@ -71,6 +72,8 @@ def profile_of(variant: Variant, settings: Settings) -> Profile:
     key = (id(variant), id(settings))
     found = _PROFILES.get(key)
     if found is None or found.variant is not variant or found.settings is not settings:
+        if len(_PROFILES) >= _PROFILE_LIMIT:
+            _PROFILES.clear()
         found = _PROFILES[key] = _build_profile(variant, settings)
     return found
 
@@ -409,6 +412,12 @@ class Table:
         """No opponent can hold a higher card of its suit."""
         return self.top_rank[c // 6] >= c % 6
 
+    def may_ruff(self, seat: int, suit: Suit) -> bool:
+        """``seat`` has shown it lacks ``suit`` and has not shown it lacks trump."""
+        trump = self.trump
+        void = self.voids[seat]
+        return suit != trump and trump is not None and bool(void >> suit & 1) and not void >> trump & 1
+
     def safe(self, c: Card, led: Suit, later: tuple[int, ...]) -> bool:
         """Whether ``c``, winning the trick now, stays the winner whatever the opponents in ``later`` hold.
 
@@ -457,10 +466,11 @@ def _lead(view: SeatView, table: Table, p: Profile) -> Card:
         return min(sure, key=lambda c: c % 6)
 
     def lead_key(c: Card) -> tuple[bool, int, bool, int]:
-        # A suit the partner can trump and the opponents cannot comes first.
+        # A suit the partner can trump and no opponent can comes first; then the cheapest card.
         suit = c // 6
-        partner_ruffs = any(table.voids[s] >> suit & 1 for s in table.partners)
-        return (not partner_ruffs, p.value[c], suit == trump, -(c % 6))
+        partner_ruffs = any(table.may_ruff(s, suit) for s in table.partners)
+        opponent_ruffs = any(table.may_ruff(s, suit) for s in table.opponents)
+        return (not partner_ruffs or opponent_ruffs, p.value[c], suit == trump, -(c % 6))
 
     return min(view.legal, key=lead_key)
 
@@ -476,8 +486,12 @@ def _follow(view: SeatView, table: Table, p: Profile) -> Card:
     later = tuple((trick.leader + index) % seats for index in range(len(cards) + 1, seats))
     legal = view.legal
     if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
-        # Partner has it: give it counters, keeping trumps and sure winners back.
-        return max(legal, key=lambda c: (p.value[c], c // 6 != trump, not table.top(c), c % 6))
+        # Partner has it: give it counters, keeping sure winners back; a trump only when forced,
+        # and then the lowest.
+        side = [c for c in legal if c // 6 != trump]
+        if not side:
+            return _cheapest(legal, trump, p)
+        return max(side, key=lambda c: (p.value[c], not table.top(c), c % 6))
     takers = [c for c in legal if beats(c, winning, trump)]
     sure = [c for c in takers if table.safe(c, led, later)]
     if sure:  # win it as cheaply as it can be won for certain
