@@ -6,6 +6,7 @@ import ast
 import dataclasses
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from scorepad.engine.game import HandState, new_game, seat_view
 from scorepad.engine.meld import meld_points
 from scorepad.engine.simulate import play_game, play_hand
 from scorepad.engine.variants import VARIANTS, get_variant
-from scorepad.engine.view import BID, PASS, PLAY, TRUMP, SeatView, Trick
+from scorepad.engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView, Trick
 
 TINY_BOT = Path(__file__).with_name("tiny_bot.py")
 
@@ -221,34 +222,36 @@ HOUSE_RULES = [
 ]
 
 
-@settings(max_examples=40)
-@given(rules=st.sampled_from(HOUSE_RULES), seed=st.integers(0, 10**6))
-def test_heuristic_answers_are_always_legal(rules, seed):
+def checked_hand(rules, seed, make) -> Iterator[tuple[SeatView, Answer]]:
+    """Play one hand with ``make(seat)`` in every seat, yielding each view and its answer, checked legal."""
     variant_id, overrides = rules
     variant = VARIANTS[variant_id]
     state = new_game(variant, variant.settings(overrides), random.Random(seed))
-    bots = [HeuristicBot(seat) for seat in range(variant.seats)]
+    players = [make(seat) for seat in range(variant.seats)]
     while state.decision is not None:
         view = seat_view(state, state.to_act)
-        answer = bots[view.seat].decide(view)
+        answer = players[view.seat].decide(view)
         check_answer(view, answer)
-        assert HeuristicBot(view.seat).decide(view) == answer  # what it remembers changes nothing
+        yield view, answer
         state.push(answer)
     assert state.result is not None
+
+
+@settings(max_examples=40)
+@given(rules=st.sampled_from(HOUSE_RULES), seed=st.integers(0, 10**6))
+def test_heuristic_answers_are_always_legal(rules, seed):
+    for view, answer in checked_hand(rules, seed, HeuristicBot):
+        assert HeuristicBot(view.seat).decide(view) == answer  # what it remembers changes nothing
 
 
 @settings(max_examples=20)
 @given(rules=st.sampled_from(HOUSE_RULES), seed=st.integers(0, 10**6))
 def test_random_answers_are_always_legal(rules, seed):
-    variant_id, overrides = rules
-    variant = VARIANTS[variant_id]
-    state = new_game(variant, variant.settings(overrides), random.Random(seed))
-    bots = [RandomBot(seat, random.Random(seed + seat)) for seat in range(variant.seats)]
-    while state.decision is not None:
-        view = seat_view(state, state.to_act)
-        answer = bots[view.seat].decide(view)
-        check_answer(view, answer)
-        state.push(answer)
+    def random_bot(seat: int) -> RandomBot:
+        return RandomBot(seat, random.Random(seed + seat))
+
+    decisions = {view.decision for view, _ in checked_hand(rules, seed, random_bot)}
+    assert BID in decisions
 
 
 # ---------------------------------------------------------------- the heuristic plays well
