@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,7 @@ TINY_BOT = Path(__file__).with_name("tiny_bot.py")
 
 
 def tiny_bot(mode: str = "first") -> str:
-    return f"cmd:{sys.executable} {TINY_BOT} {mode}"
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(TINY_BOT))} {mode}"
 
 
 def cards(text: str) -> tuple[int, ...]:
