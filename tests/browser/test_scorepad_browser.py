@@ -62,8 +62,8 @@ def record(page: Page, number: int) -> None:
     expect(page.locator("#hand-form h2")).to_have_text(f"Hand {number + 1}")
 
 
-def totals(page: Page) -> list[str]:
-    return page.locator("#scoreboard .points").all_inner_texts()
+def expect_totals(page: Page, totals: list[str]) -> None:
+    expect(page.locator("#scoreboard .points")).to_have_text(totals)
 
 
 def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_server, page: Page):
@@ -96,7 +96,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     page.locator("#id_tricks_0").fill("28")
     shot(page, "04-hand-one-entered")
     record(page, 1)
-    assert totals(page) == ["52", "-55"]
+    expect_totals(page, ["52", "-55"])
     expect(page.locator(".last-hand")).to_contain_text("set: 53 is short of 55")
     expect(page.locator(".next-deal")).to_have_text("Hand 2 · Ann deals")
     shot(page, "05-after-set")
@@ -106,7 +106,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     tap_trump(page, "No marriage")
     page.locator("#id_meld_1").fill("26")
     record(page, 2)
-    assert totals(page) == ["2", "-29"]
+    expect_totals(page, ["2", "-29"])
     expect(page.locator(".last-hand")).to_contain_text("not played")
 
     # Hand 3: Ann bids 60 (typed) in spades and makes 32 + 30.
@@ -117,7 +117,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     page.locator("#id_meld_1").fill("18")
     page.locator("#id_tricks_0").fill("30")
     record(page, 3)
-    assert totals(page) == ["64", "-9"]
+    expect_totals(page, ["64", "-9"])
     expect(page.locator("#hands tbody tr")).to_have_count(3)
     assert page.evaluate("window.stillTheSamePage") is True
     shot(page, "06-three-hands")
@@ -139,18 +139,18 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     shot(page, "08-edit")
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator(".next-deal")).to_be_visible()
-    assert totals(page) == ["-58", "6"]
+    expect_totals(page, ["-58", "6"])
     expect(page.locator("#hands tbody tr").nth(2)).to_contain_text("set")
     shot(page, "09-corrected")
 
     # Undo the last hand in one tap, then delete hand 1 after confirming.
     page.get_by_role("button", name="Undo hand 3").click()
     expect(page.locator("#hands tbody tr")).to_have_count(2)
-    assert totals(page) == ["2", "-29"]
+    expect_totals(page, ["2", "-29"])
     page.get_by_role("link", name="Delete hand 1").click()
     page.get_by_role("button", name="Delete hand 1").click()
     expect(page.locator("#hands tbody tr")).to_have_count(1)
-    assert totals(page) == ["-50", "26"]
+    expect_totals(page, ["-50", "26"])
     assert errors == []
 
 
@@ -182,7 +182,7 @@ def test_six_handed_to_a_tie_at_the_target_announces_co_winners(live_server, pag
         if number == 0:
             expect(page.locator("#hand-form h2")).to_have_text("Hand 2")
     expect(page.locator(".game-over")).to_have_text("Game over: Ann and Bob are co-winners!")
-    assert totals(page) == ["500", "500", "20", "20", "20", "20"]
+    expect_totals(page, ["500", "500", "20", "20", "20", "20"])
     expect(page.locator("#hand-form")).to_have_count(0)
     expect(page.locator(".total.winner")).to_have_count(2)
     shot(page, "11-six-co-winners")
