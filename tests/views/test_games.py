@@ -35,18 +35,24 @@ def players(household):
     ]
 
 
+def start(household, players, variant="double-deck", first_dealer=0, **overrides):
+    return game_start(
+        household=household,
+        variant_id=variant,
+        overrides=overrides,
+        players=players,
+        first_dealer=first_dealer,
+    )
+
+
 @pytest.fixture
 def game(household, players):
-    return game_start(
-        household=household, variant_id="double-deck", overrides={}, players=players[:4], first_dealer=3
-    )
+    return start(household, players[:4], first_dealer=3)
 
 
 @pytest.fixture
 def classic(household, players):
-    return game_start(
-        household=household, variant_id="classic", overrides={}, players=players[:4], first_dealer=0
-    )
+    return start(household, players[:4], "classic")
 
 
 def form_data(number=0, **fields):
@@ -192,13 +198,7 @@ def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game)
 
 
 def test_count_it_passes_the_tables_meld_rules_to_the_calculator(client, household, players):
-    game = game_start(
-        household=household,
-        variant_id="classic",
-        overrides={"run_extra_kq": "strict"},
-        players=players[:4],
-        first_dealer=0,
-    )
+    game = start(household, players[:4], "classic", run_extra_kq="strict")
     response = client.post(reverse("hand_create", args=[game.pk]), form_data(count_meld="0", bid=20))
     assert "&run_extra_kq=strict" in response["Location"]
     assert "double_around_scale" not in response["Location"]  # the default needs no saying
@@ -273,9 +273,7 @@ def test_meld_and_trick_refusals_show_beside_their_group(client, game, fields, g
 
 
 def test_six_handed_needs_all_but_one_trick_field(client, household, players):
-    six = game_start(
-        household=household, variant_id="six-handed", overrides={}, players=players, first_dealer=0
-    )
+    six = start(household, players, "six-handed")
     data = {"number": 0, "bidder": 0, "bid": 50, "trump": "S", "tricks_0": 100, "tricks_1": 100}
     response = client.post(reverse("hand_create", args=[six.pk]), data)
     assert "Fill in the trick points of every side but one" in response.context["form"].errors["tricks_2"][0]
@@ -327,13 +325,7 @@ def test_bid_stepper_moves_by_the_increment_without_saving(client, game):
 
 
 def test_bid_stepper_follows_one_below_60_then_five(client, household, players):
-    game = game_start(
-        household=household,
-        variant_id="double-deck",
-        overrides={"bid_increment": "1 below 60, then 5"},
-        players=players[:4],
-        first_dealer=0,
-    )
+    game = start(household, players[:4], bid_increment="1 below 60, then 5")
     url = reverse("hand_create", args=[game.pk])
     assert client.post(url, form_data(bid=59, bid_step="+")).context["form"]["bid"].value() == 60
     assert client.post(url, form_data(bid=60, bid_step="+")).context["form"]["bid"].value() == 65
@@ -351,13 +343,7 @@ def test_htmx_stepper_returns_only_the_hand_form(client, game):
 
 
 def test_the_winner_is_announced_and_no_hand_is_accepted_after(client, household, players):
-    game = game_start(
-        household=household,
-        variant_id="six-handed",
-        overrides={"target": 500},
-        players=players,
-        first_dealer=0,
-    )
+    game = start(household, players, "six-handed", target=500)
     hand = {"bid": 50, "trump": "S", "meld": [150, 150, 0, 0, 0, 0], "tricks": [100, 100, 10, 10, 10, 10]}
     hand_record(game=game, number=0, data={"bidder": 0, **hand})
     hand_record(game=game, number=1, data={"bidder": 1, **hand})
