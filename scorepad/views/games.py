@@ -9,7 +9,7 @@ form and the hand table together).
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -22,9 +22,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from ..access import get_game_for_user, get_hand_for_user, get_household_for_user
 from ..engine.cards import SUITS
-from ..engine.variants import VARIANTS
+from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..models import Game, Hand
+from ..models import Game, Hand, Household
 from ..services import ServiceError
 from ..services.games import (
     GameState,
@@ -39,8 +39,13 @@ from ..services.games import (
 )
 from ..services.households import player_create
 
-MELD_CALCULATOR = "/meld/"
-MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the ones the calculator reads
+MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
+
+
+class RenderPage(Protocol):
+    """Renders the page a hand form sits on (or only its ``partial``) around ``form``."""
+
+    def __call__(self, form: HandForm, partial: str | None = None) -> HttpResponse: ...
 
 
 # ---- new game ---------------------------------------------------------------------------------
@@ -77,7 +82,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     return render(request, "scorepad/game_new.html", {**context, "form": form})
 
 
-def _add_player(request: HttpRequest, household: Any, variant: Any) -> tuple[NewGameForm, str]:
+def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
     players = household.players.all()
     defaults = NewGameForm.defaults_of(variant)
@@ -173,6 +178,8 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         side = int(request.POST["count_meld"])
     except ValueError:
         side = 0
+    if not 0 <= side < len(state.side_names):
+        side = 0
     values.pop(f"meld_{side}", None)
     values.pop("number", None)
     params = {"variant": state.variant.id, "return": f"{page}?{urlencode(values)}", "side": side}
@@ -180,11 +187,11 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         params["trump"] = values["trump"]
     # The house rules that change meld, so the calculator counts as this table does.
     params.update({key: state.game.settings[key] for key in MELD_SETTINGS if key in state.game.settings})
-    url = f"{MELD_CALCULATOR}?{urlencode(params)}"
+    url = f"{reverse('meld')}?{urlencode(params)}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _form_step(request: HttpRequest, state: GameState, render_page: Any) -> HttpResponse | None:
+def _form_step(request: HttpRequest, state: GameState, render_page: RenderPage) -> HttpResponse | None:
     """The form's own buttons that save nothing: the bid stepper and "count it"."""
     if "bid_step" in request.POST:
         form = _hand_form(state, initial=_stepped_bid(state, request.POST))
