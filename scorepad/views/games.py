@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from ..access import get_game_for_user, get_hand_for_user, get_household_for_user
 from ..engine.cards import SUITS
@@ -144,6 +144,11 @@ def _render_game(request: HttpRequest, state: GameState, form: HandForm | None, 
     return render(request, template, _game_context(state, form, **extra))
 
 
+def _show_result(response: HttpResponse) -> HttpResponse:
+    """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result."""
+    return reswap(response, "outerHTML show:top")
+
+
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
     url = reverse("game", args=[game.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -229,7 +234,7 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
             if not request.htmx:
                 return redirect("game", game_id=game.pk)
             fresh = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
-            return _render_game(request, state, fresh)
+            return _show_result(_render_game(request, state, fresh))
     return render_page(form)
 
 
@@ -248,7 +253,7 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.info(request, notice)
         return redirect("game", game_id=game.pk)
     form = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
-    return _render_game(request, state, form, notice=notice)
+    return _show_result(_render_game(request, state, form, notice=notice))
 
 
 # ---- corrections ------------------------------------------------------------------------------

@@ -189,7 +189,9 @@ def test_six_handed_to_a_tie_at_the_target_announces_co_winners(live_server, pag
     assert errors == []
 
 
-def test_the_bid_stepper_works_without_javascript(live_server, browser: Browser, page: Page):
+def test_the_bid_stepper_works_without_javascript(
+    live_server, browser: Browser, browser_context_args: dict, page: Page
+):
     sign_up_with_household(page, live_server.url, ["Ann", "Bob", "Cat", "Dan"])
     page.get_by_role("link", name="New game").click()
     page.get_by_role("link", name=re.compile("Classic")).click()
@@ -198,7 +200,9 @@ def test_the_bid_stepper_works_without_javascript(live_server, browser: Browser,
     page.get_by_role("button", name="Start the game").click()
     game_url = page.url
 
-    context = browser.new_context(java_script_enabled=False, storage_state=page.context.storage_state())
+    context = browser.new_context(
+        **browser_context_args, java_script_enabled=False, storage_state=page.context.storage_state()
+    )
     plain = context.new_page()
     plain.goto(game_url)
     plain.locator("#hand-form .seat", has_text="Cat").click()

@@ -225,6 +225,7 @@ def test_htmx_recording_returns_the_updated_scorepad_with_a_fresh_form(client, g
     assert re.search(r'data-side="0">\s*52<', content)
     assert re.search(r'data-side="1">\s*-55<', content)
     assert response.context["form"]["number"].value() == 1
+    assert response["HX-Reswap"] == "outerHTML show:top"  # the phone scrolls up to the result
 
 
 def test_a_double_tap_records_one_hand(client, game):
