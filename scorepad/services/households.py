@@ -27,11 +27,13 @@ def invite_create(*, household: Household, user: AbstractBaseUser) -> Invite:
 
 @transaction.atomic
 def invite_accept(*, token: str, user: AbstractBaseUser) -> Household:
-    """Make ``user`` a member. The link works once; a member who opens it again changes nothing."""
+    """Make ``user`` a member. The link works once; a member who opens it changes nothing."""
     invite = Invite.objects.select_for_update().filter(token=token).select_related("household").first()
     if invite is None:
         raise ServiceError("This invitation link is not valid.")
     household = invite.household
+    if household.members.filter(pk=user.pk).exists():
+        return household  # already a member: the link stays usable for the person it was meant for
     if invite.used_at is not None:
         if invite.used_by_id == user.pk:
             return household

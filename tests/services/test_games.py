@@ -81,6 +81,14 @@ def test_invite_link_works_once(household, user):
     assert Invite.objects.get().used_by == bea
 
 
+def test_a_member_opening_an_invite_leaves_it_for_the_invitee(household, user):
+    invite = invite_create(household=household, user=user)
+    assert invite_accept(token=invite.token, user=user) == household
+    bea = User.objects.create_user("bea", password="pw-bea-12345")
+    invite_accept(token=invite.token, user=bea)
+    assert Invite.objects.get().used_by == bea
+
+
 def test_unknown_invite_token_is_refused(user):
     with pytest.raises(ServiceError, match="not valid"):
         invite_accept(token="nope", user=user)
