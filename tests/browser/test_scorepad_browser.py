@@ -23,6 +23,11 @@ def shot(page: Page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True, caret="initial")
 
 
+def assert_fits_the_phone(page: Page) -> None:
+    """Nothing pushes the page wider than the phone (a wide table scrolls inside its own box)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
 def watch_console(page: Page) -> list[str]:
     """Console errors (a CSP violation is one) and uncaught exceptions."""
     errors: list[str] = []
@@ -82,6 +87,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     page.wait_for_load_state()
     assert page.evaluate("typeof window.htmx") == "object"
     page.evaluate("window.stillTheSamePage = true")  # htmx swaps keep it; a full load would not
+    assert_fits_the_phone(page)
     shot(page, "03-game-start")
 
     # Hand 1 (RULES §9.4): Bob & Dan bid 55 in hearts and make only 31 + 22: set.
@@ -120,6 +126,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     expect_totals(page, ["64", "-9"])
     expect(page.locator("#hands tbody tr")).to_have_count(3)
     assert page.evaluate("window.stillTheSamePage") is True
+    assert_fits_the_phone(page)
     shot(page, "06-three-hands")
 
     # A refusal shows beside its field and records nothing.
@@ -136,6 +143,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     page.get_by_role("link", name="Edit hand 3").click()
     page.locator("#id_tricks_0").fill("15")
     page.locator("#id_tricks_1").fill("35")
+    assert_fits_the_phone(page)
     shot(page, "08-edit")
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator(".next-deal")).to_be_visible()
@@ -169,6 +177,7 @@ def test_six_handed_to_a_tie_at_the_target_announces_co_winners(live_server, pag
     page.locator(".chip", has_text="500").click()
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_contain_text("to 500")
+    assert_fits_the_phone(page)
     shot(page, "10-six-start")
 
     for number, bidder in enumerate(["Ann", "Bob"]):
@@ -185,6 +194,7 @@ def test_six_handed_to_a_tie_at_the_target_announces_co_winners(live_server, pag
     expect_totals(page, ["500", "500", "20", "20", "20", "20"])
     expect(page.locator("#hand-form")).to_have_count(0)
     expect(page.locator(".total.winner")).to_have_count(2)
+    assert_fits_the_phone(page)
     shot(page, "11-six-co-winners")
     assert errors == []
 
