@@ -103,11 +103,13 @@ class GameState:
     def finished(self) -> bool:
         return self.score.finished
 
+    def dealer_of(self, number: int) -> int:
+        """The seat that deals hand ``number`` (from 0), RULES §8."""
+        return dealer_for_hand(self.variant, self.game.first_dealer, number)
+
     @property
     def next_dealer(self) -> int | None:
-        if self.finished:
-            return None
-        return dealer_for_hand(self.variant, self.game.first_dealer, self.next_number)
+        return None if self.finished else self.dealer_of(self.next_number)
 
     @property
     def next_dealer_name(self) -> str:

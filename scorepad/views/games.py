@@ -196,8 +196,8 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _form_step(request: HttpRequest, state: GameState, render_page: RenderPage) -> HttpResponse | None:
-    """The form's own buttons that save nothing: the bid stepper and "count it"."""
+def _bid_step(request: HttpRequest, state: GameState, render_page: RenderPage) -> HttpResponse | None:
+    """The stepper's − / + buttons: the form comes back with the bid moved; nothing is saved."""
     if "bid_step" in request.POST:
         form = _hand_form(state, initial=_stepped_bid(state, request.POST))
         return render_page(form, partial="hand-form" if request.htmx else None)
@@ -215,7 +215,7 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
             return render(request, f"scorepad/game.html#{partial}", _game_context(state, form, **extra))
         return _render_game(request, state, form, **extra)
 
-    if (stepped := _form_step(request, state, render_page)) is not None:
+    if (stepped := _bid_step(request, state, render_page)) is not None:
         return stepped
     if "count_meld" in request.POST:
         return _meld_calculator(request, state, reverse("game", args=[game.pk]))
@@ -288,7 +288,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpRespo
             "hand": hand,
             "action": page,
             "form_target": "#hand-form",
-            "dealer": state.rows[number].dealer if number < len(state.rows) else None,
+            "dealer": state.dealer_of(number),
             "editing": True,
         }
         if partial or request.htmx:
@@ -298,7 +298,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpRespo
     if request.method != "POST":
         prefill = HandForm.values_from(request.GET, len(state.side_names))
         return render_page(_hand_form(state, initial={**_hand_initial(hand), **prefill, "number": number}))
-    if (stepped := _form_step(request, state, render_page)) is not None:
+    if (stepped := _bid_step(request, state, render_page)) is not None:
         return stepped
     if "count_meld" in request.POST:
         return _meld_calculator(request, state, page)

@@ -365,6 +365,8 @@ def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
     url = reverse("hand_edit", args=[game.pk, 0])
     page = client.get(url)
     assert page.context["form"]["tricks_0"].value() == 28
+    assert page.context["dealer"] == 3  # hand 1 was dealt by the first dealer, Dan
+    assert b'Dan<small class="dealer-mark">deals</small>' in page.content
     response = client.post(url, form_data(tricks_0=20))
     assert response["Location"] == reverse("game", args=[game.pk])
     assert list(client.get(reverse("game", args=[game.pk])).context["state"].score.totals) == [44, 61]
