@@ -6,6 +6,7 @@ next to each field, every refusal the rules give for it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from .engine.cards import SUIT_NAMES, SUITS
 from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant
 from .models import Player
 
+_SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 
 
@@ -301,8 +303,10 @@ class HandForm(forms.Form):
         return took if took != [points > 0 for points in tricks] else None
 
     def add_refusals(self, errors: Iterable[tuple[str, str]]) -> None:
-        """Show each refusal of the rules next to the field it names (§9.3 keys)."""
-        for field, message in errors:
+        """Show each refusal of the rules next to the field it names (§9.3 keys), naming sides
+        as the table does ("Bob & Dan", not the record's "side 1")."""
+        for field, raw in errors:
+            message = _SIDE_NUMBER.sub(self._side_name, raw)
             key = field.split("[")[0].split(".")[0]
             if key in self.group_errors:
                 self.group_errors[key].append(message)
@@ -311,6 +315,6 @@ class HandForm(forms.Form):
             else:
                 self.add_error(None, message)
 
-    @property
-    def has_errors(self) -> bool:
-        return bool(self.errors) or any(self.group_errors.values())
+    def _side_name(self, match: re.Match[str]) -> str:
+        side = int(match.group(1))
+        return self.side_names[side] if side < len(self.side_names) else match.group(0)
