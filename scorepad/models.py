@@ -85,7 +85,7 @@ class Game(models.Model):
         return {
             "variant": self.variant,
             "settings": dict(self.settings),
-            "hands": [hand.entry() for hand in self.hands.order_by("number")],
+            "hands": [hand.entry() for hand in self.hands.all()],  # Hand.Meta orders by number
         }
 
 

@@ -91,7 +91,7 @@ class PlayerStatistics:
 def player_statistics(household: Household) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game in household.games.prefetch_related("seats__player"):
+    for game in household.games.prefetch_related("seats__player", "hands"):
         variant, scored = game_score(game)
         for seat in game.seats.all():
             key = (seat.player_id, variant.id)

@@ -1,8 +1,11 @@
 """History filters and player statistics, checked against games scored by hand."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scorepad.selectors import games_for_household, player_statistics
+from scorepad.services.exchange import household_history_csv
 from tests.sample_games import (
     CLASSIC_WON,
     import_game,
@@ -12,6 +15,7 @@ from tests.sample_games import (
 )
 
 pytestmark = pytest.mark.django_db
+SEATED = ("Ann", "Bo", "Cy", "Di")
 
 
 @pytest.fixture
@@ -148,3 +152,18 @@ def test_six_handed_statistics_are_per_player(household):
 
 def test_a_household_without_games_has_no_statistics(household):
     assert player_statistics(household) == []
+
+
+def test_statistics_and_csv_read_a_household_in_a_fixed_number_of_queries(
+    household, django_assert_max_num_queries
+):
+    """One query per game would make a season's statistics crawl; hands come in one prefetch."""
+    import_game(household, CLASSIC_WON, SEATED)
+    with CaptureQueriesContext(connection) as one_game:
+        player_statistics(household)
+        household_history_csv(household=household)
+    for _ in range(4):
+        import_game(household, CLASSIC_WON, SEATED)
+    with django_assert_max_num_queries(len(one_game)):
+        player_statistics(household)
+        household_history_csv(household=household)

@@ -77,7 +77,7 @@ def household_history_csv(*, household: Household) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    games = household.games.order_by("created_at", "id").prefetch_related("seats__player")
+    games = household.games.order_by("created_at", "id").prefetch_related("seats__player", "hands")
     for game in games:
         writer.writerows(_game_rows(game))
     return out.getvalue()
