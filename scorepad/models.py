@@ -129,6 +129,13 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"hand {self.number} of {self.game}"
 
+    ENTRY_FIELDS = ("bidder", "bid", "trump", "meld", "tricks", "took_trick")
+
+    @classmethod
+    def fields_from_entry(cls, entry: dict[str, Any]) -> dict[str, Any]:
+        """The model fields for a §9.3 hand object: the inverse of ``entry()``."""
+        return {name: entry.get(name) for name in cls.ENTRY_FIELDS}
+
     def entry(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "bidder": self.bidder,

@@ -18,7 +18,6 @@ from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player
 from ..selectors import game_score, seated_side_names
 from . import ServiceError
-from .games import _hand_fields as hand_fields
 from .games import game_start
 
 # Wide enough for the variant with the most sides, so every game fits one header.
@@ -65,7 +64,8 @@ def game_import(*, household: Household, data: Any, seats: Sequence[Player], fir
         first_dealer=first_dealer,
     )
     Hand.objects.bulk_create(
-        Hand(game=game, number=number, **hand_fields(entry)) for number, entry in enumerate(entries)
+        Hand(game=game, number=number, **Hand.fields_from_entry(entry.to_json()))
+        for number, entry in enumerate(entries)
     )
     game.finished, game.winner_sides = scored.finished, list(scored.winners)
     game.save(update_fields=["finished", "winner_sides"])

@@ -243,18 +243,6 @@ def checked_entry(game: Game, number: int, data: Mapping[str, Any]) -> HandEntry
     return entry
 
 
-def _hand_fields(entry: HandEntry) -> dict[str, Any]:
-    data = entry.to_json()
-    return {
-        "bidder": data["bidder"],
-        "bid": data["bid"],
-        "trump": data["trump"],
-        "meld": data["meld"],
-        "tricks": data["tricks"],
-        "took_trick": data.get("took_trick"),
-    }
-
-
 def _rescore(game: Game) -> GameState:
     """Score every hand again and keep ``finished``/``winner_sides`` in step with them."""
     try:
@@ -285,7 +273,7 @@ def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> GameStat
         raise ServiceError(f"Hand {number + 1} cannot be recorded before hand {next_number + 1}.")
     try:
         with transaction.atomic():  # a savepoint, so the outer transaction survives the refusal
-            Hand.objects.create(game=game, number=number, **_hand_fields(entry))
+            Hand.objects.create(game=game, number=number, **Hand.fields_from_entry(entry.to_json()))
     except IntegrityError:
         raise HandAlreadyRecorded(number) from None
     if game.finished:
@@ -298,7 +286,7 @@ def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> GameState:
     """Correct a past hand; every later hand is scored again from the new totals."""
     game = _locked(hand.game)
     entry = checked_entry(game, hand.number, data)
-    for name, value in _hand_fields(entry).items():
+    for name, value in Hand.fields_from_entry(entry.to_json()).items():
         setattr(hand, name, value)
     hand.save()
     return _rescore(game)
