@@ -8,20 +8,25 @@ token; ``MeldQuery`` is what survived, and builds the URLs of every tap on the p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from django import forms
 from django.urls import reverse
-from django.utils.http import urlencode
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from scorepad.engine import cards
 from scorepad.engine.cards import Card, CardError, Suit
 from scorepad.engine.meld import parse_hand
-from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
+from scorepad.engine.variants import VARIANTS, Settings, SettingsError, Variant, get_variant
 
 DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, falls back to
+MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
+RETURN_MAX_LENGTH = 2000  # a hand form's path and values fit many times over
+SIDE_LABEL_MAX_LENGTH = 80
 
 # The meld settings the calculator offers (§4), with words for the select box; the engine checks values.
 MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
@@ -39,6 +44,64 @@ MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnTrip:
+    """Where "Count it" on a hand form came from: that form's local path and the side to fill in.
+
+    The scorepad sends ``return``, ``side`` and ``side_label``; every calculator URL carries them on,
+    and ``with_meld`` is the way back with ``meld_<side>`` set. Anything unsafe was dropped on reading.
+    """
+
+    path: str
+    side: int | None = None  # None: only the way back without counting
+    side_label: str = ""
+
+    @classmethod
+    def from_query(cls, data: Mapping[str, str], *, host: str, secure: bool) -> ReturnTrip | None:
+        """The trip a query asks for, or None when its ``return`` is missing or not a local path."""
+        path = data.get("return", "")
+        if not _is_local_path(path, host=host, secure=secure):
+            return None
+        side_text = data.get("side", "")
+        # ASCII digits only: int() would also take " 1", "+1" or "١".
+        side = int(side_text) if re.fullmatch(r"[0-9]{1,2}", side_text) else None
+        if side is not None and side >= MOST_SIDES:
+            side = None
+        label = " ".join(data.get("side_label", "").split())[:SIDE_LABEL_MAX_LENGTH]
+        return cls(path, side, label if side is not None else "")
+
+    @property
+    def label(self) -> str:
+        return self.side_label or f"side {(self.side or 0) + 1}"
+
+    def params(self) -> dict[str, str]:
+        params = {"return": self.path}
+        if self.side is not None:
+            params["side"] = str(self.side)
+            if self.side_label:
+                params["side_label"] = self.side_label
+        return params
+
+    def with_meld(self, total: int) -> str:
+        """The return path with ``meld_<side>=total`` set, replacing any value it already had."""
+        if self.side is None:
+            raise ValueError("a trip without a side has no meld to give back")
+        key = f"meld_{self.side}"
+        parts = urlsplit(self.path)
+        kept = [pair for pair in parse_qsl(parts.query, keep_blank_values=True) if pair[0] != key]
+        return urlunsplit(parts._replace(query=urlencode([*kept, (key, str(total))])))
+
+
+def _is_local_path(path: str, *, host: str, secure: bool) -> bool:
+    """Only a path on this site: never another host, a scheme such as ``javascript:``, or ``//host``."""
+    return (
+        0 < len(path) <= RETURN_MAX_LENGTH
+        and path.startswith("/")
+        and not path.startswith("//")
+        and url_has_allowed_host_and_scheme(path, allowed_hosts={host}, require_https=secure)
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class MeldQuery:
     """One calculator state; ``hand`` is sorted, ``overrides`` holds only settings the URL chose."""
 
@@ -47,6 +110,7 @@ class MeldQuery:
     trump: Suit | None = None
     overrides: tuple[tuple[str, str], ...] = ()
     dropped: tuple[Card, ...] = ()  # cards a variant switch left out, shown once with the reason
+    trip: ReturnTrip | None = None  # carried through every tap, so the way back to the scorepad stays
 
     @property
     def settings(self) -> Settings:
@@ -69,6 +133,8 @@ class MeldQuery:
         params.update(self.overrides)
         if self.dropped:
             params["dropped"] = " ".join(cards.codes(self.dropped))
+        if self.trip is not None:
+            params.update(self.trip.params())
         return f"{reverse('meld')}?{urlencode(params)}"
 
     def _with(self, **changes: Any) -> MeldQuery:
@@ -162,7 +228,7 @@ class MeldQueryForm(forms.Form):
     def clean_dropped(self) -> tuple[Card, ...]:
         return tuple(_refusing(cards.parse_cards, self.cleaned_data["dropped"]))
 
-    def query(self) -> MeldQuery:
+    def query(self, trip: ReturnTrip | None = None) -> MeldQuery:
         """What the URL asked for, with each refused part at its default so the page still works."""
         self.is_valid()
         data = self.cleaned_data
@@ -173,6 +239,7 @@ class MeldQueryForm(forms.Form):
             trump=data.get("trump"),
             overrides=overrides,
             dropped=data.get("dropped", ()),
+            trip=trip,
         )
 
 

@@ -187,7 +187,12 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         side = 0
     values.pop(f"meld_{side}", None)
     values.pop("number", None)
-    params = {"variant": state.variant.id, "return": f"{page}?{urlencode(values)}", "side": side}
+    params = {
+        "variant": state.variant.id,
+        "return": f"{page}?{urlencode(values)}",
+        "side": side,
+        "side_label": state.side_names[side],  # the calculator shows it on its way-back button
+    }
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
     # The house rules that change meld, so the calculator counts as this table does.

@@ -3,6 +3,9 @@
 GET only, so a result can be bookmarked or shared. Every tap is a plain link to the next URL that
 also carries ``hx-get``: with JavaScript the calculator section is swapped in place, without it
 the whole page loads. Bad input is shown beside its field and never stops the page from working.
+
+Opened from a scorepad hand form ("Count it"), the URL also carries ``return`` (that form's local
+path), ``side`` and ``side_label``: every tap keeps them, and the page offers the total back to the form.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from scorepad.engine import cards
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps
 from scorepad.engine.variants import VARIANTS
-from scorepad.meld_forms import MELD_SETTING_CHOICES, MeldQuery, MeldQueryForm
+from scorepad.meld_forms import MELD_SETTING_CHOICES, MeldQuery, MeldQueryForm, ReturnTrip
 
 SUIT_SYMBOLS = {letter: symbol for symbol, letter in cards.SUIT_SYMBOLS.items()}
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
@@ -70,10 +73,22 @@ class TrumpRow:
     url: str
 
 
+@dataclass(frozen=True, slots=True)
+class WayBack:
+    """The links back to the hand form: with this total filled in (``use_url``) or without."""
+
+    back_url: str
+    side_label: str
+    use_url: str | None  # None: no side to fill, or the hand was refused and has no total
+    total: int | None
+    best_suit: SuitLabel | None  # set while trump is not chosen: the total is that suit's
+
+
 @require_GET
 def meld_calculator(request: HttpRequest) -> HttpResponse:
     form = MeldQueryForm(request.GET)
-    query = form.query()
+    trip = ReturnTrip.from_query(request.GET, host=request.get_host(), secure=request.is_secure())
+    query = form.query(trip)
     context = {"form": form, "query": query, **calculator_context(query, form)}
     # A history restore after a cache miss wants the whole page, htmx header or not.
     partial = request.htmx and not request.htmx.history_restore_request
@@ -87,6 +102,7 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
     hand_error = "; ".join(form.errors.get("cards", []))
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
+    result_suit = _suit_label(trump_results[0][0] if query.trump is None else query.trump)
     return {
         "variants": _variant_choices(query),
         "trumps": _trump_choices(query),
@@ -96,11 +112,24 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
         "cards_text": form.data.get("cards", "") if hand_error else " ".join(cards.codes(query.hand)),
         "hand_error": hand_error,
         "result": chosen,
-        "result_suit": _suit_label(trump_results[0][0] if query.trump is None else query.trump),
+        "result_suit": result_suit,
         "trump_rows": [] if query.trump is not None else _trump_rows(query, trump_results),
         "settings_fields": _settings_fields(query, form),
         "dropped_notes": query.why_dropped(),
+        "way_back": _way_back(query, None if hand_error else chosen, result_suit),
+        "trip_params": query.trip.params() if query.trip else {},
     }
+
+
+def _way_back(query: MeldQuery, result: MeldResult | None, suit: SuitLabel) -> WayBack | None:
+    trip = query.trip
+    if trip is None:
+        return None
+    if trip.side is None or result is None:
+        return WayBack(trip.path, trip.label, None, None, None)
+    # Trump not chosen: the best suit's total goes back, and the link says which suit that was.
+    best = suit if query.trump is None and query.hand else None
+    return WayBack(trip.path, trip.label, trip.with_meld(result.total), result.total, best)
 
 
 def _chosen_result(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> MeldResult:

@@ -2,6 +2,7 @@
 
 import html
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
@@ -196,6 +197,33 @@ def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game)
     assert "meld_0%3D24" in location  # the return link keeps what was entered
     htmx = client.post(reverse("hand_create", args=[game.pk]), data, **HTMX)
     assert htmx["HX-Redirect"] == location
+
+
+def test_count_it_names_the_side_for_the_calculators_way_back(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(count_meld="1"))
+    assert parse_qs(urlsplit(response["Location"]).query)["side_label"] == ["Bob & Dan"]
+
+
+def href_of(page: str, pattern: str) -> str:
+    """The href of the first link whose opening tag matches ``pattern``."""
+    tag = re.search(rf"<a [^>]*{pattern}[^>]*>", page)
+    assert tag, f"no link matching {pattern}"
+    return html.unescape(re.search(r'href="([^"]*)"', tag.group(0)).group(1))
+
+
+def test_the_calculators_total_comes_back_into_the_hand_form(client, game):
+    data = form_data(count_meld="1", trump="H", meld_0="24", meld_1="")
+    url = client.post(reverse("hand_create", args=[game.pk]), data)["Location"]
+    for code in ("KH", "QH"):  # hearts trump, double-deck: a royal marriage, 4 (§2.4)
+        url = href_of(client.get(url).content.decode(), f'data-code="{code}"')
+    calculator = client.get(url).content.decode()
+    assert "Use this total (4) for Bob &amp; Dan" in calculator
+    back = client.get(href_of(calculator, 'class="button primary use-total"'))
+    assert back.context["form"]["meld_1"].value() == "4"
+    page = back.content.decode()
+    assert 'name="meld_1" id="id_meld_1" value="4"' in page
+    assert 'name="meld_0" id="id_meld_0" value="24"' in page  # what was entered before stays
+    assert back.context["form"]["bidder"].value() == "1"
 
 
 def test_count_it_passes_the_tables_meld_rules_to_the_calculator(client, household, players):

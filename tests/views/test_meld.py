@@ -16,6 +16,7 @@ C5 = "KS QS KH QH KD QD KC QC JD 9H AS TS"
 C10 = "KH KH QH QH AH TH 9H 9H JS JD QS TC"
 D8 = "QS QS QS QS JD JD JD JD QH QH QH QD QD QD QC QC QC KS KH JC"
 S9 = "AS AS AH AH AD AD AC AC"
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def meld_page(client, **params):
@@ -256,3 +257,118 @@ def test_only_get_is_allowed(client):
 
 def test_home_links_to_the_calculator(client):
     assert reverse("meld") in client.get(reverse("home")).content.decode()
+
+
+# ---- the round trip from a scorepad hand form ("Count it") ----------------------------------------
+
+RETURN = "/games/7/?bidder=1&bid=55&trump=H&meld_0=24"
+TRIP = {"return": RETURN, "side": "1", "side_label": "Bob & Dan"}
+
+
+def use_total_url(page: str) -> str | None:
+    found = re.search(r'<a class="button primary use-total" href="([^"]*)"', page)
+    return html.unescape(found.group(1)) if found else None
+
+
+def trip_of(url: str) -> dict[str, list[str]]:
+    params = parse_qs(urlsplit(url).query)
+    return {key: params[key] for key in ("return", "side", "side_label") if key in params}
+
+
+def test_the_way_back_survives_every_tap_with_and_without_htmx(client):
+    expected = {key: [value] for key, value in TRIP.items()}
+    page = meld_page(client, cards="KS QS", trump="H", **TRIP)
+    taps = links(page, "hx-get")
+    assert len(taps) >= 24 + 3 + 5 + 2 + 1  # deck, variants, trumps, chips, clear
+    assert all(trip_of(url) == expected for url in taps)
+    partial = client.get(reverse("meld"), {"cards": "KS QS", **TRIP}, **HTMX).content.decode()
+    assert all(trip_of(url) == expected for url in links(partial, "hx-get"))
+    assert use_total_url(partial) is not None  # the swapped section brings its way back along
+
+
+def test_the_typed_cards_and_settings_form_carry_the_way_back_as_hidden_inputs(client):
+    page = meld_page(client, cards="KS QS", trump="H", **TRIP)
+    form = re.search(r'<form class="meld-form".*?</form>', page, re.S).group(0)
+    hidden = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form)
+    }
+    assert {key: hidden.get(key) for key in TRIP} == TRIP
+    # Submitting it (as a browser would, with a setting changed) keeps the trip.
+    submitted = meld_page(client, **hidden, cards="KS QS", run_extra_kq="strict")
+    assert parse_qs(urlsplit(use_total_url(submitted)).query)["meld_1"] == ["2"]  # a spade marriage
+    assert all(trip_of(url)["return"] == [RETURN] for url in links(submitted, "hx-get"))
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/games/7/", "/games/7/?meld_1=6"),
+        ("/games/7/?bid=55&trump=H", "/games/7/?bid=55&trump=H&meld_1=6"),
+        ("/games/7/?meld_1=31&bid=55&meld_0=24", "/games/7/?bid=55&meld_0=24&meld_1=6"),
+        ("/games/7/hands/0/edit/?meld_1=", "/games/7/hands/0/edit/?meld_1=6"),
+    ],
+)
+def test_use_this_total_sets_the_sides_meld_on_the_return_path(client, path, expected):
+    # Hearts trump, double-deck: K♠ Q♠ marriage 2 + Q♠ J♦ pinochle 4 (§2.4).
+    page = meld_page(client, variant="double-deck", trump="H", cards="KS QS JD", **{**TRIP, "return": path})
+    assert use_total_url(page) == expected
+    assert "Use this total (6) for Bob &amp; Dan" in page
+    assert f'href="{html.escape(path)}">Back without counting' in page
+
+
+def test_without_a_trump_the_best_suits_total_goes_back_and_says_which(client):
+    page = meld_page(client, cards=C2, **TRIP)  # hearts holds the run: 17
+    assert parse_qs(urlsplit(use_total_url(page)).query)["meld_1"] == ["17"]
+    assert re.search(r"counted with the best trump, <span class=\"suit-H\">♥ hearts</span>", page)
+    chosen = meld_page(client, cards=C2, trump="S", **TRIP)
+    assert parse_qs(urlsplit(use_total_url(chosen)).query)["meld_1"] == ["3"]
+    assert "counted with the best trump" not in chosen
+
+
+def test_side_label_is_shown_as_text(client):
+    page = meld_page(client, cards="KS QS", **{**TRIP, "side_label": "<b>Ann</b>"})
+    assert "for &lt;b&gt;Ann&lt;/b&gt;" in page
+    assert "<b>Ann</b>" not in page
+    plain = meld_page(client, cards="KS QS", trump="H", **{**TRIP, "side_label": ""})
+    assert "Use this total (2) for side 2" in plain
+
+
+@pytest.mark.parametrize(
+    "unsafe",
+    [
+        "https://evil.example/",
+        "//evil.example",
+        "/\\evil.example",
+        "javascript:alert(1)",
+        "games/7/",
+        "http://testserver/games/7/",  # even this host, when written as an absolute URL
+    ],
+)
+def test_a_return_that_is_not_a_local_path_is_ignored(client, unsafe):
+    page = meld_page(client, cards="KS QS", **{**TRIP, "return": unsafe})
+    assert use_total_url(page) is None
+    assert "Back without counting" not in page
+    assert "evil" not in page
+    assert all("return" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
+    assert 'name="return"' not in page
+
+
+@pytest.mark.parametrize("side", ["", "x", "-1", "+1", " 1", "6", "99", "1.0", "١"])
+def test_a_side_that_is_not_a_small_number_leaves_only_the_way_back(client, side):
+    page = meld_page(client, cards="KS QS", **{**TRIP, "side": side})
+    assert use_total_url(page) is None
+    assert f'href="{html.escape(RETURN)}">Back without counting' in page
+    assert all(trip_of(url) == {"return": [RETURN]} for url in links(page, "hx-get"))
+
+
+def test_a_refused_hand_offers_no_total_to_take_back(client):
+    page = meld_page(client, cards="AS ZZ", **TRIP)
+    assert use_total_url(page) is None
+    assert "Back without counting" in page
+
+
+def test_without_a_return_there_is_no_way_back(client):
+    page = meld_page(client, cards="KS QS", side="1", side_label="Bob & Dan")
+    assert "Back without counting" not in page
+    assert all("side" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
