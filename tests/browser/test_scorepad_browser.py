@@ -227,3 +227,42 @@ def test_the_bid_stepper_works_without_javascript(
     expect(plain.locator("#scoreboard .points")).to_have_text(["27", "10"])
     shot(plain, "12-no-js")
     context.close()
+
+
+def test_count_it_round_trip_fills_the_sides_meld_and_keeps_the_hand(live_server, page: Page):
+    errors = watch_console(page)
+    sign_up_with_household(page, live_server.url, ["Ann", "Bob", "Cat", "Dan"])
+    page.get_by_role("link", name="New game").click()
+    page.get_by_role("link", name=re.compile("Double-deck")).click()
+    for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"], start=1):
+        page.get_by_label(re.compile(rf"^Seat {seat} ")).select_option(label=name)
+    page.get_by_role("button", name="Start the game").click()
+    tap_bidder(page, "Bob")
+    page.get_by_role("button", name="Raise the bid").click()
+    tap_trump(page, "hearts")
+    page.locator("#id_meld_0").fill("24")
+    page.locator("#id_tricks_0").fill("28")
+
+    page.locator('#hand-form button[name="count_meld"][value="1"]').click()
+    expect(page.locator(".segment.current", has_text="Double-deck")).to_be_visible()
+    # Hearts trump (from the hand form): K♠ Q♠ marriage 2, then Q♠ J♦ pinochle 4 (RULES §2.4).
+    for code, total in (("KS", "0"), ("QS", "2"), ("JD", "6")):
+        page.locator(f'a.card[data-code="{code}"]').click()
+        expect(page.locator("#meld-total")).to_have_text(total)
+    use = page.get_by_role("link", name="Use this total (6) for Bob & Dan")
+    expect(use).to_be_visible()
+    expect(page.get_by_role("link", name="Back without counting")).to_be_visible()
+    assert_fits_the_phone(page)
+    shot(page, "13-count-it-calculator")
+    page.emulate_media(color_scheme="dark")
+    shot(page, "14-count-it-calculator-dark")
+    page.emulate_media(color_scheme="light")
+
+    use.click()
+    expect(page.locator("#id_meld_1")).to_have_value("6")
+    expect(page.locator("#id_meld_0")).to_have_value("24")
+    expect(page.locator("#id_tricks_0")).to_have_value("28")
+    expect(page.get_by_label("Bid", exact=True)).to_have_value("51")
+    expect(page.locator("#hand-form .seat", has_text="Bob").locator("input")).to_be_checked()
+    expect(page.locator("#hand-form .suit", has_text="hearts").locator("input")).to_be_checked()
+    assert errors == []
