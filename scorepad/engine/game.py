@@ -99,6 +99,11 @@ class HandState:
     points: list[int] = field(default_factory=list)  # counter points per side so far
     took_trick: list[bool] = field(default_factory=list)
     result: HandResult | None = None
+    # Caches for the hot path (one seat view and one legality check per decision), never part
+    # of the value: ``push`` keeps them current, and a state built any other way starts them empty.
+    _legal: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _tricks_seen: tuple[Trick, ...] = field(default=(), compare=False, repr=False)
 
     # -- the public API -------------------------------------------------------------------
 
@@ -137,6 +142,7 @@ class HandState:
             self.points[:],
             self.took_trick[:],
             self.result,
+            _tricks_seen=self._tricks_seen,  # immutable; ``seat_view`` checks it against ``tricks``
         )
 
     def push(self, action: Any) -> None:
@@ -151,9 +157,18 @@ class HandState:
             self._pass(action)
         else:
             raise IllegalAction("the hand is over: no more actions")
+        self._legal = None  # a new decision (an illegal action raised above and changed nothing)
 
     def legal(self) -> tuple[Any, ...]:
-        """What the seat to act may answer, as §9.6 ``legal`` lists it (see ``legal_actions``)."""
+        """What the seat to act may answer, as §9.6 ``legal`` lists it (see ``legal_actions``).
+
+        Counted once per decision: the seat view lists it and ``push`` checks the answer against it.
+        """
+        if self._legal is None:
+            self._legal = self._legal_now()
+        return self._legal
+
+    def _legal_now(self) -> tuple[Any, ...]:
         if self.decision == PLAY:
             return tuple(self.legal_cards())
         if self.decision == BID:
@@ -252,6 +267,8 @@ class HandState:
         for c in given:
             self.hands[seat][c] -= 1
             self.hands[receiver][c] += 1
+        self._held.pop(seat, None)
+        self._held.pop(receiver, None)
         self.passes.append((seat, receiver, given))
         if seat == self.bidder:
             self._show_meld()
@@ -306,10 +323,14 @@ class HandState:
     # -- trick play (§0.3, §0.4, §1.5–1.6, §2.6–2.7, §3.4–3.5) ----------------------------
 
     def _play(self, card: Card) -> None:
-        if not _is_int(card) or card not in self.legal_cards():
+        if not _is_int(card) or card not in self.legal():
             raise IllegalAction(self._why_not_playable(card))
         seat = self._seat()
         self.hands[seat][card] -= 1
+        held = self._held.get(seat)
+        if held is not None:  # drop one copy: the tuple stays sorted, no recount of the hand
+            at = held.index(card)
+            self._held[seat] = held[:at] + held[at + 1 :]
         self.trick.append(card)
         seats = self.variant.seats
         if len(self.trick) < seats:
@@ -535,7 +556,8 @@ def is_over(state: HandState) -> bool:
 def seat_view(state: HandState, seat: int) -> SeatView:
     """Only what ``seat`` may know: its own hand and passes, the calls, shown meld, played cards.
 
-    Built once per decision of every bot, so it copies only what a view must own.
+    Built once per decision of every bot, so it copies only what a view must own, and what does
+    not change from one decision to the next (the seat's hand, the completed tricks) it reuses.
     """
     deciding = seat == state.to_act
     passed: tuple[Card, ...] = ()
@@ -552,7 +574,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         seat=seat,
         dealer=state.dealer,
         decision=state.decision or "done",
-        hand=tuple(cards_from_counts(state.hands[seat])),
+        hand=_held_cards(state, seat),
         auction=tuple(state.auction),
         bidder=state.bidder,
         bid=state.bid,
@@ -561,12 +583,31 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         received=received,
         meld=state.meld or (),
         shown=state.shown or (),
-        tricks=tuple(state.tricks),
+        tricks=_completed_tricks(state),
         trick=Trick(state._leader(), tuple(state.trick)) if playing else None,
         totals=state.totals,
         legal=state.legal() if deciding else (),
         pass_count=state.pass_count if deciding else 0,
     )
+
+
+def _held_cards(state: HandState, seat: int) -> tuple[Card, ...]:
+    """``seat``'s hand as sorted cards, counted once and then kept up to date by ``push``."""
+    held = state._held.get(seat)
+    if held is None:
+        held = state._held[seat] = tuple(cards_from_counts(state.hands[seat]))
+    return held
+
+
+def _completed_tricks(state: HandState) -> tuple[Trick, ...]:
+    """The completed tricks as one tuple shared by every view until the next trick completes.
+
+    Sharing the very ``Trick`` objects also lets a bot's memory see that nothing before changed.
+    """
+    seen, tricks = state._tricks_seen, state.tricks
+    if len(seen) != len(tricks) or (tricks and seen[-1] is not tricks[-1]):
+        seen = state._tricks_seen = tuple(tricks)
+    return seen
 
 
 # -- JSON ------------------------------------------------------------------------------------

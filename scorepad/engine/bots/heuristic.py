@@ -155,9 +155,12 @@ class HeuristicBot:
         self.seat = seat
         self.memory = Memory()
         self._valued: tuple[tuple[Card, ...], Profile, tuple[tuple[int, float], ...]] | None = None
+        self._profile: Profile | None = None
 
     def decide(self, view: SeatView) -> Answer:
-        p = profile_of(view.variant, view.settings)
+        p = self._profile
+        if p is None or p.variant is not view.variant or p.settings is not view.settings:
+            p = self._profile = profile_of(view.variant, view.settings)  # once a game, not once a card
         if view.decision == PLAY:
             return choose_card(view, p, self.memory)
         if view.decision == BID:
@@ -305,30 +308,44 @@ class Memory:
     """What the completed tricks of a hand have shown, carried from one decision to the next.
 
     Every view of a hand holds its completed tricks as the same ``Trick`` objects, so the memory
-    stays valid while the trick it read last is the very object at that place (and the seat and
-    trump are the same); anything else starts it afresh. It only ever holds what the view says.
+    stays valid while the trick it read last is the very object at that place (and the seat,
+    trump and profile are the same); anything else starts it afresh. It only ever holds what the
+    view says.
     """
 
-    __slots__ = ("count", "known", "known_from", "last", "partner_played", "played", "seat", "trump", "voids")
+    __slots__ = (
+        "count",
+        "known",
+        "known_from",
+        "last",
+        "partner_played",
+        "profile",
+        "seat",
+        "trump",
+        "unseen",
+        "voids",
+    )
 
     def __init__(self) -> None:
         self.known: dict[int, int] = {}
         self.known_from: tuple[object, tuple[Card, ...]] | None = None
         self.count = 0
         self.last: Trick | None = None
+        self.profile: Profile | None = None
         self.seat = self.trump = -1
-        self.played: list[int] = []
+        self.unseen: list[int] = []  # copies of each card not yet seen in a completed trick
         self.partner_played: list[int] = []
         self.voids: list[int] = []
 
-    def catch_up(self, view: SeatView, partners: tuple[int, ...], seats: int) -> None:
+    def catch_up(self, view: SeatView, p: Profile) -> None:
         tricks, count = view.tricks, self.count
         fresh = not count or len(tricks) < count or tricks[count - 1] is not self.last
-        if fresh or self.seat != view.seat or self.trump != view.trump:
-            self.count, self.seat, self.trump = 0, view.seat, view.trump
-            self.played, self.partner_played, self.voids = [0] * CARD_COUNT, [0] * CARD_COUNT, [0] * seats
+        if fresh or self.seat != view.seat or self.trump != view.trump or self.profile is not p:
+            self.count, self.seat, self.trump, self.profile = 0, view.seat, view.trump, p
+            self.unseen, self.partner_played, self.voids = list(p.copies), [0] * CARD_COUNT, [0] * p.seats
+        partners = p.partners[view.seat]
         for trick in tricks[self.count :]:
-            read_trick(trick, view.trump, partners, seats, self.played, self.partner_played, self.voids)
+            read_trick(trick, view.trump, partners, p.seats, self.unseen, self.partner_played, self.voids)
         self.count = len(tricks)
         self.last = tricks[-1] if tricks else None
 
@@ -355,17 +372,17 @@ def read_trick(
     trump: Suit | None,
     partners: tuple[int, ...],
     seats: int,
-    played: list[int],
+    unseen: list[int],
     partner_played: list[int],
     voids: list[int],
 ) -> None:
-    """Count a trick's cards, and note who showed a void: off the led suit (and off trump too)."""
+    """Take a trick's cards off ``unseen``; note who showed a void: off the led suit (and off trump too)."""
     cards = trick.cards
     if not cards:
         return
     led = cards[0] // 6
     for index, c in enumerate(cards):
-        played[c] += 1
+        unseen[c] -= 1
         if index and c // 6 != led:
             seat = (trick.leader + index) % seats
             voids[seat] |= 1 << led
@@ -387,11 +404,13 @@ class Table:
         self.trump = trump
         self.partners = partners = p.partners[view.seat]
         self.opponents = p.opponents[view.seat]
-        memory.catch_up(view, partners, seats)
-        played, partner_played, voids = memory.played[:], memory.partner_played[:], memory.voids[:]
-        if view.trick is not None:
-            read_trick(view.trick, trump, partners, seats, played, partner_played, voids)
-        unseen = [copies - seen for copies, seen in zip(p.copies, played, strict=True)]
+        memory.catch_up(view, p)
+        # The memory's lists are only read here unless the trick in progress adds to them.
+        unseen, partner_played, voids = memory.unseen[:], memory.partner_played, memory.voids
+        trick = view.trick
+        if trick is not None and trick.cards:
+            partner_played, voids = partner_played[:], voids[:]
+            read_trick(trick, trump, partners, seats, unseen, partner_played, voids)
         for c in view.hand:
             unseen[c] -= 1
         self.voids = voids  # bit per suit the seat has shown it lacks
@@ -402,11 +421,7 @@ class Table:
                     unseen[c] = max(0, unseen[c] - still_held)
         self.threat = threat = unseen  # copies an opponent may hold
         self.ruffers = trump is not None and any(threat[trump * 6 : trump * 6 + 6])
-        # Per suit, the rank of the highest card an opponent may hold (6: none).
-        self.top_rank = top_rank = [6, 6, 6, 6]
-        for c in range(CARD_COUNT - 1, -1, -1):
-            if threat[c]:
-                top_rank[c // 6] = c % 6
+        self.top_rank = top_ranks(threat)
 
     def top(self, c: Card) -> bool:
         """No opponent can hold a higher card of its suit."""
@@ -437,6 +452,17 @@ class Table:
             elif (not top and not void_led) or (void_led and ruffers and not void_trump):
                 return False
         return True
+
+
+def top_ranks(threat: list[int]) -> list[int]:
+    """Per suit, the rank of the highest card an opponent may hold (6: none)."""
+    tops = []
+    for base in (0, 6, 12, 18):
+        rank = 0
+        while rank < 6 and not threat[base + rank]:
+            rank += 1
+        tops.append(rank)
+    return tops
 
 
 def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
