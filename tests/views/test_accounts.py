@@ -74,6 +74,16 @@ def test_pages_open_to_everyone(client):
     assert client.get(reverse("signup")).status_code == 200
 
 
+def test_the_meld_calculator_carries_the_account_links_in_the_top_bar(client):
+    anonymous = client.get(reverse("meld")).content.decode()
+    assert f'href="{reverse("login")}"' in anonymous
+    assert f'href="{reverse("signup")}"' in anonymous
+    client.force_login(User.objects.create_user("bea", password=PASSWORD))
+    member = client.get(reverse("meld")).content.decode()
+    assert f'action="{reverse("logout")}"' in member
+    assert f'href="{reverse("login")}"' not in member
+
+
 def test_creating_a_household_makes_the_user_a_member(client, ann):
     response = client.post(reverse("household_new"), {"name": "Smiths"})
     household = Household.objects.get()
