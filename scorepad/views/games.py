@@ -214,6 +214,9 @@ def _bid_step(request: HttpRequest, state: GameState, render_page: RenderPage) -
 def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     state = game_state(game)
+    if state.finished:  # a stale page or a resent form: say so instead of showing the hand form again
+        messages.info(request, "The game is over: no more hands can be recorded.")
+        return _to_game(request, game)
 
     def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
         if partial:

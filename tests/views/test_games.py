@@ -381,9 +381,31 @@ def test_the_winner_is_announced_and_no_hand_is_accepted_after(client, household
     assert b"Game over: Ann and Bob are co-winners!" in page.content
     assert page.context["form"] is None
     late = {"number": 2, "bidder": 2, "bid": 50, "trump": "S", **{f"tricks_{s}": 40 for s in range(6)}}
-    response = client.post(reverse("hand_create", args=[game.pk]), late)
-    assert b"The game is over" in response.content
+    response = client.post(reverse("hand_create", args=[game.pk]), late, follow=True)
+    assert b"The game is over: no more hands can be recorded." in response.content
     assert game.hands.count() == 2
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        {"number": 2, "bid": 50},  # a half-filled form left open on another phone
+        {"number": 2, "bid": 50, "bid_step": "+"},  # the stepper on a stale page
+    ],
+)
+def test_a_hand_sent_after_the_end_goes_back_to_the_finished_game_without_a_form(client, classic, late):
+    hand_record(
+        game=classic,
+        number=0,
+        data={"bidder": 0, "bid": 30, "trump": "H", "meld": [140, 0], "tricks": [25, 0]},
+    )
+    response = client.post(reverse("hand_create", args=[classic.pk]), late, follow=True)
+    assert response.redirect_chain == [(reverse("game", args=[classic.pk]), 302)]
+    assert response.context["form"] is None
+    assert b'id="hand-form"' not in response.content
+    assert b"The game is over: no more hands can be recorded." in response.content
+    htmx = client.post(reverse("hand_create", args=[classic.pk]), late, **HTMX)
+    assert htmx["HX-Redirect"] == reverse("game", args=[classic.pk])
 
 
 # ---- corrections ---------------------------------------------------------------------------------
