@@ -363,6 +363,12 @@ def test_bid_stepper_follows_one_below_60_then_five(client, household, players):
     assert client.post(url, form_data(bid=60, bid_step="-")).context["form"]["bid"].value() == 59
 
 
+def test_the_game_page_links_to_the_households_games_and_its_json_export(client, game):
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert f'href="{reverse("history", args=[game.household_id])}"' in page
+    assert f'href="{reverse("game_export", args=[game.pk])}" download>Export (JSON)</a>' in page
+
+
 def test_htmx_stepper_returns_only_the_hand_form(client, game):
     response = client.post(reverse("hand_create", args=[game.pk]), form_data(bid_step="+"), **HTMX)
     assert response.content.lstrip().startswith(b'<form id="hand-form"')
