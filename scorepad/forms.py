@@ -19,6 +19,10 @@ from .models import Player
 
 _SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
+# The scorer words a refusal as if after its field's name ("tricks add up to 51; …"). Under the
+# form's "Trick points" heading that reads as a headless phrase, so the form names the field again.
+_GROUP_WORDS = {"meld": "Meld", "tricks": "Trick points", "took_trick": "Took a trick:"}
+_NOT_PLAYED = "must be null: "
 
 
 class HouseholdForm(forms.Form):
@@ -309,7 +313,7 @@ class HandForm(forms.Form):
             message = _SIDE_NUMBER.sub(self._side_name, raw)
             key = field.split("[")[0].split(".")[0]
             if key in self.group_errors:
-                self.group_errors[key].append(message)
+                self.group_errors[key].append(_group_message(key, raw, message))
             elif key in ("bidder", "bid", "trump"):
                 self.add_error(key, message)
             else:
@@ -318,3 +322,12 @@ class HandForm(forms.Form):
     def _side_name(self, match: re.Match[str]) -> str:
         side = int(match.group(1))
         return self.side_names[side] if side < len(self.side_names) else match.group(0)
+
+
+def _group_message(key: str, raw: str, message: str) -> str:
+    """A meld, trick or took-a-trick refusal as a sentence: "Trick points add up to 51; …"."""
+    if raw.startswith("side "):  # already opens with the side's name ("Bob & Dan has -4; …")
+        return message
+    if message.startswith(_NOT_PLAYED):
+        return f"Leave the trick points blank: {message.removeprefix(_NOT_PLAYED)}"
+    return f"{_GROUP_WORDS[key]} {message}"
