@@ -104,6 +104,7 @@ class HandState:
     _legal: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
     _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, compare=False, repr=False)
     _tricks_seen: tuple[Trick, ...] = field(default=(), compare=False, repr=False)
+    _auction_seen: tuple[bidding.Call, ...] = field(default=(), compare=False, repr=False)
 
     # -- the public API -------------------------------------------------------------------
 
@@ -142,7 +143,9 @@ class HandState:
             self.points[:],
             self.took_trick[:],
             self.result,
-            _tricks_seen=self._tricks_seen,  # immutable; ``seat_view`` checks it against ``tricks``
+            # Immutable; ``seat_view`` checks them against ``tricks`` and ``auction``.
+            _tricks_seen=self._tricks_seen,
+            _auction_seen=self._auction_seen,
         )
 
     def push(self, action: Any) -> None:
@@ -575,7 +578,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         dealer=state.dealer,
         decision=state.decision or "done",
         hand=_held_cards(state, seat),
-        auction=tuple(state.auction),
+        auction=_auction_calls(state),
         bidder=state.bidder,
         bid=state.bid,
         trump=state.trump,
@@ -604,10 +607,21 @@ def _completed_tricks(state: HandState) -> tuple[Trick, ...]:
 
     Sharing the very ``Trick`` objects also lets a bot's memory see that nothing before changed.
     """
-    seen, tricks = state._tricks_seen, state.tricks
-    if len(seen) != len(tricks) or (tricks and seen[-1] is not tricks[-1]):
-        seen = state._tricks_seen = tuple(tricks)
-    return seen
+    state._tricks_seen = _grown(state._tricks_seen, state.tricks)
+    return state._tricks_seen
+
+
+def _auction_calls(state: HandState) -> tuple[bidding.Call, ...]:
+    """The calls as one tuple shared by every view until the next call (all of trick play)."""
+    state._auction_seen = _grown(state._auction_seen, state.auction)
+    return state._auction_seen
+
+
+def _grown[T](seen: tuple[T, ...], items: list[T]) -> tuple[T, ...]:
+    """``items`` as a tuple: ``seen`` while it still holds them (these lists only ever grow by appends)."""
+    if len(seen) == len(items) and (not items or seen[-1] is items[-1]):
+        return seen
+    return tuple(items)
 
 
 # -- JSON ------------------------------------------------------------------------------------
