@@ -100,11 +100,12 @@ class HandState:
     took_trick: list[bool] = field(default_factory=list)
     result: HandResult | None = None
     # Caches for the hot path (one seat view and one legality check per decision), never part
-    # of the value: ``push`` keeps them current, and a state built any other way starts them empty.
-    _legal: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
-    _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, compare=False, repr=False)
-    _tricks_seen: tuple[Trick, ...] = field(default=(), compare=False, repr=False)
-    _auction_seen: tuple[bidding.Call, ...] = field(default=(), compare=False, repr=False)
+    # of the value: ``push`` keeps them current; any other way to make a state (the constructor,
+    # ``dataclasses.replace``, ``from_json``) starts them empty.
+    _legal: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _tricks_seen: tuple[Trick, ...] = field(default=(), init=False, compare=False, repr=False)
+    _auction_seen: tuple[bidding.Call, ...] = field(default=(), init=False, compare=False, repr=False)
 
     # -- the public API -------------------------------------------------------------------
 
@@ -118,7 +119,7 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent state (for search): lists are copied, immutable parts shared."""
-        return HandState(
+        copied = HandState(
             self.variant,
             self.settings,
             self.game,
@@ -143,10 +144,10 @@ class HandState:
             self.points[:],
             self.took_trick[:],
             self.result,
-            # Immutable; ``seat_view`` checks them against ``tricks`` and ``auction``.
-            _tricks_seen=self._tricks_seen,
-            _auction_seen=self._auction_seen,
         )
+        # Immutable, and ``seat_view`` checks them against ``tricks`` and ``auction`` before use.
+        copied._tricks_seen, copied._auction_seen = self._tricks_seen, self._auction_seen
+        return copied
 
     def push(self, action: Any) -> None:
         """Apply ``action`` for the seat to act, in place; illegal actions change nothing."""

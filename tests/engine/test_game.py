@@ -481,3 +481,17 @@ def test_a_seat_view_shows_only_its_own_hand_and_lists_what_the_state_allows(var
         assert view.hand == tuple(cards_from_counts(state.hands[seat]))
         assert view.legal == (legal_actions(state) if seat == state.to_act else ())
         json.dumps(view.to_json())
+
+
+@given(st.sampled_from(list(VARIANTS)), st.integers(0, 2**32))
+def test_seat_views_built_at_every_decision_match_views_of_a_freshly_rebuilt_state(variant_id, seed):
+    # seat_view and push reuse the hand, the tricks, the calls and the legal list from one decision
+    # to the next: a view must still equal one built from scratch (from_json keeps no reuse).
+    variant = get_variant(variant_id)
+    rng = random.Random(seed)
+    state = deal(variant, variant.defaults, rng.randrange(variant.seats), rng)
+    while state.decision is not None:
+        fresh = from_json(to_json(state))
+        for seat in range(variant.seats):
+            assert seat_view(state, seat) == seat_view(fresh, seat)
+        state.push(random_action(state, rng))
