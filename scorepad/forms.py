@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from .engine.cards import SUIT_NAMES, SUITS
 from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant
 from .models import Player
+from .services.games import NUMBER_LIMIT
 
 _SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
@@ -23,6 +24,7 @@ NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 # form's "Trick points" heading that reads as a headless phrase, so the form names the field again.
 _GROUP_WORDS = {"meld": "Meld", "tricks": "Trick points", "took_trick": "Took a trick:"}
 _NOT_PLAYED = "must be null: "
+SCORE_LIMIT = NUMBER_LIMIT  # a typed number above it is a slip of the thumb, refused in words
 
 
 class HouseholdForm(forms.Form):
@@ -69,13 +71,15 @@ class NewGameForm(forms.Form):
     new_player = forms.CharField(max_length=40, required=False, label="Add a player to the roster")
     first_dealer = forms.ChoiceField(label="First dealer")
     target = forms.ChoiceField(widget=forms.RadioSelect, label="Play to")
-    target_other = forms.IntegerField(min_value=1, required=False, label="Other target")
-    min_bid = forms.IntegerField(min_value=1, label="Minimum bid")
+    target_other = forms.IntegerField(
+        min_value=1, max_value=SCORE_LIMIT, required=False, label="Other target"
+    )
+    min_bid = forms.IntegerField(min_value=1, max_value=SCORE_LIMIT, label="Minimum bid")
     bid_increment = forms.ChoiceField(choices=BID_INCREMENTS, label="Bids go up by")
     pass_cards = forms.TypedChoiceField(choices=PASS_CARDS, coerce=int, label="Passing")
     run_extra_kq = forms.ChoiceField(choices=RUN_EXTRA_KQ, label="An extra trump K or Q beside a run scores")
     double_around_scale = forms.ChoiceField(choices=DOUBLE_AROUND_SCALES, label="Double arounds score")
-    last_trick = forms.IntegerField(min_value=0, label="Last trick bonus")
+    last_trick = forms.IntegerField(min_value=0, max_value=SCORE_LIMIT, label="Last trick bonus")
     bidder_out = forms.BooleanField(required=False, label="Bidder out: bidders win when both sides reach")
     tie_break = forms.ChoiceField(choices=TIE_BREAKS, label="A tie at the target")
 
@@ -133,7 +137,7 @@ class NewGameForm(forms.Form):
                 self.add_error(f"seat_{seat}", f"{player.name} already sits in seat {first + 1}.")
             else:
                 seen[player.pk] = seat
-        if data.get("target") == OTHER and not data.get("target_other"):
+        if data.get("target") == OTHER and not data.get("target_other") and "target_other" not in self.errors:
             self.add_error("target_other", "Enter the target score.")
         return data
 
@@ -178,7 +182,12 @@ class HandForm(forms.Form):
     bid = forms.IntegerField(
         label="Bid",
         min_value=0,
-        error_messages={"required": "Enter the bid.", "invalid": "The bid is a whole number."},
+        max_value=SCORE_LIMIT,
+        error_messages={
+            "required": "Enter the bid.",
+            "invalid": "The bid is a whole number.",
+            "max_value": f"The bid is at most {SCORE_LIMIT}.",
+        },
     )
     trump = forms.ChoiceField(
         widget=forms.RadioSelect, label="Trump", error_messages={"required": "Tap the trump suit."}
@@ -205,12 +214,22 @@ class HandForm(forms.Form):
         self.fields["trump"].choices = suits
         for side, name in enumerate(self.side_names):
             self.fields[f"meld_{side}"] = forms.IntegerField(
-                required=False, label=name, error_messages={"invalid": f"{name}'s meld is a whole number."}
+                required=False,
+                label=name,
+                max_value=SCORE_LIMIT,
+                error_messages={
+                    "invalid": f"{name}'s meld is a whole number.",
+                    "max_value": f"{name}'s meld is at most {SCORE_LIMIT}.",
+                },
             )
             self.fields[f"tricks_{side}"] = forms.IntegerField(
                 required=False,
                 label=name,
-                error_messages={"invalid": f"{name}'s trick points are a whole number."},
+                max_value=SCORE_LIMIT,
+                error_messages={
+                    "invalid": f"{name}'s trick points are a whole number.",
+                    "max_value": f"{name}'s trick points are at most {SCORE_LIMIT}.",
+                },
             )
             if self.asks_took_trick:
                 self.fields[f"took_{side}"] = forms.BooleanField(required=False, label=name)

@@ -18,7 +18,7 @@ from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player
 from ..selectors import game_score, seated_side_names
 from . import ServiceError
-from .games import game_start
+from .games import bid_problems, game_start
 
 # Wide enough for the variant with the most sides, so every game fits one header.
 MAX_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
@@ -47,9 +47,13 @@ def record_check(data: Any) -> tuple[Variant, Settings, list[HandEntry], GameSco
     """Parse and score a §9.3 record; a refusal is a ServiceError naming the hand and field."""
     try:
         variant, settings, entries = parse_record(data)
-        return variant, settings, entries, score_game(variant, settings, entries)
+        scored = score_game(variant, settings, entries)
     except (RecordError, SettingsError) as error:
         raise ServiceError(str(error)) from error
+    for number, entry in enumerate(entries):
+        for field, problem in bid_problems(entry):
+            raise ServiceError(f"hand {number + 1}: {field} {problem}")
+    return variant, settings, entries, scored
 
 
 @transaction.atomic

@@ -27,6 +27,11 @@ from ..engine.variants import Settings, SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
 from . import ServiceError
 
+# No real bid, meld, trick count or target comes near it. It keeps a slip of the thumb
+# (300000000000000000000) out of the bid column, whose integers stop at 2**31 on PostgreSQL and
+# 2**63 on SQLite (which raises OverflowError above that), and out of the scores.
+NUMBER_LIMIT = 99_999
+
 
 class HandRefused(ServiceError):
     """A hand the rules refuse; ``errors`` pairs each §9.3 field with what is wrong, in words."""
@@ -237,10 +242,17 @@ def checked_entry(game: Game, number: int, data: Mapping[str, Any]) -> HandEntry
         entry = HandEntry.from_json(dict(data), number)
     except RecordError as error:
         raise HandRefused([(error.field or "", error.detail)]) from None
-    errors = validate_hand(game.rules, game_settings(game), entry)
+    errors = bid_problems(entry) + validate_hand(game.rules, game_settings(game), entry)
     if errors:
         raise HandRefused(errors)
     return entry
+
+
+def bid_problems(entry: HandEntry) -> list[tuple[str, str]]:
+    """A bid too big to store; the rules themselves set no upper bound."""
+    if entry.bid <= NUMBER_LIMIT:
+        return []
+    return [("bid", f"{entry.bid} is more than any real bid: at most {NUMBER_LIMIT}")]
 
 
 def _rescore(game: Game) -> GameState:

@@ -107,6 +107,7 @@ def test_import_seats_the_chosen_players_and_first_dealer(household):
         (0, {"bidder": 4}, ["hand 1", "bidder", "out of range"]),
         (1, {"tricks": [15, 11]}, ["hand 2", "tricks", "add up"]),
         (3, {"meld": [-2, 14]}, ["hand 4", "meld", "negative"]),
+        (4, {"bid": 10**20}, ["hand 5", "bid", "at most 99999"]),  # too big for the bid column
     ],
 )
 def test_a_bad_hand_saves_nothing_and_names_the_hand_and_field(household, hand, change, words):

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from scorepad.models import Game, Hand
-from scorepad.services.games import game_start, hand_record
+from scorepad.services.games import HandRefused, game_start, hand_record
 from scorepad.services.households import household_create, player_create
 
 pytestmark = pytest.mark.django_db
@@ -145,6 +145,15 @@ def test_other_target_needs_a_number(client, household, players):
     data = _new_game_post(players[:4], target="other", target_other="750")
     client.post(reverse("game_new", args=[household.pk]), data)
     assert Game.objects.get().settings == {"target": 750}
+
+
+def test_a_target_or_minimum_bid_too_big_for_any_game_is_refused(client, household, players):
+    data = _new_game_post(players[:4], target="other", target_other=str(10**20), min_bid=str(10**20))
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    errors = response.context["form"].errors
+    assert errors["target_other"] == ["Ensure this value is less than or equal to 99999."]
+    assert errors["min_bid"] == ["Ensure this value is less than or equal to 99999."]
+    assert not Game.objects.exists()
 
 
 def test_adding_a_player_from_the_new_game_form_seats_them_and_keeps_the_choices(client, household, players):
@@ -307,6 +316,32 @@ def test_meld_and_trick_refusals_show_beside_their_group_as_sentences(client, ga
     errors = response.context["form"].group_errors[group]
     assert any(error.startswith(message) for error in errors)
     assert message in html.unescape(response.content.decode())
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"bid": 10**20}, "bid", "The bid is at most 99999."),
+        ({"meld_1": 10**20}, "meld_1", "Bob & Dan's meld is at most 99999."),
+        ({"tricks_0": 10**20}, "tricks_0", "Ann & Cat's trick points are at most 99999."),
+    ],
+)
+def test_a_number_too_big_for_any_hand_is_refused_in_words_on_record_and_edit(
+    client, game, fields, field, message
+):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(**fields))
+    assert errors_of(response, field) == [message]
+    assert not Hand.objects.exists()
+    hand_record(game=game, number=0, data=SET_HAND)
+    edit = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(**fields))
+    assert errors_of(edit, field) == [message]
+    assert Hand.objects.get().bid == SET_HAND["bid"]
+
+
+def test_the_service_refuses_a_bid_too_big_to_store(game):
+    with pytest.raises(HandRefused, match="at most 99999"):
+        hand_record(game=game, number=0, data={**SET_HAND, "bid": 10**20})
     assert not Hand.objects.exists()
 
 
