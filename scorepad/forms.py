@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 
 from .engine.cards import SUIT_NAMES, SUITS
 from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant
-from .models import Player
+from .models import Game, Player
 from .services.games import NUMBER_LIMIT
 
 _SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
@@ -102,18 +102,35 @@ class NewGameForm(forms.Form):
 
     @staticmethod
     def defaults_of(variant: Variant) -> dict[str, Any]:
-        d = variant.defaults
+        return NewGameForm.initial_for(variant, variant.defaults)
+
+    @staticmethod
+    def like(variant: Variant, game: Game | None) -> dict[str, Any]:
+        """A new game at the same table as ``game``: its seats and house rules (defaults without it)."""
+        if game is None:
+            return NewGameForm.defaults_of(variant)
+        seats = {f"seat_{seat.position}": seat.player_id for seat in game.seats.all()}
+        return {**NewGameForm.initial_for(variant, variant.settings(game.settings)), **seats}
+
+    @staticmethod
+    def initial_for(variant: Variant, rules: Settings) -> dict[str, Any]:
+        """The form's fields set to ``rules``; a target off the quick choices goes in "other"."""
+        quick = {*variant.quick_targets, variant.defaults.target}
+        if rules.target in quick:
+            target: dict[str, Any] = {"target": str(rules.target)}
+        else:
+            target = {"target": OTHER, "target_other": rules.target}
         return {
             "first_dealer": "random",
-            "target": str(d.target),
-            "min_bid": d.min_bid,
-            "bid_increment": str(d.bid_increment),
-            "pass_cards": str(d.pass_cards),
-            "run_extra_kq": d.run_extra_kq,
-            "double_around_scale": d.double_around_scale,
-            "last_trick": d.last_trick,
-            "bidder_out": d.bidder_out,
-            "tie_break": d.tie_break,
+            **target,
+            "min_bid": rules.min_bid,
+            "bid_increment": str(rules.bid_increment),
+            "pass_cards": str(rules.pass_cards),
+            "run_extra_kq": rules.run_extra_kq,
+            "double_around_scale": rules.double_around_scale,
+            "last_trick": rules.last_trick,
+            "bidder_out": rules.bidder_out,
+            "tie_break": rules.tie_break,
         }
 
     @property

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from .engine.scoring import GameScore
 
 
+def last_game(household: Household, variant: Variant) -> Game | None:
+    """The household's latest game of ``variant``: a new game starts at the same table."""
+    games = household.games.filter(variant=variant.id).prefetch_related("seats")
+    return games.order_by("-created_at", "-id").first()
+
+
 def games_for_household(
     household: Household,
     *,

@@ -25,6 +25,7 @@ from ..engine.cards import SUITS
 from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
 from ..models import Game, Hand, Household
+from ..selectors import last_game
 from ..services import ServiceError
 from ..services.games import (
     GameState,
@@ -60,7 +61,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     players = household.players.all()
     context: dict[str, Any] = {"household": household, "variant": variant}
     if request.method != "POST":
-        form = NewGameForm(variant, players)
+        form = NewGameForm(variant, players, initial=NewGameForm.like(variant, last_game(household, variant)))
     elif "add_player" in request.POST:
         form, context["new_player_error"] = _add_player(request, household, variant)
     else:

@@ -123,6 +123,19 @@ def test_starting_a_game_seats_the_players_and_stores_only_changed_rules(client,
     assert [seat.player.name for seat in game.seats.all()] == ["Ann", "Bob", "Cat", "Dan"]
 
 
+def test_a_new_game_starts_at_the_same_table_as_the_last_game_of_that_variant(client, household, players):
+    ann, bob, cat, dan, eve, _ = players
+    start(household, [dan, cat, bob, ann], target=650, min_bid=60, bidder_out=True)
+    start(household, [eve, ann, bob, cat], "classic")  # another variant does not count
+    form = client.get(reverse("game_new", args=[household.pk]), {"variant": "double-deck"}).context["form"]
+    assert [form[f"seat_{seat}"].value() for seat in range(4)] == [dan.pk, cat.pk, bob.pk, ann.pk]
+    assert (form["target"].value(), form["target_other"].value()) == ("other", 650)
+    assert (form["min_bid"].value(), form["bidder_out"].value()) == (60, True)
+    six = client.get(reverse("game_new", args=[household.pk]), {"variant": "six-handed"}).context["form"]
+    assert six["seat_0"].value() is None
+    assert six["target"].value() == "1000"
+
+
 def test_a_player_in_two_seats_is_refused_next_to_the_seat(client, household, players):
     a, b, c, _ = players[:4]
     response = client.post(reverse("game_new", args=[household.pk]), _new_game_post([a, b, c, a]))
