@@ -50,7 +50,7 @@ from .meld import meld_points, shown_cards
 from .play import leads, legal_plays, trick_winner
 from .scoring import HandEntry, dealer_for_hand, score_hand, winners_after_hand
 from .variants import HEAD, Settings, Variant, get_variant
-from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick
+from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick, build_seat_view
 
 DONE = None  # decision(state) once the hand is over
 
@@ -572,7 +572,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         elif taker == seat:
             received = cards
     playing = state.decision == PLAY
-    return SeatView(
+    return build_seat_view(
         variant=state.variant,
         settings=state.settings,
         seat=seat,

@@ -6,7 +6,8 @@ one per decision from the full game state and never hands a bot anything else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from .cards import SUITS, Card, Suit, codes
@@ -82,6 +83,28 @@ class SeatView:
         if self.decision == PASS:
             data["count"] = self.pass_count
         return data
+
+
+def _fast_constructor[T](cls: type[T]) -> Callable[..., T]:
+    """``cls(**values)`` for a frozen slots dataclass, every field by keyword, in half the time.
+
+    The engine builds a ``SeatView`` for every decision of every bot, and a frozen dataclass's
+    ``__init__`` stores each field through ``object.__setattr__``; writing the slots through their
+    descriptors builds the very same object faster. Generated the way ``dataclasses`` generates
+    ``__init__``, so the parameters are the fields by name: a missing or unknown one is a TypeError.
+    """
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__, which this constructor would skip")
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    _set_{name}(made, {name})\n" for name in names)
+    source = f"def build(*, {', '.join(names)}):\n    made = _new(_cls)\n{body}    return made\n"
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    namespace.update({f"_set_{name}": getattr(cls, name).__set__ for name in names})
+    exec(source, namespace)
+    return namespace["build"]
+
+
+build_seat_view: Callable[..., SeatView] = _fast_constructor(SeatView)
 
 
 def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:

@@ -4,6 +4,7 @@ RULES.md §1.2–1.3, §2.2–2.3, §2.5, §3.2, §4, §8 and §9.6. Hypothesis 
 hands in every variant under random house rules and checks what must hold in any hand.
 """
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -31,7 +32,7 @@ from scorepad.engine.game import (
 from scorepad.engine.meld import meld_points
 from scorepad.engine.simulate import GameStopped, play_hand
 from scorepad.engine.variants import BID_STEPS_1_THEN_5, FOLLOW, HEAD, VARIANTS, get_variant
-from scorepad.engine.view import BID, PASS, PLAY, TRUMP
+from scorepad.engine.view import BID, PASS, PLAY, TRUMP, SeatView, build_seat_view
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -495,3 +496,17 @@ def test_seat_views_built_at_every_decision_match_views_of_a_freshly_rebuilt_sta
         for seat in range(variant.seats):
             assert seat_view(state, seat) == seat_view(fresh, seat)
         state.push(random_action(state, rng))
+
+
+def test_build_seat_view_puts_every_value_in_its_own_field_of_a_frozen_seat_view():
+    # seat_view fills the view's slots directly for speed, bypassing the dataclass's __init__.
+    names = [f.name for f in dataclasses.fields(SeatView)]
+    values = {name: object() for name in names}
+    view = build_seat_view(**values)
+    assert type(view) is SeatView
+    assert all(getattr(view, name) is values[name] for name in names)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.seat = 1
+    del values["trick"]
+    with pytest.raises(TypeError, match="trick"):
+        build_seat_view(**values)
