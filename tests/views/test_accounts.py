@@ -74,6 +74,20 @@ def test_pages_open_to_everyone(client):
     assert client.get(reverse("signup")).status_code == 200
 
 
+def test_the_home_page_tells_a_visitor_how_to_sign_up_and_offers_only_what_exists(client):
+    page = client.get(reverse("home")).content.decode()
+    assert f'<a class="button primary wide" href="{reverse("signup")}">Sign up to keep score</a>' in page
+    assert f'<a href="{reverse("login")}">Log in</a>' in page
+    assert f'href="{reverse("meld")}">Count meld</a>' in page
+    assert "bots" not in page  # practice games are not in the browser yet
+
+
+def test_a_new_member_is_led_to_create_a_household(client):
+    client.force_login(User.objects.create_user("bea", password=PASSWORD))
+    page = client.get(reverse("home")).content.decode()
+    assert f'<a class="button wide primary" href="{reverse("household_new")}">New household</a>' in page
+
+
 def test_the_meld_calculator_carries_the_account_links_in_the_top_bar(client):
     anonymous = client.get(reverse("meld")).content.decode()
     assert f'href="{reverse("login")}"' in anonymous
