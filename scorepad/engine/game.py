@@ -50,7 +50,7 @@ from .meld import meld_points, shown_cards
 from .play import leads, legal_plays, trick_winner
 from .scoring import HandEntry, dealer_for_hand, score_hand, winners_after_hand
 from .variants import HEAD, Settings, Variant, get_variant
-from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick, build_seat_view
+from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick, build_seat_view, build_trick
 
 DONE = None  # decision(state) once the hand is over
 
@@ -349,7 +349,7 @@ class HandState:
         values = self.settings.counter_values
         self.points[side] += sum(values[c % 6] for c in cards)
         self.took_trick[side] = True
-        self.tricks.append(Trick(leader, tuple(cards), winner))
+        self.tricks.append(build_trick(leader=leader, cards=tuple(cards), winner=winner))
         self.trick = []
         if len(self.tricks) == self.variant.hand_size:
             self.points[side] += self.settings.last_trick
@@ -588,7 +588,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         meld=state.meld or (),
         shown=state.shown or (),
         tricks=_completed_tricks(state),
-        trick=Trick(state._leader(), tuple(state.trick)) if playing else None,
+        trick=build_trick(leader=state._leader(), cards=tuple(state.trick), winner=None) if playing else None,
         totals=state.totals,
         legal=state.legal() if deciding else (),
         pass_count=state.pass_count if deciding else 0,

@@ -105,6 +105,7 @@ def _fast_constructor[T](cls: type[T]) -> Callable[..., T]:
 
 
 build_seat_view: Callable[..., SeatView] = _fast_constructor(SeatView)
+build_trick: Callable[..., Trick] = _fast_constructor(Trick)  # the trick in progress, in every play view
 
 
 def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
