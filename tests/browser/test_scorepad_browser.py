@@ -28,6 +28,17 @@ def assert_fits_the_phone(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
+def assert_not_under_the_top_bar(page: Page, selector: str) -> None:
+    """The page scrolled to show ``selector``: its top is below the sticky top bar, not behind it."""
+    page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
+    page.wait_for_timeout(300)  # the smooth scroll after the swap
+    bar = page.locator(".topbar").bounding_box()
+    target = page.locator(selector).bounding_box()
+    assert bar is not None
+    assert target is not None
+    assert target["y"] >= bar["y"] + bar["height"]
+
+
 def watch_console(page: Page) -> list[str]:
     """Console errors (a CSP violation is one) and uncaught exceptions."""
     errors: list[str] = []
@@ -103,6 +114,7 @@ def test_double_deck_three_hands_with_a_set_a_forfeit_and_a_correction(live_serv
     shot(page, "04-hand-one-entered")
     record(page, 1)
     expect_totals(page, ["52", "-55"])
+    assert_not_under_the_top_bar(page, "#scoreboard .side-name >> nth=0")
     expect(page.locator(".last-hand")).to_contain_text("set: 53 is short of 55")
     expect(page.locator(".next-deal")).to_have_text("Hand 2 · Ann deals")
     shot(page, "05-after-set")
