@@ -1,5 +1,7 @@
 """Sign up, log in and out, households, the roster and one-time invitation links."""
 
+from urllib.parse import quote
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
@@ -72,6 +74,19 @@ def test_anonymous_visitors_are_sent_to_log_in(client, url):
 def test_pages_open_to_everyone(client):
     assert client.get(reverse("home")).status_code == 200
     assert client.get(reverse("signup")).status_code == 200
+
+
+def test_an_invitee_without_an_account_is_offered_sign_up_that_comes_back_to_the_link(client):
+    url = reverse("invite", args=["some-token"])
+    page = client.get(url, follow=True).content.decode()
+    assert "Log in to open that page." in page
+    back = f'href="{reverse("signup")}?next={quote(url)}"'
+    assert back in page
+    response = client.post(
+        f"{reverse('signup')}?next={url}",
+        {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, "next": url},
+    )
+    assert response["Location"] == url
 
 
 def test_the_home_page_tells_a_visitor_how_to_sign_up_and_offers_only_what_exists(client):
