@@ -54,6 +54,7 @@ class Profile:
     side_size: int
     partners: tuple[tuple[int, ...], ...]  # per seat, the other seats of its side
     opponents: tuple[tuple[int, ...], ...]  # per seat, the seats of the other sides
+    later: tuple[tuple[tuple[int, ...], ...], ...]  # [leader][cards played]: seats to play after the next
     average_trumps: float  # trumps in a random hand
     average_winners: float  # ``winners`` of a random hand with a random trump
     average_meld: float  # meld of a random hand with a random trump
@@ -100,6 +101,10 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
         opponents=tuple(
             tuple(s for s in range(seats) if variant.side_of(s) != variant.side_of(seat))
             for seat in range(seats)
+        ),
+        later=tuple(
+            tuple(tuple((leader + i) % seats for i in range(played + 1, seats)) for played in range(seats))
+            for leader in range(seats)
         ),
         average_trumps=variant.deck_size / 4 / seats,
         average_winners=0.0,
@@ -467,7 +472,7 @@ def top_ranks(threat: list[int]) -> list[int]:
 
 def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
     legal = view.legal
-    if len(set(legal)) == 1:
+    if len(legal) == 1:  # (with copies of one card listed twice, every path below picks that card too)
         return legal[0]
     table = Table(view, p, memory or Memory())
     trick = view.trick
@@ -509,7 +514,7 @@ def _follow(view: SeatView, table: Table, p: Profile) -> Card:
     led = cards[0] // 6
     best = trick_winner(cards, trump)
     winning = cards[best]
-    later = tuple((trick.leader + index) % seats for index in range(len(cards) + 1, seats))
+    later = p.later[trick.leader][len(cards)]
     legal = view.legal
     if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
         # Partner has it: give it counters, keeping sure winners back; a trump only when forced,
