@@ -126,6 +126,15 @@ class GameState:
         return self.rows[-1] if self.rows else None
 
     @property
+    def tied_at_target(self) -> list[str]:
+        """Who is tied at the top, at or past the target, while the game goes on: only a
+        `tie_break` of "play_on" leaves a side there without a winner (§3.7)."""
+        totals = self.score.totals
+        if self.finished or not self.rows or max(totals) < self.settings.target:
+            return []
+        return [name for name, total in zip(self.side_names, totals, strict=True) if total == max(totals)]
+
+    @property
     def winner_names(self) -> list[str]:
         return [self.side_names[side] for side in self.score.winners]
 

@@ -448,6 +448,18 @@ def test_the_winner_is_announced_and_no_hand_is_accepted_after(client, household
     assert game.hands.count() == 2
 
 
+def test_a_tie_at_the_target_under_play_on_says_why_the_game_goes_on(client, household, players):
+    game = start(household, players, "six-handed", target=500, tie_break="play_on")
+    hand = {"bid": 50, "trump": "S", "meld": [150, 150, 0, 0, 0, 0], "tricks": [100, 100, 10, 10, 10, 10]}
+    hand_record(game=game, number=0, data={"bidder": 0, **hand})
+    page = client.get(reverse("game", args=[game.pk]))
+    assert b"tied at the top" not in page.content  # 250 each: nobody is at the target yet
+    hand_record(game=game, number=1, data={"bidder": 1, **hand})
+    page = client.get(reverse("game", args=[game.pk]))
+    assert b"Ann and Bob are tied at the top: play on to break the tie." in page.content
+    assert page.context["form"] is not None
+
+
 @pytest.mark.parametrize(
     "late",
     [
