@@ -79,7 +79,7 @@ def test_pages_open_to_everyone(client):
 def test_an_invitee_without_an_account_is_offered_sign_up_that_comes_back_to_the_link(client):
     url = reverse("invite", args=["some-token"])
     page = client.get(url, follow=True).content.decode()
-    assert "Log in to open that page." in page
+    assert "Log in to open that page, or sign up below" in page
     back = f'href="{reverse("signup")}?next={quote(url)}"'
     assert back in page
     response = client.post(
