@@ -230,24 +230,8 @@ class HandForm(forms.Form):
             suits.append((NO_MARRIAGE, "No marriage"))
         self.fields["trump"].choices = suits
         for side, name in enumerate(self.side_names):
-            self.fields[f"meld_{side}"] = forms.IntegerField(
-                required=False,
-                label=name,
-                max_value=SCORE_LIMIT,
-                error_messages={
-                    "invalid": f"{name}'s meld is a whole number.",
-                    "max_value": f"{name}'s meld is at most {SCORE_LIMIT}.",
-                },
-            )
-            self.fields[f"tricks_{side}"] = forms.IntegerField(
-                required=False,
-                label=name,
-                max_value=SCORE_LIMIT,
-                error_messages={
-                    "invalid": f"{name}'s trick points are a whole number.",
-                    "max_value": f"{name}'s trick points are at most {SCORE_LIMIT}.",
-                },
-            )
+            self.fields[f"meld_{side}"] = _side_points_field(name, f"{name}'s meld is")
+            self.fields[f"tricks_{side}"] = _side_points_field(name, f"{name}'s trick points are")
             if self.asks_took_trick:
                 self.fields[f"took_{side}"] = forms.BooleanField(required=False, label=name)
 
@@ -367,3 +351,16 @@ def _group_message(key: str, raw: str, message: str) -> str:
     if message.startswith(_NOT_PLAYED):
         return f"Leave the trick points blank: {message.removeprefix(_NOT_PLAYED)}"
     return f"{_GROUP_WORDS[key]} {message}"
+
+
+def _side_points_field(label: str, subject: str) -> forms.IntegerField:
+    """An optional whole number of points for one side, refused in words that name the side."""
+    return forms.IntegerField(
+        required=False,
+        label=label,
+        max_value=SCORE_LIMIT,
+        error_messages={
+            "invalid": f"{subject} a whole number.",
+            "max_value": f"{subject} at most {SCORE_LIMIT}.",
+        },
+    )
