@@ -1,0 +1,51 @@
+// Pinochle Table: a failed htmx request says so, instead of the page silently doing nothing.
+// htmx does not swap a 4xx/5xx response and does nothing on a network failure, so without this a
+// tap that failed (logged out in another tab, a server error, no signal) looks like a tap that
+// never happened. The banner lives hidden in base.html; this only fills in its text and shows it.
+// No innerHTML and no text from the response: the CSP allows no inline code, and a server's error
+// page is not for the player.
+(function () {
+  "use strict";
+
+  function banner() {
+    return document.getElementById("request-error");
+  }
+
+  function show(message) {
+    const element = banner();
+    if (!element) {
+      return;
+    }
+    element.querySelector(".request-error-text").textContent = message;
+    element.hidden = false;
+  }
+
+  function hide() {
+    const element = banner();
+    if (element) {
+      element.hidden = true;
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    const status = event.detail.xhr ? event.detail.xhr.status : "?";
+    show("Something went wrong (" + status + "): reload the page and try again.");
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    show("Could not reach the server: check the connection and try again.");
+  });
+
+  // A later request that went through means the trouble has passed: the old warning would mislead.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful === true) {
+      hide();
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target instanceof Element && event.target.closest(".request-error-dismiss")) {
+      hide();
+    }
+  });
+})();
