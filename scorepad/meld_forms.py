@@ -28,17 +28,22 @@ MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
 RETURN_MAX_LENGTH = 2000  # a hand form's path and values fit many times over
 SIDE_LABEL_MAX_LENGTH = 80
 
-# The meld settings the calculator offers (§4), with words for the select box; the engine checks values.
+# The meld settings the calculator offers (§4), in a player's words; the URL keeps the §4 names and
+# values (shared links stay valid), and the engine checks every value.
+MELD_SETTING_LABELS: dict[str, str] = {
+    "run_extra_kq": "Extra trump K or Q beside a run",
+    "double_around_scale": "Double arounds",
+}
 MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
     "run_extra_kq": {
-        "half": "half: 2 for each extra trump K or Q",
-        "strict": "strict: an extra K and Q make a royal marriage",
-        "marry": "marry: an extra K or Q marries the run's",
+        "half": "2 each (classic sheet)",
+        "strict": "need both K and Q",
+        "marry": "run's K/Q may marry an extra",
     },
     "double_around_scale": {
-        "×10": "×10: a double around is ten singles",
+        "×10": "ten times a single",
         "two_singles": "two singles",
-        "table": "the variant's table",
+        "table": "variant's table",
     },
 }
 

@@ -22,7 +22,13 @@ from scorepad.engine import cards
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps
 from scorepad.engine.variants import VARIANTS
-from scorepad.meld_forms import MELD_SETTING_CHOICES, MeldQuery, MeldQueryForm, ReturnTrip
+from scorepad.meld_forms import (
+    MELD_SETTING_CHOICES,
+    MELD_SETTING_LABELS,
+    MeldQuery,
+    MeldQueryForm,
+    ReturnTrip,
+)
 
 SUIT_SYMBOLS = {letter: symbol for symbol, letter in cards.SUIT_SYMBOLS.items()}
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
@@ -195,7 +201,9 @@ def _settings_fields(query: MeldQuery, form: MeldQueryForm) -> list[dict[str, An
     return [
         {
             "name": key,
-            "default": getattr(defaults, key),
+            "label": MELD_SETTING_LABELS[key],
+            # A variant default with no words yet shows its §4 value rather than failing the page.
+            "default": choices.get(getattr(defaults, key), getattr(defaults, key)),
             "options": [(value, words, chosen.get(key) == value) for value, words in choices.items()],
             "errors": form.errors.get(key, []),
         }

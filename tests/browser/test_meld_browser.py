@@ -67,7 +67,7 @@ def test_settings_and_variant_switch_swap_in_place(live_server, page: Page):
     page.goto(f"{live_server.url}/meld/?variant=classic&trump=H&cards=AH+TH+KH+KH+QH+JH+9S")
     page.evaluate("window.stillTheSamePage = true")
     expect(page.locator("#meld-total")).to_have_text("17")  # §5 C2's trump suit: run + extra K
-    page.get_by_label("run_extra_kq").select_option("strict")
+    page.get_by_label("Extra trump K or Q beside a run").select_option("strict")
     expect(page.locator("#meld-total")).to_have_text("15")
     expect(page).to_have_url(re.compile(r"run_extra_kq=strict"))
 
@@ -101,7 +101,7 @@ def test_without_javascript_links_and_the_form_still_work(live_server, browser, 
     page.get_by_label("Type or paste cards").fill(" ".join(C1))
     page.get_by_role("button", name="Count").click()
     expect(page.locator("#meld-total")).to_have_text("16")
-    page.get_by_label("run_extra_kq").select_option("strict")
+    page.get_by_label("Extra trump K or Q beside a run").select_option("strict")
     page.get_by_role("button", name="Apply").click()
     expect(page).to_have_url(re.compile(r"run_extra_kq=strict"))
     expect(page.locator("#meld-total")).to_have_text("16")
