@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH = 320
-HEIGHT = 200
+HEIGHT = 214
 MARGIN_TOP = 10
 MARGIN_RIGHT = 10
-MARGIN_BOTTOM = 22
+MARGIN_BOTTOM = 36  # two rows under the plot: the hand numbers, then the axis name "hand"
+LABEL_FONT_SIZE = 11  # the axis labels' size in viewBox units: .totals-chart-svg in history.css
 CHAR_WIDTH = 7  # px per digit of an axis label at the chart's font size
 MAX_Y_TICKS = 6
 MAX_X_TICKS = 8
@@ -66,8 +67,22 @@ class TotalsChart:
 
     @property
     def hand_label_y(self) -> float:
-        """The baseline of the hand axis's labels, below the plot."""
-        return self.height - 6
+        """The baseline of the hand axis's numbers, just below the plot."""
+        return self.bottom + LABEL_FONT_SIZE + 5
+
+    @property
+    def axis_name_x(self) -> float:
+        """The axis name is centred under the plot, on a row of its own.
+
+        Beside the numbers it ran into the "0" under the first hand: the gutter left of the plot is
+        only as wide as the value labels, which can be a single digit.
+        """
+        return (self.left + self.right) / 2
+
+    @property
+    def axis_name_y(self) -> float:
+        """The axis name's baseline, a full line below the hand numbers."""
+        return self.hand_label_y + LABEL_FONT_SIZE + 3
 
 
 def nice_step(span: float, max_ticks: int) -> int:

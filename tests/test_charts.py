@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.charts import nice_step, totals_chart
+from scorepad.charts import LABEL_FONT_SIZE, nice_step, totals_chart
 
 
 def points_of(series):
@@ -70,6 +70,17 @@ def test_long_games_label_only_a_few_hands():
     assert len(chart.x_ticks) <= 9
     assert chart.x_ticks[0].value == 0
     assert chart.x_ticks[-1].value == 40
+
+
+@pytest.mark.parametrize("target", [50, 150, 1000])
+def test_the_hand_axis_name_has_its_own_row_below_the_hand_numbers(target):
+    chart = totals_chart([[12, -30], [40, 8]], target=target, labels=["N/S", "E/W"])
+
+    # Beside the numbers, "hand" ran into the "0" under the first hand.
+    assert chart.axis_name_y - LABEL_FONT_SIZE >= chart.hand_label_y
+    assert chart.hand_label_y - LABEL_FONT_SIZE >= chart.bottom
+    assert chart.axis_name_y + LABEL_FONT_SIZE / 4 <= chart.height  # its descent stays in the viewBox
+    assert chart.left < chart.axis_name_x < chart.right
 
 
 def test_six_sides_get_six_lines():
