@@ -27,6 +27,7 @@ DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, fal
 MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
 RETURN_MAX_LENGTH = 2000  # a hand form's path and values fit many times over
 SIDE_LABEL_MAX_LENGTH = 80
+MELD_NOW_MAX = 99_999  # the hand form's own limit on a side's meld
 
 # The meld settings the calculator offers (§4), in a player's words; the URL keeps the §4 names and
 # values (shared links stay valid), and the engine checks every value.
@@ -52,13 +53,16 @@ MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
 class ReturnTrip:
     """Where "Count it" on a hand form came from: that form's local path and the side to fill in.
 
-    The scorepad sends ``return``, ``side`` and ``side_label``; every calculator URL carries them on,
-    and ``with_meld`` is the way back with ``meld_<side>`` set. Anything unsafe was dropped on reading.
+    The scorepad sends ``return``, ``side`` and ``side_label``, plus ``meld_now`` when the side's meld
+    field already held a number (one partner counted, the other's to add: RULES.md §1.4, §2.4). Every
+    calculator URL carries them on, and ``with_meld`` is the way back with ``meld_<side>`` set.
+    Anything unsafe or malformed was dropped on reading.
     """
 
     path: str
     side: int | None = None  # None: only the way back without counting
     side_label: str = ""
+    meld_now: int | None = None  # the side's meld before this count; only with a side
 
     @classmethod
     def from_query(cls, data: Mapping[str, str], *, host: str, secure: bool) -> ReturnTrip | None:
@@ -71,8 +75,10 @@ class ReturnTrip:
         side = int(side_text) if re.fullmatch(r"[0-9]{1,2}", side_text) else None
         if side is not None and side >= MOST_SIDES:
             side = None
+        if side is None:
+            return cls(path)
         label = " ".join(data.get("side_label", "").split())[:SIDE_LABEL_MAX_LENGTH]
-        return cls(path, side, label if side is not None else "")
+        return cls(path, side, label, parse_meld_now(data.get("meld_now", "")))
 
     @property
     def label(self) -> str:
@@ -84,7 +90,14 @@ class ReturnTrip:
             params["side"] = str(self.side)
             if self.side_label:
                 params["side_label"] = self.side_label
+            if self.meld_now is not None:
+                params["meld_now"] = str(self.meld_now)
         return params
+
+    @property
+    def back_path(self) -> str:
+        """Back without counting: the side's meld as it was (the scorepad left it out of ``path``)."""
+        return self.path if self.meld_now is None else self.with_meld(self.meld_now)
 
     def with_meld(self, total: int) -> str:
         """The return path with ``meld_<side>=total`` set, replacing any value it already had."""
@@ -94,6 +107,15 @@ class ReturnTrip:
         parts = urlsplit(self.path)
         kept = [pair for pair in parse_qsl(parts.query, keep_blank_values=True) if pair[0] != key]
         return urlunsplit(parts._replace(query=urlencode([*kept, (key, str(total))])))
+
+
+def parse_meld_now(text: str) -> int | None:
+    """A side's meld so far: a whole number 0…``MELD_NOW_MAX`` in ASCII digits, else None."""
+    # ASCII digits only, as for ``side``: int() would also take " 24", "+24" or "٢٤".
+    if not re.fullmatch(r"[0-9]{1,12}", text):
+        return None
+    value = int(text)
+    return value if value <= MELD_NOW_MAX else None
 
 
 def _is_local_path(path: str, *, host: str, secure: bool) -> bool:

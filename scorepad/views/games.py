@@ -24,6 +24,7 @@ from ..access import get_game_for_user, get_hand_for_user, get_household_for_use
 from ..engine.cards import SUITS
 from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
+from ..meld_forms import parse_meld_now
 from ..models import Game, Hand, Household
 from ..selectors import last_game
 from ..services import ServiceError
@@ -178,7 +179,11 @@ def _stepped_bid(state: GameState, data: QueryDict) -> dict[str, Any]:
 
 
 def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpResponse:
-    """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``."""
+    """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``.
+
+    A side's meld already typed goes along as ``meld_now``: partners' meld adds (RULES.md §1.4, §2.4),
+    so the calculator can offer the second partner's hand added to the first's.
+    """
     values = HandForm.values_from(request.POST, len(state.side_names))
     try:
         side = int(request.POST["count_meld"])
@@ -186,7 +191,7 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         side = 0
     if not 0 <= side < len(state.side_names):
         side = 0
-    values.pop(f"meld_{side}", None)
+    meld_now = parse_meld_now(str(values.pop(f"meld_{side}", "")).strip())
     values.pop("number", None)
     params = {
         "variant": state.variant.id,
@@ -194,6 +199,8 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         "side": side,
         "side_label": state.side_names[side],  # the calculator shows it on its way-back button
     }
+    if meld_now:  # 0 or a slip of the thumb: nothing to add to
+        params["meld_now"] = meld_now
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
     # The house rules that change meld, so the calculator counts as this table does.

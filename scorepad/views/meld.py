@@ -5,7 +5,8 @@ also carries ``hx-get``: with JavaScript the calculator section is swapped in pl
 the whole page loads. Bad input is shown beside its field and never stops the page from working.
 
 Opened from a scorepad hand form ("Count it"), the URL also carries ``return`` (that form's local
-path), ``side`` and ``side_label``: every tap keeps them, and the page offers the total back to the form.
+path), ``side``, ``side_label`` and maybe ``meld_now`` (the side's meld so far): every tap keeps them, and
+the page offers the total back to the form, or added to ``meld_now`` (a partner's hand counted second).
 """
 
 from __future__ import annotations
@@ -81,13 +82,20 @@ class TrumpRow:
 
 @dataclass(frozen=True, slots=True)
 class WayBack:
-    """The links back to the hand form: with this total filled in (``use_url``) or without."""
+    """The links back to the hand form: this total added to the side's meld so far (``add_url``),
+    this total instead (``use_url``), or without counting (``back_url``)."""
 
     back_url: str
     side_label: str
     use_url: str | None  # None: no side to fill, or the hand was refused and has no total
     total: int | None
     best_suit: SuitLabel | None  # set while trump is not chosen: the total is that suit's
+    meld_now: int | None = None
+    add_url: str | None = None  # None: nothing counted before (or it was 0), so nothing to add to
+
+    @property
+    def sum(self) -> int | None:
+        return None if self.meld_now is None or self.total is None else self.meld_now + self.total
 
 
 @require_GET
@@ -132,10 +140,14 @@ def _way_back(query: MeldQuery, result: MeldResult | None, suit: SuitLabel) -> W
     if trip is None:
         return None
     if trip.side is None or result is None:
-        return WayBack(trip.path, trip.label, None, None, None)
+        return WayBack(trip.back_path, trip.label, None, None, None)
     # Trump not chosen: the best suit's total goes back, and the link says which suit that was.
     best = suit if query.trump is None and query.hand else None
-    return WayBack(trip.path, trip.label, trip.with_meld(result.total), result.total, best)
+    use_url = trip.with_meld(result.total)
+    if not trip.meld_now:  # 0 + N is just N: one link is enough
+        return WayBack(trip.back_path, trip.label, use_url, result.total, best)
+    add_url = trip.with_meld(trip.meld_now + result.total)
+    return WayBack(trip.back_path, trip.label, use_url, result.total, best, trip.meld_now, add_url)
 
 
 def _chosen_result(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> MeldResult:

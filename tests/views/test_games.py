@@ -226,6 +226,20 @@ def test_count_it_names_the_side_for_the_calculators_way_back(client, game):
     assert parse_qs(urlsplit(response["Location"]).query)["side_label"] == ["Bob & Dan"]
 
 
+def test_count_it_on_a_side_with_meld_sends_it_along_as_meld_now(client, game):
+    data = form_data(count_meld="0", meld_0="24", meld_1="31")
+    query = parse_qs(urlsplit(client.post(reverse("hand_create", args=[game.pk]), data)["Location"]).query)
+    assert query["meld_now"] == ["24"]  # side 0's meld, not side 1's
+    assert "meld_0" not in parse_qs(urlsplit(query["return"][0]).query)  # the way back sets it
+
+
+@pytest.mark.parametrize("meld", ["", "0", "abc", "-5", "100000"])
+def test_count_it_on_a_side_without_a_positive_meld_sends_no_meld_now(client, game, meld):
+    data = form_data(count_meld="0", meld_0=meld, meld_1="31")
+    location = client.post(reverse("hand_create", args=[game.pk]), data)["Location"]
+    assert "meld_now" not in parse_qs(urlsplit(location).query)
+
+
 def href_of(page: str, pattern: str) -> str:
     """The href of the first link whose opening tag matches ``pattern``."""
     tag = re.search(rf"<a [^>]*{pattern}[^>]*>", page)
@@ -246,6 +260,22 @@ def test_the_calculators_total_comes_back_into_the_hand_form(client, game):
     assert 'name="meld_1" id="id_meld_1" value="4"' in page
     assert 'name="meld_0" id="id_meld_0" value="24"' in page  # what was entered before stays
     assert back.context["form"]["bidder"].value() == "1"
+
+
+def test_the_second_partners_meld_is_added_to_the_first_in_the_hand_form(client, game):
+    data = form_data(count_meld="1", trump="H", meld_0="24", meld_1="6")
+    url = client.post(reverse("hand_create", args=[game.pk]), data)["Location"]
+    for code in ("KH", "QH"):  # hearts trump, double-deck: a royal marriage, 4 (§2.4)
+        url = href_of(client.get(url).content.decode(), f'data-code="{code}"')
+    calculator = client.get(url).content.decode()
+    assert "Add to Bob &amp; Dan's meld: 6 + 4 = 10" in calculator
+    added = client.get(href_of(calculator, 'class="button primary add-total"'))
+    assert added.context["form"]["meld_1"].value() == "10"
+    assert added.context["form"]["meld_0"].value() == "24"
+    instead = client.get(href_of(calculator, 'class="button use-total"'))
+    assert instead.context["form"]["meld_1"].value() == "4"
+    back = client.get(href_of(calculator, 'class="back"'))
+    assert back.context["form"]["meld_1"].value() == "6"
 
 
 def test_count_it_passes_the_tables_meld_rules_to_the_calculator(client, household, players):

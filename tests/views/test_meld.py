@@ -372,3 +372,68 @@ def test_without_a_return_there_is_no_way_back(client):
     page = meld_page(client, cards="KS QS", side="1", side_label="Bob & Dan")
     assert "Back without counting" not in page
     assert all("side" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
+
+
+# ---- a partner's hand added to the side's meld so far (meld_now, RULES.md §1.4, §2.4) -------------
+
+SECOND = {**TRIP, "return": "/games/7/?bid=55&trump=H&meld_0=24", "meld_now": "6"}
+
+
+def link_after(page: str, css_class: str) -> str | None:
+    found = re.search(rf'<a class="{css_class}" href="([^"]*)"', page)
+    return html.unescape(found.group(1)) if found else None
+
+
+def test_meld_now_survives_every_tap_with_and_without_htmx(client):
+    page = meld_page(client, cards="KH", trump="H", **SECOND)
+    taps = links(page, "hx-get")
+    assert taps
+    assert all(parse_qs(urlsplit(url).query)["meld_now"] == ["6"] for url in taps)
+    partial = client.get(reverse("meld"), {"cards": "KH", **SECOND}, **HTMX).content.decode()
+    assert all(parse_qs(urlsplit(url).query)["meld_now"] == ["6"] for url in links(partial, "hx-get"))
+    form = re.search(r'<form class="meld-form".*?</form>', page, re.S).group(0)
+    assert '<input type="hidden" name="meld_now" value="6">' in form
+
+
+def test_with_meld_now_the_total_is_offered_added_or_instead(client):
+    # Hearts trump: K♥ Q♥ is a royal marriage, 4 (§2.4); the first partner counted 6.
+    page = meld_page(client, variant="double-deck", trump="H", cards="KH QH", **SECOND)
+    assert "Add to Bob &amp; Dan's meld: 6 + 4 = 10" in page
+    assert link_after(page, "button primary add-total") == "/games/7/?bid=55&trump=H&meld_0=24&meld_1=10"
+    assert "Use 4 instead" in page
+    assert link_after(page, "button use-total") == "/games/7/?bid=55&trump=H&meld_0=24&meld_1=4"
+    assert "Use this total" not in page
+    # Back without counting leaves the side's meld as it was, not blank.
+    assert 'href="/games/7/?bid=55&amp;trump=H&amp;meld_0=24&amp;meld_1=6">Back without counting' in page
+
+
+def test_without_meld_now_only_the_total_is_offered(client):
+    page = meld_page(client, variant="double-deck", trump="H", cards="KH QH", **TRIP)
+    assert "Use this total (4) for Bob &amp; Dan" in page
+    assert "add-total" not in page
+    assert "instead" not in page
+
+
+@pytest.mark.parametrize("meld_now", ["", "x", "-6", "+6", " 6", "6.0", "٦", "100000", "1e3"])
+def test_a_meld_now_that_is_not_a_whole_number_up_to_99999_is_dropped(client, meld_now):
+    page = meld_page(
+        client, variant="double-deck", trump="H", cards="KH QH", **{**SECOND, "meld_now": meld_now}
+    )
+    assert "add-total" not in page
+    assert use_total_url(page) == "/games/7/?bid=55&trump=H&meld_0=24&meld_1=4"
+    assert all("meld_now" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
+    assert 'name="meld_now"' not in page
+
+
+def test_meld_now_of_99999_is_kept_and_of_0_adds_nothing(client):
+    top = meld_page(client, trump="H", cards="KH QH", **{**SECOND, "meld_now": "99999"})
+    assert "99999 + 4 = 100003" in top  # the hand form then refuses it, naming the side's meld
+    zero = meld_page(client, trump="H", cards="KH QH", **{**SECOND, "meld_now": "0"})
+    assert "add-total" not in zero
+    assert "Use this total (4) for Bob &amp; Dan" in zero
+
+
+def test_meld_now_without_a_side_is_dropped(client):
+    page = meld_page(client, cards="KH QH", trump="H", **{**SECOND, "side": "x"})
+    assert "add-total" not in page
+    assert all("meld_now" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
