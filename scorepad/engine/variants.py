@@ -117,6 +117,15 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "misdeal_nines": ("off", "5+ nines", "5 nines and no ace"),
     "renege_penalty": ("none", "set_bid", "lose_hand"),
 }
+
+
+def setting_choices(key: str) -> tuple[Any, ...]:
+    """The values §4 allows for ``key``, in the catalogue's order (for forms that offer them)."""
+    if key not in _CHOICES:
+        raise SettingsError(f"{key!r} has no fixed list of values")
+    return _CHOICES[key]
+
+
 _ALIASES = {"double_around_scale": {"x10": "×10"}, "double_royal_marriage": {30: "30"}}
 _POSITIVE_INTS = ("target", "min_bid")
 _NON_NEGATIVE_INTS = ("last_trick",)
