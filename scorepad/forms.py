@@ -7,14 +7,14 @@ next to each field, every refusal the rules give for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 
 from .engine.cards import SUIT_NAMES, SUITS
-from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant
+from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
 from .models import Game, Player
 from .services.games import NUMBER_LIMIT
 
@@ -39,24 +39,83 @@ class PlayerForm(forms.Form):
 
 # ---- new game ---------------------------------------------------------------------------------
 
-BID_INCREMENTS = [("1", "1"), ("5", "5"), ("10", "10"), (BID_STEPS_1_THEN_5, "1 below 60, then 5")]
-PASS_CARDS = [("0", "No passing"), ("3", "3 cards"), ("4", "4 cards")]
-RUN_EXTRA_KQ = [
-    ("half", "2 points each"),
-    ("strict", "only with an extra king and queen"),
-    ("marry", "may marry an extra card"),
-]
-DOUBLE_AROUND_SCALES = [
-    ("×10", "×10 of one"),
-    ("two_singles", "two singles"),
-    ("table", "the variant's table"),
-]
-TIE_BREAKS = [
-    ("co-winners", "co-winners"),
-    ("bidder", "the bidder wins"),
-    ("play_on", "play another hand"),
-]
 OTHER = "other"
+# The thresholds a box ticked for the rule of 20 starts at, when the variant's own default is off.
+RULE_OF_20 = (20, 20)
+
+# Each §4 value in a player's words; the values themselves come from the engine (`setting_choices`).
+SETTING_WORDS: dict[str, dict[Any, str]] = {
+    "bid_increment": {1: "1", 5: "5", 10: "10", BID_STEPS_1_THEN_5: "1 below 60, then 5"},
+    "pass_cards": {0: "No passing", 3: "3 cards", 4: "4 cards"},
+    "run_extra_kq": {
+        "half": "2 points each",
+        "strict": "only with an extra king and queen",
+        "marry": "may marry an extra card",
+    },
+    "double_around_scale": {
+        "×10": "×10 of one",
+        "two_singles": "two singles",
+        "table": "the variant's table",
+    },
+    "tie_break": {"co-winners": "co-winners", "bidder": "the bidder wins", "play_on": "play another hand"},
+    "forfeit_opponents": {
+        "nothing": "nothing",
+        "meld20": "their meld, if it is 20 or more",
+        "meld20+25": "their meld if 20 or more, plus 25",
+        "meld20+50": "their meld if 20 or more, plus 50",
+    },
+    "set_penalty": {"bid": "the bid", "double_bid": "double the bid"},
+    "count_system": {
+        "AKT=1": "A, T, K 1 each",
+        "A,T=10;K,Q=5": "A, T 10; K, Q 5",
+        "A=11,T=10,K=4,Q=3,J=2": "A 11, T 10, K 4, Q 3, J 2",
+        "A,T,K=10": "A, T, K 10 each",
+    },
+}
+# The same rules in a few words each, for the game page's "House rules:" line.
+_BRIEF: dict[str, Callable[[Any], str]] = {
+    "min_bid": lambda v: f"minimum bid {v}",
+    "bid_increment": lambda v: f"bids go up by {SETTING_WORDS['bid_increment'][v]}",
+    "pass_cards": lambda v: f"pass {v} cards" if v else "no passing",
+    "run_extra_kq": lambda v: f"extra trump K or Q beside a run: {SETTING_WORDS['run_extra_kq'][v]}",
+    "double_around_scale": lambda v: f"double arounds: {SETTING_WORDS['double_around_scale'][v]}",
+    "last_trick": lambda v: f"last trick {v}",
+    "bidder_out": lambda v: "bidder out" if v else "no bidder out",
+    "tie_break": lambda v: f"a tie at the target: {SETTING_WORDS['tie_break'][v]}",
+    "trump_requires_marriage": lambda v: "trump needs a marriage" if v else "trump needs no marriage",
+    "forfeit_opponents": lambda v: (
+        f"on a forfeit the opponents score {SETTING_WORDS['forfeit_opponents'][v]}"
+    ),
+    "bidder_may_concede": lambda v: "bidders may throw in" if v else "no throwing in",
+    "meld_requires_trick": lambda v: "no trick, no meld" if v else "meld counts without a trick",
+    "rule_of_20": lambda v: f"rule of 20: meld {v[0]}, trick points {v[1]}" if v else "no rule of 20",
+    "bidders_short_meld_play_out": lambda v: "short meld plays out" if v else "short meld forfeits",
+    "count_system": lambda v: f"counters {SETTING_WORDS['count_system'][v]}",
+    "set_penalty": lambda v: f"set costs {SETTING_WORDS['set_penalty'][v]}",
+}
+
+
+def house_rules_brief(variant: Variant, settings: Settings) -> list[str]:
+    """The game's rules that differ from its variant's, a few words each (the target is in the title)."""
+    changed = [key for key in settings.changes(variant.defaults) if key != "target"]
+    return [_brief(key, getattr(settings, key)) for key in changed]
+
+
+def _brief(key: str, value: Any) -> str:
+    """One rule in a few words; a key the form does not offer (an imported game's) by its §4 name."""
+    return _BRIEF[key](value) if key in _BRIEF else f"{key.replace('_', ' ')}: {value}"
+
+
+def _setting_field(key: str, label: str) -> forms.TypedChoiceField:
+    """A choice of the values §4 allows for ``key`` (the engine's list), handed back as engine values."""
+    values = {str(value): value for value in setting_choices(key)}
+    words = SETTING_WORDS[key]
+    return forms.TypedChoiceField(
+        choices=[(text, words[value]) for text, value in values.items()],
+        coerce=values.__getitem__,
+        label=label,
+        error_messages={"invalid_choice": "“%(value)s” is not one of the choices: pick one from the list."},
+    )
 
 
 def _seat_label(variant: Variant, seat: int) -> str:
@@ -66,7 +125,12 @@ def _seat_label(variant: Variant, seat: int) -> str:
 
 
 class NewGameForm(forms.Form):
-    """Who sits where, who deals first and the house rules, for one variant."""
+    """Who sits where, who deals first and the house rules, for one variant.
+
+    "House rules" holds the nine keys every table sets; "More house rules" the other §4 keys that
+    change how a hand entered here is scored or checked. Bidding and play rules are left out: the
+    players keep them at the table, and the scorepad only scores what is entered.
+    """
 
     new_player = forms.CharField(max_length=40, required=False, label="Add a player to the roster")
     first_dealer = forms.ChoiceField(label="First dealer")
@@ -75,13 +139,56 @@ class NewGameForm(forms.Form):
         min_value=1, max_value=SCORE_LIMIT, required=False, label="Other target"
     )
     min_bid = forms.IntegerField(min_value=1, max_value=SCORE_LIMIT, label="Minimum bid")
-    bid_increment = forms.ChoiceField(choices=BID_INCREMENTS, label="Bids go up by")
-    pass_cards = forms.TypedChoiceField(choices=PASS_CARDS, coerce=int, label="Passing")
-    run_extra_kq = forms.ChoiceField(choices=RUN_EXTRA_KQ, label="An extra trump K or Q beside a run scores")
-    double_around_scale = forms.ChoiceField(choices=DOUBLE_AROUND_SCALES, label="Double arounds score")
+    bid_increment = _setting_field("bid_increment", "Bids go up by")
+    pass_cards = _setting_field("pass_cards", "Passing")
+    run_extra_kq = _setting_field("run_extra_kq", "An extra trump K or Q beside a run scores")
+    double_around_scale = _setting_field("double_around_scale", "Double arounds score")
     last_trick = forms.IntegerField(min_value=0, max_value=SCORE_LIMIT, label="Last trick bonus")
     bidder_out = forms.BooleanField(required=False, label="Bidder out: bidders win when both sides reach")
-    tie_break = forms.ChoiceField(choices=TIE_BREAKS, label="A tie at the target")
+    tie_break = _setting_field("tie_break", "A tie at the target")
+    # More house rules
+    count_system = _setting_field("count_system", "Counters")  # words with the deck's total: __init__
+    set_penalty = _setting_field("set_penalty", "Going set costs")
+    meld_requires_trick = forms.BooleanField(
+        required=False, label="A side that takes no trick loses its meld"
+    )
+    trump_requires_marriage = forms.BooleanField(
+        required=False, label="Trump needs a marriage: without one the bid is lost and the hand not played"
+    )
+    bidder_may_concede = forms.BooleanField(
+        required=False, label="The bidders may throw in the hand before the lead (they lose the bid)"
+    )
+    rule_of_20 = forms.BooleanField(
+        required=False,
+        label="Rule of 20: a side short of the meld below loses its meld (bidders forfeit); "
+        "short of the trick points, it scores nothing",
+    )
+    rule_of_20_meld = forms.IntegerField(
+        min_value=0, max_value=SCORE_LIMIT, required=False, label="Meld a side needs for its meld to count"
+    )
+    rule_of_20_tricks = forms.IntegerField(
+        min_value=0, max_value=SCORE_LIMIT, required=False, label="Trick points a side needs to score at all"
+    )
+    bidders_short_meld_play_out = forms.BooleanField(
+        required=False,
+        label="Bidders short of that meld play the hand out (the opponents can earn trick points)",
+    )
+    forfeit_opponents = _setting_field(
+        "forfeit_opponents", "When the bidders forfeit before play, the opponents score"
+    )
+
+    RULES = (
+        *("min_bid", "bid_increment", "pass_cards", "run_extra_kq", "double_around_scale"),
+        *("last_trick", "tie_break", "bidder_out"),
+    )
+    MORE_RULES = (
+        *("count_system", "set_penalty", "meld_requires_trick", "trump_requires_marriage"),
+        *("bidder_may_concede", "rule_of_20", "rule_of_20_meld", "rule_of_20_tricks"),
+        *("bidders_short_meld_play_out", "forfeit_opponents"),
+    )
+    RULE_OF_20_FIELDS = ("rule_of_20_meld", "rule_of_20_tricks")  # shown as part of the box above them
+    # §4 keys whose form value is the setting itself (the target and the rule of 20 come from two fields).
+    _SAME_AS_SETTING = tuple(key for key in (*RULES, *MORE_RULES) if not key.startswith("rule_of_20"))
 
     def __init__(self, variant: Variant, players: QuerySet[Player], *args: Any, **kwargs: Any) -> None:
         self.variant = variant
@@ -92,6 +199,7 @@ class NewGameForm(forms.Form):
         self.fields["target"].choices = [(str(t), str(t)) for t in targets] + [(OTHER, "other")]
         dealers = [("random", "Random")] + [(str(s), _seat_label(variant, s)) for s in range(variant.seats)]
         self.fields["first_dealer"].choices = dealers
+        self.fields["count_system"].choices = self._count_choices(variant)
         for seat in range(variant.seats):
             self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
                 queryset=players,
@@ -99,6 +207,16 @@ class NewGameForm(forms.Form):
                 label=_seat_label(variant, seat),
                 empty_label="— choose —",
             )
+
+    @staticmethod
+    def _count_choices(variant: Variant) -> list[tuple[str, str]]:
+        """Each count with what the deck holds under it (the trick points total, less the last trick)."""
+        words = SETTING_WORDS["count_system"]
+        choices = []
+        for count in setting_choices("count_system"):
+            in_deck = variant.trick_points_total(variant.settings({"count_system": count, "last_trick": 0}))
+            choices.append((count, f"{words[count]} ({in_deck} in the deck)"))
+        return choices
 
     @staticmethod
     def defaults_of(variant: Variant) -> dict[str, Any]:
@@ -120,18 +238,29 @@ class NewGameForm(forms.Form):
             target: dict[str, Any] = {"target": str(rules.target)}
         else:
             target = {"target": OTHER, "target_other": rules.target}
+        # A choice's initial is the text of its value ("10", not 10), as a posted form would hold.
+        values = {key: getattr(rules, key) for key in NewGameForm._SAME_AS_SETTING}
+        values = {key: str(value) if _is_choice(key) else value for key, value in values.items()}
+        meld, tricks = rules.rule_of_20 or variant.defaults.rule_of_20 or RULE_OF_20
         return {
             "first_dealer": "random",
             **target,
-            "min_bid": rules.min_bid,
-            "bid_increment": str(rules.bid_increment),
-            "pass_cards": str(rules.pass_cards),
-            "run_extra_kq": rules.run_extra_kq,
-            "double_around_scale": rules.double_around_scale,
-            "last_trick": rules.last_trick,
-            "bidder_out": rules.bidder_out,
-            "tie_break": rules.tie_break,
+            **values,
+            "rule_of_20": rules.rule_of_20 is not None,
+            "rule_of_20_meld": meld,
+            "rule_of_20_tricks": tricks,
         }
+
+    @staticmethod
+    def kept(variant: Variant, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The choices a post made so far (adding a player is not a start): an unticked box stays so."""
+        initial = NewGameForm.defaults_of(variant)
+        for key in [*initial, "target_other", *(f"seat_{seat}" for seat in range(variant.seats))]:
+            if isinstance(NewGameForm.base_fields.get(key), forms.BooleanField):
+                initial[key] = key in data
+            elif data.get(key):
+                initial[key] = data[key]
+        return initial
 
     @property
     def seat_fields(self) -> list[forms.BoundField]:
@@ -139,8 +268,16 @@ class NewGameForm(forms.Form):
 
     @property
     def rule_fields(self) -> list[forms.BoundField]:
-        names = ["min_bid", "bid_increment", "pass_cards", "run_extra_kq", "double_around_scale"]
-        return [self[name] for name in [*names, "last_trick", "tie_break", "bidder_out"]]
+        return [self[name] for name in self.RULES]
+
+    @property
+    def more_rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MORE_RULES]
+
+    @property
+    def more_rules_refused(self) -> bool:
+        """Whether "More house rules" must open by itself, to show a refusal beside its field."""
+        return any(name in self.errors for name in self.MORE_RULES)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -156,7 +293,14 @@ class NewGameForm(forms.Form):
                 seen[player.pk] = seat
         if data.get("target") == OTHER and not data.get("target_other") and "target_other" not in self.errors:
             self.add_error("target_other", "Enter the target score.")
+        if data.get("rule_of_20"):
+            self._need("rule_of_20_meld", "Enter the meld a side needs under the rule of 20.")
+            self._need("rule_of_20_tricks", "Enter the trick points a side needs under the rule of 20.")
         return data
+
+    def _need(self, name: str, message: str) -> None:
+        if self.cleaned_data.get(name) is None and name not in self.errors:
+            self.add_error(name, message)
 
     def players(self) -> list[Player]:
         return [self.cleaned_data[f"seat_{seat}"] for seat in range(self.variant.seats)]
@@ -165,18 +309,16 @@ class NewGameForm(forms.Form):
         """The house rules as §4 keys and values (the service stores only the changes)."""
         data = self.cleaned_data
         target = data["target_other"] if data["target"] == OTHER else int(data["target"])
-        increment = data["bid_increment"]
+        rule_of_20 = [data["rule_of_20_meld"], data["rule_of_20_tricks"]] if data["rule_of_20"] else None
         return {
             "target": target,
-            "min_bid": data["min_bid"],
-            "bid_increment": int(increment) if increment.isdigit() else increment,
-            "pass_cards": data["pass_cards"],
-            "run_extra_kq": data["run_extra_kq"],
-            "double_around_scale": data["double_around_scale"],
-            "last_trick": data["last_trick"],
-            "bidder_out": data["bidder_out"],
-            "tie_break": data["tie_break"],
+            **{key: data[key] for key in self._SAME_AS_SETTING},
+            "rule_of_20": rule_of_20,
         }
+
+
+def _is_choice(key: str) -> bool:
+    return isinstance(NewGameForm.base_fields[key], forms.ChoiceField)
 
 
 # ---- one hand ---------------------------------------------------------------------------------

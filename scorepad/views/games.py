@@ -87,12 +87,8 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
 def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
     players = household.players.all()
-    defaults = NewGameForm.defaults_of(variant)
-    initial = {**defaults, **{key: request.POST.get(key) for key in defaults if key in request.POST}}
-    initial["bidder_out"] = "bidder_out" in request.POST
+    initial = NewGameForm.kept(variant, request.POST)
     seats = [f"seat_{seat}" for seat in range(variant.seats)]
-    initial.update({seat: request.POST[seat] for seat in seats if request.POST.get(seat)})
-    initial["target_other"] = request.POST.get("target_other", "")
     error = ""
     try:
         player = player_create(household=household, name=request.POST.get("new_player", ""))

@@ -8,6 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from scorepad.engine.variants import get_variant, setting_choices
+from scorepad.forms import NewGameForm
 from scorepad.models import Game, Hand
 from scorepad.services.games import HandRefused, game_start, hand_record
 from scorepad.services.households import household_create, player_create
@@ -95,22 +97,17 @@ def test_new_game_form_offers_the_variants_defaults_and_quick_targets(client, ho
 
 
 def _new_game_post(players, variant="double-deck", **extra):
+    """What a browser sends for the form as it comes (the variant's defaults), with ``extra`` on top.
+
+    An unticked box is not sent at all, so ``extra`` unticks one with ``name=None``."""
+    defaults = NewGameForm.defaults_of(get_variant(variant))
     data = {
-        "variant": variant,
-        "first_dealer": "2",
-        "target": "500",
-        "min_bid": "50",
-        "bid_increment": "1",
-        "pass_cards": "0",
-        "run_extra_kq": "strict",
-        "double_around_scale": "table",
-        "last_trick": "2",
-        "tie_break": "bidder",
-        "start": "1",
+        key: "on" if value is True else str(value) for key, value in defaults.items() if value is not False
     }
+    data.update({"variant": variant, "first_dealer": "2", "start": "1"})
     data.update({f"seat_{seat}": player.pk for seat, player in enumerate(players)})
     data.update(extra)
-    return data
+    return {key: value for key, value in data.items() if value is not None}
 
 
 def test_starting_a_game_seats_the_players_and_stores_only_changed_rules(client, household, players):
@@ -179,6 +176,113 @@ def test_adding_a_player_from_the_new_game_form_seats_them_and_keeps_the_choices
     assert str(form["seat_0"].value()) == str(players[0].pk)
     assert str(form["min_bid"].value()) == "60"
     assert not Game.objects.exists()
+
+
+# ---- new game: more house rules (RULES §4) --------------------------------------------------------
+
+
+def _new_game(client, household, data):
+    return client.post(reverse("game_new", args=[household.pk]), data)
+
+
+def test_more_house_rules_start_closed_with_the_engines_choices_and_the_variants_defaults(client, household):
+    response = client.get(reverse("game_new", args=[household.pk]), {"variant": "six-handed"})
+    page, form = response.content.decode(), response.context["form"]
+    assert '<details class="panel more-rules">' in page  # closed: no "open"
+    assert "Bidding and play rules are the players' to keep" in page
+    assert [value for value, _ in form.fields["count_system"].choices] == list(
+        setting_choices("count_system")
+    )
+    assert dict(form.fields["count_system"].choices)["A,T=10;K,Q=5"] == "A, T 10; K, Q 5 (240 in the deck)"
+    assert form["count_system"].value() == "A,T=10;K,Q=5"  # six-handed's own count
+    assert (form["meld_requires_trick"].value(), form["rule_of_20"].value()) == (True, False)
+    for play_rule in ("play_mode", "must_overtrump", "single_round_bidding", "misdeal_nines"):
+        assert play_rule not in form.fields
+
+
+def test_double_set_penalty_and_another_count_are_stored_and_a_set_costs_double_the_bid(
+    client, household, players
+):
+    data = _new_game_post(players[:4], "classic", set_penalty="double_bid", count_system="A,T=10;K,Q=5")
+    _new_game(client, household, data)
+    game = Game.objects.get()
+    assert game.settings == {"set_penalty": "double_bid", "count_system": "A,T=10;K,Q=5"}
+    # 241 trick points a hand (240 + the last trick); Bob & Dan take 30 + 100 = 130 of a 150 bid.
+    hand = form_data(bid=150, meld_0=20, meld_1=30, tricks_0=141)
+    page = client.post(reverse("hand_create", args=[game.pk]), hand, follow=True)
+    assert list(page.context["state"].score.totals) == [161, -300]
+
+
+def test_rule_of_20_off_lets_double_deck_bidders_with_16_meld_play(client, household, players):
+    _new_game(client, household, _new_game_post(players[:4], rule_of_20=None))
+    game = Game.objects.get()
+    assert game.settings == {"rule_of_20": None}
+    hand = form_data(bid=50, meld_0=24, meld_1=16, tricks_0=15)  # under the rule: forfeit unplayed
+    page = client.post(reverse("hand_create", args=[game.pk]), hand, follow=True)
+    row = page.context["state"].rows[0]
+    assert (row.played, row.made, row.scores) == (True, True, [39, 51])
+
+
+def test_rule_of_20_thresholds_are_stored_as_meld_and_tricks(client, household, players):
+    data = _new_game_post(
+        players[:4], "classic", rule_of_20="on", rule_of_20_meld="30", rule_of_20_tricks="5"
+    )
+    _new_game(client, household, data)
+    assert Game.objects.get().settings == {"rule_of_20": [30, 5]}
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "message"),
+    [
+        (
+            {"count_system": "A=100"},
+            "count_system",
+            "“A=100” is not one of the choices: pick one from the list.",
+        ),
+        (
+            {"set_penalty": "triple"},
+            "set_penalty",
+            "“triple” is not one of the choices: pick one from the list.",
+        ),
+        ({"rule_of_20": "on", "rule_of_20_meld": "-5"}, "rule_of_20_meld", "Ensure this value is greater"),
+        ({"rule_of_20": "on", "rule_of_20_tricks": ""}, "rule_of_20_tricks", "Enter the trick points a side"),
+    ],
+)
+def test_a_bad_house_rule_is_refused_beside_its_field_and_nothing_is_saved(
+    client, household, players, extra, field, message
+):
+    response = _new_game(client, household, _new_game_post(players[:4], **extra))
+    errors = response.context["form"].errors
+    assert list(errors) == [field]
+    assert errors[field][0].startswith(message)
+    assert '<details class="panel more-rules" open>' in response.content.decode()  # the refusal shows
+    assert not Game.objects.exists()
+
+
+def test_a_new_game_at_the_same_table_keeps_the_more_house_rules(client, household, players):
+    start(household, players[:4], rule_of_20=None, set_penalty="double_bid", trump_requires_marriage=False)
+    form = client.get(reverse("game_new", args=[household.pk]), {"variant": "double-deck"}).context["form"]
+    assert form["rule_of_20"].value() is False
+    assert (form["rule_of_20_meld"].value(), form["rule_of_20_tricks"].value()) == (20, 20)
+    assert form["set_penalty"].value() == "double_bid"
+    assert form["trump_requires_marriage"].value() is False
+    assert form["forfeit_opponents"].value() == "meld20"  # unchanged: the variant's default
+
+
+def test_adding_a_player_keeps_an_unticked_house_rule_unticked(client, household, players):
+    data = _new_game_post(players[:2], new_player="Gus", add_player="1", trump_requires_marriage=None)
+    del data["start"]
+    form = client.post(reverse("game_new", args=[household.pk]), data).context["form"]
+    assert form["trump_requires_marriage"].value() is False
+    assert form["rule_of_20"].value() is True  # ticked by default and still ticked
+
+
+def test_the_game_page_shows_the_house_rules_that_differ_from_the_variants(client, household, players):
+    plain = start(household, players[:6], "six-handed")
+    assert b"House rules:" not in client.get(reverse("game", args=[plain.pk])).content
+    game = start(household, players[:6], "six-handed", set_penalty="double_bid", last_trick=10)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert '<p class="house-rules muted">House rules: last trick 10; set costs double the bid</p>' in page
 
 
 # ---- the game page -------------------------------------------------------------------------------
