@@ -280,4 +280,19 @@ def test_count_it_round_trip_fills_the_sides_meld_and_keeps_the_hand(live_server
     expect(page.get_by_label("Bid", exact=True)).to_have_value("51")
     expect(page.locator("#hand-form .seat", has_text="Bob").locator("input")).to_be_checked()
     expect(page.locator("#hand-form .suit", has_text="hearts").locator("input")).to_be_checked()
+
+    # The other partner's hand: K♥ Q♥ in hearts trump, a royal marriage 4, added to the 6 (§2.4).
+    page.locator('#hand-form button[name="count_meld"][value="1"]').click()
+    for code, total in (("KH", "0"), ("QH", "4")):
+        page.locator(f'a.card[data-code="{code}"]').click()
+        expect(page.locator(f'.card.held[data-code="{code}"]')).to_be_visible()
+        expect(page.locator("#meld-total")).to_have_text(total)
+    expect(page.get_by_role("link", name="Use 4 instead")).to_be_visible()
+    add = page.get_by_role("link", name="Add to Bob & Dan's meld: 6 + 4 = 10")
+    assert_fits_the_phone(page)
+    shot(page, "15-count-it-add-partner")
+    add.click()
+    expect(page.locator("#id_meld_1")).to_have_value("10")
+    expect(page.locator("#id_meld_0")).to_have_value("24")
+    expect(page.locator("#id_tricks_0")).to_have_value("28")
     assert errors == []

@@ -372,7 +372,7 @@ def test_the_second_partners_meld_is_added_to_the_first_in_the_hand_form(client,
     for code in ("KH", "QH"):  # hearts trump, double-deck: a royal marriage, 4 (§2.4)
         url = href_of(client.get(url).content.decode(), f'data-code="{code}"')
     calculator = client.get(url).content.decode()
-    assert "Add to Bob &amp; Dan's meld: 6 + 4 = 10" in calculator
+    assert 'Add to Bob &amp; Dan\'s meld: <span class="sum">6 + 4 = 10</span>' in calculator
     added = client.get(href_of(calculator, 'class="button primary add-total"'))
     assert added.context["form"]["meld_1"].value() == "10"
     assert added.context["form"]["meld_0"].value() == "24"

@@ -398,7 +398,7 @@ def test_meld_now_survives_every_tap_with_and_without_htmx(client):
 def test_with_meld_now_the_total_is_offered_added_or_instead(client):
     # Hearts trump: K♥ Q♥ is a royal marriage, 4 (§2.4); the first partner counted 6.
     page = meld_page(client, variant="double-deck", trump="H", cards="KH QH", **SECOND)
-    assert "Add to Bob &amp; Dan's meld: 6 + 4 = 10" in page
+    assert 'Add to Bob &amp; Dan\'s meld: <span class="sum">6 + 4 = 10</span>' in page
     assert link_after(page, "button primary add-total") == "/games/7/?bid=55&trump=H&meld_0=24&meld_1=10"
     assert "Use 4 instead" in page
     assert link_after(page, "button use-total") == "/games/7/?bid=55&trump=H&meld_0=24&meld_1=4"
@@ -427,7 +427,7 @@ def test_a_meld_now_that_is_not_a_whole_number_up_to_99999_is_dropped(client, me
 
 def test_meld_now_of_99999_is_kept_and_of_0_adds_nothing(client):
     top = meld_page(client, trump="H", cards="KH QH", **{**SECOND, "meld_now": "99999"})
-    assert "99999 + 4 = 100003" in top  # the hand form then refuses it, naming the side's meld
+    assert ">99999 + 4 = 100003<" in top  # the hand form then refuses it, naming the side's meld
     zero = meld_page(client, trump="H", cards="KH QH", **{**SECOND, "meld_now": "0"})
     assert "add-total" not in zero
     assert "Use this total (4) for Bob &amp; Dan" in zero
