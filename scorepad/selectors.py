@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, QuerySet
 
-from .engine.scoring import parse_record, score_game
 from .engine.variants import VARIANTS, Variant
 from .models import Game, Household, Player
-from .services.games import side_names
+from .services.games import game_score, side_names
 
 if TYPE_CHECKING:
     from .engine.scoring import GameScore
@@ -44,12 +43,6 @@ def games_for_household(
     if finished is not None:
         games = games.filter(finished=finished)
     return games.order_by("-created_at", "-id")
-
-
-def game_score(game: Game) -> tuple[Variant, GameScore]:
-    """The game scored by the engine, from the hands as entered."""
-    variant, settings, entries = parse_record(game.record())
-    return variant, score_game(variant, settings, entries)
 
 
 def seated_side_names(game: Game, variant: Variant) -> list[str]:
@@ -98,7 +91,8 @@ def player_statistics(household: Household) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
     for game in household.games.prefetch_related("seats__player", "hands"):
-        variant, scored = game_score(game)
+        scored = game_score(game)
+        variant = scored.variant
         for seat in game.seats.all():
             key = (seat.player_id, variant.id)
             stats = table.setdefault(key, PlayerStatistics(player=seat.player, variant=variant))

@@ -16,9 +16,9 @@ from django.utils.timezone import localdate
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player
-from ..selectors import game_score, seated_side_names
+from ..selectors import seated_side_names
 from . import ServiceError
-from .games import bid_problems, game_start
+from .games import bid_problems, game_score, game_start
 
 # Wide enough for the variant with the most sides, so every game fits one header.
 MAX_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
@@ -88,7 +88,8 @@ def household_history_csv(*, household: Household) -> str:
 
 
 def _game_rows(game: Game) -> Iterable[list[Any]]:
-    variant, scored = game_score(game)
+    scored = game_score(game)
+    variant = scored.variant
     names = [seat.player.name for seat in game.seats.all()]
     sides = seated_side_names(game, variant)
     date = localdate(game.created_at).isoformat()

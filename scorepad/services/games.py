@@ -20,6 +20,7 @@ from ..engine.scoring import (
     RecordError,
     ScoredHand,
     dealer_for_hand,
+    parse_record,
     score_game,
     validate_hand,
 )
@@ -155,16 +156,20 @@ def side_names(variant: Variant, players: Sequence[Player]) -> list[str]:
     return [" & ".join(players[seat].name for seat in seats) for seats in variant.sides]
 
 
-def _entries(game: Game) -> list[HandEntry]:
-    return [HandEntry.from_json(hand.entry(), hand.number) for hand in game.hands.order_by("number")]
+def game_score(game: Game) -> GameScore:
+    """The game scored by the engine from the hands as entered (``Game.record()``, §9.3).
+
+    Every read of a stored game's totals, winners or results goes through here.
+    """
+    return score_game(*parse_record(game.record()))
 
 
 def game_state(game: Game) -> GameState:
     """Score ``game`` as stored. Read-only: writes go through the services below."""
-    variant, settings = game.rules, game_settings(game)
+    score = game_score(game)
+    variant, settings = score.variant, score.settings
     players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
     names = side_names(variant, players)
-    score = score_game(variant, settings, _entries(game))
     rows = [_row(variant, game, players, names, number, hand) for number, hand in enumerate(score.hands)]
     return GameState(game, variant, settings, players, names, score, rows)
 

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import game_score, games_for_household, player_statistics, seated_side_names
+from ..selectors import games_for_household, player_statistics, seated_side_names
 from ..services import ServiceError
 from ..services.exchange import game_export, game_import, household_history_csv, record_check
+from ..services.games import game_score
 
 GAMES_PER_PAGE = 20
 MAX_RECORD_BYTES = 1_000_000  # a 1000-hand game is far below this
@@ -51,7 +52,8 @@ class GameRow:
 
 
 def _game_row(game: Game) -> GameRow:
-    variant, scored = game_score(game)
+    scored = game_score(game)
+    variant = scored.variant
     names = seated_side_names(game, variant)
     return GameRow(
         game=game,
