@@ -22,6 +22,7 @@ from scorepad.engine import cards
 from scorepad.engine.cards import Card, CardError, Suit
 from scorepad.engine.meld import parse_hand
 from scorepad.engine.variants import VARIANTS, Settings, SettingsError, Variant, get_variant
+from scorepad.forms import SETTING_WORDS
 
 DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, falls back to
 MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
@@ -29,24 +30,14 @@ RETURN_MAX_LENGTH = 2000  # a hand form's path and values fit many times over
 SIDE_LABEL_MAX_LENGTH = 80
 MELD_NOW_MAX = 99_999  # the hand form's own limit on a side's meld
 
-# The meld settings the calculator offers (§4), in a player's words; the URL keeps the §4 names and
-# values (shared links stay valid), and the engine checks every value.
+# The meld settings the calculator offers (§4). The URL keeps the §4 names and values (shared links
+# stay valid), the engine checks every value, and the words for each value are the new-game form's,
+# so a rule reads the same on every screen.
 MELD_SETTING_LABELS: dict[str, str] = {
     "run_extra_kq": "Extra trump K or Q beside a run",
     "double_around_scale": "Double arounds",
 }
-MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {
-    "run_extra_kq": {
-        "half": "2 each (classic sheet)",
-        "strict": "need both K and Q",
-        "marry": "run's K/Q may marry an extra",
-    },
-    "double_around_scale": {
-        "×10": "ten times a single",
-        "two_singles": "two singles",
-        "table": "variant's table",
-    },
-}
+MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {key: SETTING_WORDS[key] for key in MELD_SETTING_LABELS}
 
 
 @dataclass(frozen=True, slots=True)
