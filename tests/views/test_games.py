@@ -351,12 +351,18 @@ def href_of(page: str, pattern: str) -> str:
     return html.unescape(re.search(r'href="([^"]*)"', tag.group(0)).group(1))
 
 
-def test_the_calculators_total_comes_back_into_the_hand_form(client, game):
-    data = form_data(count_meld="1", trump="H", meld_0="24", meld_1="")
+def count_royal_marriage_for_side_1(client, game, meld_1: str) -> str:
+    """Press side 1's "count it" with ``meld_1`` entered, tap K♥ Q♥ (hearts trump, double-deck:
+    a royal marriage, 4 by §2.4) and return the calculator page."""
+    data = form_data(count_meld="1", trump="H", meld_0="24", meld_1=meld_1)
     url = client.post(reverse("hand_create", args=[game.pk]), data)["Location"]
-    for code in ("KH", "QH"):  # hearts trump, double-deck: a royal marriage, 4 (§2.4)
+    for code in ("KH", "QH"):
         url = href_of(client.get(url).content.decode(), f'data-code="{code}"')
-    calculator = client.get(url).content.decode()
+    return client.get(url).content.decode()
+
+
+def test_the_calculators_total_comes_back_into_the_hand_form(client, game):
+    calculator = count_royal_marriage_for_side_1(client, game, meld_1="")
     assert "Use this total (4) for Bob &amp; Dan" in calculator
     back = client.get(href_of(calculator, 'class="button primary use-total"'))
     assert back.context["form"]["meld_1"].value() == "4"
@@ -367,11 +373,7 @@ def test_the_calculators_total_comes_back_into_the_hand_form(client, game):
 
 
 def test_the_second_partners_meld_is_added_to_the_first_in_the_hand_form(client, game):
-    data = form_data(count_meld="1", trump="H", meld_0="24", meld_1="6")
-    url = client.post(reverse("hand_create", args=[game.pk]), data)["Location"]
-    for code in ("KH", "QH"):  # hearts trump, double-deck: a royal marriage, 4 (§2.4)
-        url = href_of(client.get(url).content.decode(), f'data-code="{code}"')
-    calculator = client.get(url).content.decode()
+    calculator = count_royal_marriage_for_side_1(client, game, meld_1="6")
     assert 'Add to Bob &amp; Dan\'s meld: <span class="sum">6 + 4 = 10</span>' in calculator
     added = client.get(href_of(calculator, 'class="button primary add-total"'))
     assert added.context["form"]["meld_1"].value() == "10"
