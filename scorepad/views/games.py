@@ -123,6 +123,11 @@ def _new_hand_initial(state: GameState, prefill: QueryDict | dict[str, Any]) -> 
     return {"bid": state.settings.min_bid, **values, "number": state.next_number}
 
 
+def _next_hand_form(state: GameState, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
+    """The form for the next hand, or None once the game is over (no hand is accepted after it)."""
+    return None if state.finished else _hand_form(state, initial=_new_hand_initial(state, prefill))
+
+
 def _game_context(state: GameState, form: HandForm | None, **extra: Any) -> dict[str, Any]:
     game = state.game
     return {
@@ -147,16 +152,19 @@ def _show_result(response: HttpResponse) -> HttpResponse:
     return reswap(response, "outerHTML show:top")
 
 
-def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
-    url = reverse("game", args=[game.pk])
+def _go_to(request: HttpRequest, url: str) -> HttpResponse:
+    """A redirect that htmx follows as a whole page, not swapped into the part that asked."""
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
+    return _go_to(request, reverse("game", args=[game.pk]))
 
 
 @login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     state = game_state(get_game_for_user(request.user, game_id))
-    form = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, request.GET))
-    return _render_game(request, state, form)
+    return _render_game(request, state, _next_hand_form(state, request.GET))
 
 
 def _stepped_bid(state: GameState, data: QueryDict) -> dict[str, Any]:
@@ -201,8 +209,7 @@ def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpR
         params["trump"] = values["trump"]
     # The house rules that change meld, so the calculator counts as this table does.
     params.update({key: state.game.settings[key] for key in MELD_SETTINGS if key in state.game.settings})
-    url = f"{reverse('meld')}?{urlencode(params)}"
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _go_to(request, f"{reverse('meld')}?{urlencode(params)}")
 
 
 def _bid_step(request: HttpRequest, state: GameState, render_page: RenderPage) -> HttpResponse | None:
@@ -245,8 +252,7 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             if not request.htmx:
                 return redirect("game", game_id=game.pk)
-            fresh = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
-            return _show_result(_render_game(request, state, fresh))
+            return _show_result(_render_game(request, state, _next_hand_form(state, {})))
     return render_page(form)
 
 
@@ -264,8 +270,7 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.htmx:
         messages.info(request, notice)
         return redirect("game", game_id=game.pk)
-    form = None if state.finished else _hand_form(state, initial=_new_hand_initial(state, {}))
-    return _show_result(_render_game(request, state, form, notice=notice))
+    return _show_result(_render_game(request, state, _next_hand_form(state, {}), notice=notice))
 
 
 # ---- corrections ------------------------------------------------------------------------------
