@@ -19,6 +19,7 @@ Rank = int
 SUITS = "SHDC"
 RANKS = "ATKQJ9"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SYMBOL_OF_SUIT = {letter: symbol for symbol, letter in SUIT_SYMBOLS.items()}  # "H" -> "♥"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)

@@ -31,7 +31,6 @@ from scorepad.meld_forms import (
     ReturnTrip,
 )
 
-SUIT_SYMBOLS = {letter: symbol for symbol, letter in cards.SUIT_SYMBOLS.items()}
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
 
 
@@ -67,7 +66,7 @@ class SuitLabel:
 
 def _suit_label(suit: Suit) -> SuitLabel:
     letter = cards.SUITS[suit]
-    return SuitLabel(letter, SUIT_SYMBOLS[letter], cards.SUIT_NAMES[letter])
+    return SuitLabel(letter, cards.SYMBOL_OF_SUIT[letter], cards.SUIT_NAMES[letter])
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +168,7 @@ def _trump_choices(query: MeldQuery) -> list[Choice]:
     for suit, letter in enumerate(cards.SUITS):
         url = query.with_trump(suit).url()
         label = cards.SUIT_NAMES[letter].capitalize()
-        choices.append(Choice(label, url, query.trump == suit, SUIT_SYMBOLS[letter], letter))
+        choices.append(Choice(label, url, query.trump == suit, cards.SYMBOL_OF_SUIT[letter], letter))
     return choices
 
 
@@ -194,7 +193,7 @@ def _hand_chips(query: MeldQuery) -> list[CardButton]:
 
 def _button(card: Card, count: int, url: str | None) -> CardButton:
     code = cards.CODES[card]
-    return CardButton(code, code[0], code[1], SUIT_SYMBOLS[code[1]], count, url)
+    return CardButton(code, code[0], code[1], cards.SYMBOL_OF_SUIT[code[1]], count, url)
 
 
 def _trump_rows(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> list[TrumpRow]:

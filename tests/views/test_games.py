@@ -404,6 +404,13 @@ def test_recording_a_hand_redirects_and_shows_totals_and_reasons(client, game):
     assert page.context["form"]["number"].value() == 1
 
 
+def test_each_hand_row_shows_its_trump_as_a_suit_symbol(client, game):
+    client.post(reverse("hand_create", args=[game.pk]), form_data(trump="D"))
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert '<span class="suit-D">♦</span>' in page
+    assert not re.search(r'<span class="suit-[SHDC]"></span>', page)
+
+
 def test_htmx_recording_returns_the_updated_scorepad_with_a_fresh_form(client, game):
     response = client.post(reverse("hand_create", args=[game.pk]), form_data(), **HTMX)
     assert response.status_code == 200
