@@ -48,7 +48,7 @@ from .cards import (
 )
 from .meld import meld_points, shown_cards
 from .play import leads, legal_plays, trick_winner
-from .scoring import HandEntry, dealer_for_hand, score_hand, winners_after_hand
+from .scoring import HandEntry, dealer_for_hand, score_hand, short_meld_stops_play, winners_after_hand
 from .variants import HEAD, Settings, Variant, get_variant
 from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick, build_seat_view, build_trick
 
@@ -296,12 +296,7 @@ class HandState:
 
     def _show_meld(self) -> None:
         self._count_meld(self.trump)
-        rule = self.settings.rule_of_20
-        if (
-            rule
-            and self._side_meld(self._bidder()) < rule[0]
-            and not self.settings.bidders_short_meld_play_out
-        ):
+        if short_meld_stops_play(self.settings, self._side_meld(self._bidder())):
             self._finish(played=False)  # bidders forfeit: the hand is not played
             return
         self.decision = PLAY

@@ -265,13 +265,20 @@ def _bidders_short_meld(settings: Settings, meld: int) -> str | None:
     return f"meld {meld} is under {settings.rule_of_20[0]}"
 
 
+def short_meld_stops_play(settings: Settings, bidders_meld: int) -> bool:
+    """§2.5: bidders short of the `rule_of_20` meld forfeit before the lead, and the hand is not
+    played, unless the table plays it out (`bidders_short_meld_play_out`). The game state and the
+    scorer both ask here, so a hand the engine plays is one the scorer expects to be played."""
+    short = _bidders_short_meld(settings, bidders_meld) is not None
+    return short and not settings.bidders_short_meld_play_out
+
+
 def _not_played_because(settings: Settings, entry: HandEntry, bidders: int) -> str | None:
     """Why the rules stop this hand before the lead (§2.3 no marriage, §2.5 short meld); else None."""
     if entry.trump is None:  # valid only where trump needs a marriage (`trump_requires_marriage`)
         return "the bidder has no marriage"
-    short = _bidders_short_meld(settings, entry.meld[bidders])
-    if short and not settings.bidders_short_meld_play_out:
-        return f"the bidders' {short}"
+    if short_meld_stops_play(settings, entry.meld[bidders]):
+        return f"the bidders' {_bidders_short_meld(settings, entry.meld[bidders])}"
     return None
 
 
