@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cards import KING, QUEEN, Suit
 from .variants import Settings
 
 Call = tuple[int, int | None]
@@ -83,3 +84,11 @@ def bid_error(bid: int | None, auction: Sequence[Call], seats: int, settings: Se
     if not settings.bid_on_increment(bid):
         return f"{bid} is off the bid increment ({settings.bid_increment})"
     return None
+
+
+def trump_suits(counts: Sequence[int], settings: Settings) -> tuple[Suit, ...]:
+    """The suits the auction's winner may name (§1.3, §2.3): any, or with `trump_requires_marriage`
+    only those where their hand (24 counts) holds a K and a Q."""
+    if not settings.trump_requires_marriage:
+        return (0, 1, 2, 3)
+    return tuple(suit for suit in range(4) if counts[suit * 6 + KING] and counts[suit * 6 + QUEEN])

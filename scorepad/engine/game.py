@@ -207,11 +207,8 @@ class HandState:
         )
 
     def trump_choices(self) -> tuple[Suit, ...]:
-        """Suits the bidder may name: any, or only where they hold K and Q (`trump_requires_marriage`)."""
-        if not self.settings.trump_requires_marriage:
-            return (0, 1, 2, 3)
-        counts = self.hands[self.bidder or 0]
-        return tuple(s for s in range(4) if counts[s * 6 + 2] and counts[s * 6 + 3])
+        """Suits the bidder may name (`auction.trump_suits`)."""
+        return bidding.trump_suits(self.hands[self.bidder or 0], self.settings)
 
     @property
     def pass_count(self) -> int:

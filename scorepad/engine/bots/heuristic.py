@@ -21,8 +21,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..auction import high_bid
-from ..cards import ACE, CARD_COUNT, KING, QUEEN, TEN, Card, Suit, counts_of
+from ..auction import high_bid, trump_suits
+from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
 from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
@@ -189,19 +189,12 @@ class HeuristicBot:
 # ---------------------------------------------------------------- bidding and trump
 
 
-def trump_candidates(n: tuple[int, ...], settings: Settings) -> list[Suit]:
-    """Suits this hand may name: any, or only those where it holds a marriage (`trump_requires_marriage`)."""
-    if not settings.trump_requires_marriage:
-        return [0, 1, 2, 3]
-    return [suit for suit in range(4) if n[suit * 6 + KING] and n[suit * 6 + QUEEN]]
-
-
 def suit_values(hand: tuple[Card, ...], p: Profile) -> tuple[tuple[int, float], ...]:
     """(meld, trick points) for every suit this hand may name as trump."""
     n = counts_of(hand)
     return tuple(
         (meld_points(n, suit, p.variant, p.settings), trick_points(n, suit, p))
-        for suit in trump_candidates(n, p.settings)
+        for suit in trump_suits(n, p.settings)
     )
 
 
