@@ -13,10 +13,25 @@ from .heuristic import HeuristicBot
 from .outside import OutsideBot
 from .random_bot import RandomBot
 
-__all__ = ["BOT_CHOICES", "BotError", "HeuristicBot", "OutsideBot", "RandomBot", "check_answer", "make_bot"]
+__all__ = [
+    "BOT_CHOICES",
+    "HINT_BOT",
+    "PRACTICE_STRENGTHS",
+    "BotError",
+    "HeuristicBot",
+    "OutsideBot",
+    "RandomBot",
+    "check_answer",
+    "make_bot",
+]
 
 OUTSIDE_PREFIX = "cmd:"
 BOT_CHOICES = ("random", "heuristic", f"{OUTSIDE_PREFIX}PROGRAM ARGS")
+
+# The only bots the web may start, weakest first: never ``cmd:`` (that runs a program on the
+# server). Practice mode offers these as strengths; hints come from HINT_BOT, the strongest.
+PRACTICE_STRENGTHS: tuple[str, ...] = ("heuristic",)
+HINT_BOT = PRACTICE_STRENGTHS[-1]
 
 
 def make_bot(name: str, seat: int, rng: random.Random, timeout: float = 10.0) -> Bot:
