@@ -15,7 +15,7 @@ from .variants import Settings
 Call = tuple[int, int | None]
 
 
-def high_bid(auction: Sequence[Call]) -> Call | None:
+def high_bid(auction: Sequence[Call]) -> tuple[int, int] | None:
     """The last (so highest) bid and its seat, or None while nobody has bid."""
     for seat, bid in reversed(auction):
         if bid is not None:

@@ -722,7 +722,7 @@ def _say_suit(suit: Any) -> str:
 
 
 def _say_card(card: Any) -> str:
-    return codes([card])[0] if isinstance(card, int) and 0 <= card < CARD_COUNT else repr(card)
+    return codes([Card(card)])[0] if isinstance(card, int) and 0 <= card < CARD_COUNT else repr(card)
 
 
 def _say_cards(cards: Any) -> str:

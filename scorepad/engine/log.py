@@ -153,7 +153,7 @@ def _replay_actions(state: HandState, logged: dict[str, Any]) -> None:
             _step(state, PLAY, state.to_act, card, f"trick {number}, {code}")
 
 
-def _step(state: HandState, decision: str, seat: int, action: Any, where: str) -> None:
+def _step(state: HandState, decision: str, seat: int | None, action: Any, where: str) -> None:
     if state.decision != decision or state.to_act != seat:
         expected = (
             "the hand is over" if state.decision is None else f"seat {state.to_act} is to {state.decision}"

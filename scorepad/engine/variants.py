@@ -126,7 +126,10 @@ def setting_choices(key: str) -> tuple[Any, ...]:
     return _CHOICES[key]
 
 
-_ALIASES = {"double_around_scale": {"x10": "×10"}, "double_royal_marriage": {30: "30"}}
+_ALIASES: dict[str, dict[Any, Any]] = {
+    "double_around_scale": {"x10": "×10"},
+    "double_royal_marriage": {30: "30"},
+}
 _POSITIVE_INTS = ("target", "min_bid")
 _NON_NEGATIVE_INTS = ("last_trick",)
 

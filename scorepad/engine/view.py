@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from .cards import SUITS, Card, Suit, codes
 from .variants import Settings, Variant
@@ -95,13 +95,13 @@ def _fast_constructor[T](cls: type[T]) -> Callable[..., T]:
     """
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} has a __post_init__, which this constructor would skip")
-    names = [f.name for f in fields(cls)]
+    names = [f.name for f in fields(cast(Any, cls))]
     body = "".join(f"    _set_{name}(made, {name})\n" for name in names)
     source = f"def build(*, {', '.join(names)}):\n    made = _new(_cls)\n{body}    return made\n"
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     namespace.update({f"_set_{name}": getattr(cls, name).__set__ for name in names})
     exec(source, namespace)
-    return namespace["build"]
+    return cast("Callable[..., T]", namespace["build"])
 
 
 build_seat_view: Callable[..., SeatView] = _fast_constructor(SeatView)

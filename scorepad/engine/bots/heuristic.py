@@ -209,7 +209,7 @@ def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> f
 
 def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> int | None:
     """Raise by the least step while the estimate covers it; ``values`` are the hand's ``suit_values``."""
-    least = view.legal[-1]
+    least: int = view.legal[-1]
     if None not in view.legal:
         return least  # the forced dealer
     partners = p.partners[view.seat]
@@ -233,8 +233,9 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
 
 def choose_trump(view: SeatView, p: Profile) -> Suit:
     n = counts_of(view.hand)
+    suits: tuple[Suit, ...] = view.legal
     return max(
-        view.legal,
+        suits,
         key=lambda suit: meld_points(n, suit, p.variant, p.settings) + trick_points(n, suit, p),
     )
 
@@ -330,7 +331,8 @@ class Memory:
         self.count = 0
         self.last: Trick | None = None
         self.profile: Profile | None = None
-        self.seat = self.trump = -1
+        self.seat = -1
+        self.trump: Suit | None = None
         self.unseen: list[int] = []  # copies of each card not yet seen in a completed trick
         self.partner_played: list[int] = []
         self.voids: list[int] = []
@@ -357,10 +359,10 @@ class Memory:
             known[c] = known.get(c, 0) + 1
         for partner in partners:
             shown: dict[int, int] = {}
-            for c in view.shown[partner] if view.shown else ():
-                shown[c] = shown.get(c, 0) + 1
-            for c, copies in shown.items():
-                known[c] = max(known.get(c, 0), copies)
+            for shown_card in view.shown[partner] if view.shown else ():
+                shown[shown_card] = shown.get(shown_card, 0) + 1
+            for held, copies in shown.items():
+                known[held] = max(known.get(held, 0), copies)
         self.known, self.known_from = known, (view.shown, view.passed)
         return known
 
@@ -413,8 +415,8 @@ class Table:
             unseen[c] -= 1
         self.voids = voids  # bit per suit the seat has shown it lacks
         if partners:  # what is unseen but known to sit with a partner threatens nothing
-            for c, copies in memory.known_with_partners(view, partners).items():
-                still_held = copies - partner_played[c]
+            for known_card, copies in memory.known_with_partners(view, partners).items():
+                still_held = copies - partner_played[known_card]
                 if still_held > 0:
                     unseen[c] = max(0, unseen[c] - still_held)
         self.threat = threat = unseen  # copies an opponent may hold
@@ -464,7 +466,7 @@ def top_ranks(threat: list[int]) -> list[int]:
 
 
 def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
-    legal = view.legal
+    legal: tuple[Card, ...] = view.legal
     if len(legal) == 1:  # (with copies of one card listed twice, every path below picks that card too)
         return legal[0]
     table = Table(view, p, memory or Memory())
@@ -482,7 +484,8 @@ def _cheapest(cards: tuple[Card, ...] | list[Card], trump: Suit | None, p: Profi
 def _lead(view: SeatView, table: Table, p: Profile) -> Card:
     trump = view.trump
     everyone = table.opponents + table.partners
-    sure = [c for c in set(view.legal) if table.safe(c, c // 6, everyone)]
+    legal: tuple[Card, ...] = view.legal
+    sure = [c for c in set(legal) if table.safe(c, c // 6, everyone)]
     side = [c for c in sure if c // 6 != trump]
     if side:  # cash side-suit winners before the opponents run out of the suit
         return max(side, key=lambda c: (p.value[c], -(c % 6)))
@@ -496,7 +499,7 @@ def _lead(view: SeatView, table: Table, p: Profile) -> Card:
         opponent_ruffs = any(table.may_ruff(s, suit) for s in table.opponents)
         return (not partner_ruffs or opponent_ruffs, p.value[c], suit == trump, -(c % 6))
 
-    return min(view.legal, key=lead_key)
+    return min(legal, key=lead_key)
 
 
 def _follow(view: SeatView, table: Table, p: Profile) -> Card:
@@ -508,7 +511,7 @@ def _follow(view: SeatView, table: Table, p: Profile) -> Card:
     best = trick_winner(cards, trump)
     winning = cards[best]
     later = p.later[trick.leader][len(cards)]
-    legal = view.legal
+    legal: tuple[Card, ...] = view.legal
     if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
         # Partner has it: give it counters, keeping sure winners back; a trump only when forced,
         # and then the lowest.

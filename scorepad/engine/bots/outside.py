@@ -135,7 +135,8 @@ def parse_answer(view: SeatView, line: str) -> Answer:
     value = data[key]
     try:
         if view.decision == BID:
-            return value
+            bid: int | None = value  # any JSON value: check_answer refuses what is not a legal bid
+            return bid
         if view.decision == TRUMP:
             return parse_suit(_text(value))
         if view.decision == PASS:

@@ -23,13 +23,14 @@ class RandomBot:
 
     def decide(self, view: SeatView) -> Answer:
         if view.decision == BID:
-            minimum = view.legal[-1]
+            minimum: int = view.legal[-1]
             if None in view.legal and self.rng.random() < 0.5:
                 return None
             return minimum
         if view.decision == PASS:
             return tuple(self.rng.sample(view.hand, view.pass_count))
-        return self.rng.choice(view.legal)
+        answer: Answer = self.rng.choice(view.legal)
+        return answer
 
     def close(self) -> None:
         pass
