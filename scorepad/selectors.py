@@ -1,4 +1,4 @@
-"""Reads for history and statistics. Every number comes from the engine's ``score_game``.
+"""Reads: a game's scoresheet, history and statistics. Every number comes from the engine's ``score_game``.
 
 The game rows keep a copy of ``finished`` for filtering in SQL; totals, winners, made bids
 and the like are always scored afresh from the hands as entered (``Game.record()``).
@@ -6,17 +6,167 @@ and the like are always scored afresh from the hands as entered (``Game.record()
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.db.models import Count, QuerySet
 
-from .engine.variants import VARIANTS, Variant
+from .engine.cards import SUITS
+from .engine.scoring import GameScore, ScoredHand, dealer_for_hand, parse_record, score_game
+from .engine.variants import VARIANTS, Settings, Variant
 from .models import Game, Household, Player
-from .services.games import game_score, side_names
 
-if TYPE_CHECKING:
-    from .engine.scoring import GameScore
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """One side's line of one hand: what it scored, its running total and why, in words."""
+
+    name: str
+    score: int
+    total: int
+    reason: str
+    bidding: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One line of the game page's table: a stored hand with its score."""
+
+    number: int
+    dealer: str
+    bidder: str
+    bidder_side: int
+    bid: int
+    trump: str | None
+    meld: list[int]
+    tricks: list[int] | None
+    made: bool
+    played: bool
+    scores: list[int]
+    totals: list[int]
+    reasons: list[str]
+    sides: list[SideResult]
+
+    @property
+    def bidder_reason(self) -> str:
+        return self.reasons[self.bidder_side]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoresheet:
+    """Everything a game's page shows, read from the hands as entered and scored by the engine.
+
+    (Not the engine's ``HandState``: a scoresheet holds what the table wrote down.)
+    """
+
+    game: Game
+    variant: Variant
+    settings: Settings
+    players: list[Player]  # by seat position
+    side_names: list[str]
+    score: GameScore
+    rows: list[HandRow]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows)
+
+    @property
+    def finished(self) -> bool:
+        return self.score.finished
+
+    def dealer_of(self, number: int) -> int:
+        """The seat that deals hand ``number`` (from 0), RULES §8."""
+        return dealer_for_hand(self.variant, self.game.first_dealer, number)
+
+    @property
+    def next_dealer(self) -> int | None:
+        return None if self.finished else self.dealer_of(self.next_number)
+
+    @property
+    def next_dealer_name(self) -> str:
+        dealer = self.next_dealer
+        return "" if dealer is None else self.players[dealer].name
+
+    @property
+    def last_row(self) -> HandRow | None:
+        return self.rows[-1] if self.rows else None
+
+    @property
+    def tied_at_target(self) -> list[str]:
+        """Who is tied at the top, at or past the target, while the game goes on: only a
+        `tie_break` of "play_on" leaves a side there without a winner (§3.7)."""
+        totals = self.score.totals
+        if self.finished or not self.rows or max(totals) < self.settings.target:
+            return []
+        return [name for name, total in zip(self.side_names, totals, strict=True) if total == max(totals)]
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.side_names[side] for side in self.score.winners]
+
+    @property
+    def trick_total(self) -> int:
+        return self.variant.trick_points_total(self.settings)
+
+    @property
+    def totals(self) -> list[tuple[str, int]]:
+        return list(zip(self.side_names, self.score.totals, strict=True))
+
+
+def game_settings(game: Game) -> Settings:
+    return game.rules.settings(game.settings)
+
+
+def side_names(variant: Variant, players: Sequence[Player]) -> list[str]:
+    return [" & ".join(players[seat].name for seat in seats) for seats in variant.sides]
+
+
+def game_score(game: Game) -> GameScore:
+    """The game scored by the engine from the hands as entered (``Game.record()``, §9.3).
+
+    Every read of a stored game's totals, winners or results goes through here.
+    """
+    return score_game(*parse_record(game.record()))
+
+
+def scoresheet(game: Game) -> Scoresheet:
+    """Score ``game`` as stored. Read-only: writes go through ``services.games``."""
+    score = game_score(game)
+    variant, settings = score.variant, score.settings
+    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
+    names = side_names(variant, players)
+    rows = [_row(variant, game, players, names, number, hand) for number, hand in enumerate(score.hands)]
+    return Scoresheet(game, variant, settings, players, names, score, rows)
+
+
+def _row(
+    variant: Variant, game: Game, players: list[Player], names: list[str], number: int, scored: ScoredHand
+) -> HandRow:
+    entry, score = scored.entry, scored.score
+    bidder_side = variant.side_of(entry.bidder)
+    sides = [
+        SideResult(name, points, total, reason, side == bidder_side)
+        for side, (name, points, total, reason) in enumerate(
+            zip(names, score.scores, scored.totals, score.reasons, strict=True)
+        )
+    ]
+    return HandRow(
+        number=number,
+        dealer=players[dealer_for_hand(variant, game.first_dealer, number)].name,
+        bidder=players[entry.bidder].name,
+        bidder_side=bidder_side,
+        bid=entry.bid,
+        trump=None if entry.trump is None else SUITS[entry.trump],
+        meld=list(entry.meld),
+        tricks=None if entry.tricks is None else list(entry.tricks),
+        made=score.made,
+        played=score.played,
+        scores=list(score.scores),
+        totals=list(scored.totals),
+        reasons=list(score.reasons),
+        sides=sides,
+    )
 
 
 def last_game(household: Household, variant: Variant) -> Game | None:

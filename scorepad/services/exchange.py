@@ -16,9 +16,9 @@ from django.utils.timezone import localdate
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player
-from ..selectors import seated_side_names
+from ..selectors import game_score, seated_side_names
 from . import ServiceError
-from .games import bid_problems, game_score, game_start
+from .games import bid_problems, game_start
 
 # Wide enough for the variant with the most sides, so every game fits one header.
 MAX_SIDES = max(len(variant.sides) for variant in VARIANTS.values())

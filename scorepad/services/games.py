@@ -8,24 +8,14 @@ winners onto the ``Game`` row, so those columns never drift from what the hands 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from ..engine.cards import SUITS
-from ..engine.scoring import (
-    GameScore,
-    HandEntry,
-    RecordError,
-    ScoredHand,
-    dealer_for_hand,
-    parse_record,
-    score_game,
-    validate_hand,
-)
-from ..engine.variants import Settings, SettingsError, Variant, get_variant
+from ..engine.scoring import HandEntry, RecordError, validate_hand
+from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
+from ..selectors import Scoresheet, game_settings, scoresheet
 from . import ServiceError
 
 # No real bid, meld, trick count or target comes near it. It keeps a slip of the thumb
@@ -52,155 +42,6 @@ class HandAlreadyRecorded(ServiceError):
 
 class GameOver(ServiceError):
     """No hand is accepted after the game has been won."""
-
-
-@dataclass(frozen=True, slots=True)
-class SideResult:
-    """One side's line of one hand: what it scored, its running total and why, in words."""
-
-    name: str
-    score: int
-    total: int
-    reason: str
-    bidding: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HandRow:
-    """One line of the game page's table: a stored hand with its score."""
-
-    number: int
-    dealer: str
-    bidder: str
-    bidder_side: int
-    bid: int
-    trump: str | None
-    meld: list[int]
-    tricks: list[int] | None
-    made: bool
-    played: bool
-    scores: list[int]
-    totals: list[int]
-    reasons: list[str]
-    sides: list[SideResult]
-
-    @property
-    def bidder_reason(self) -> str:
-        return self.reasons[self.bidder_side]
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """Everything the game page shows, read from the hands and scored by the engine."""
-
-    game: Game
-    variant: Variant
-    settings: Settings
-    players: list[Player]  # by seat position
-    side_names: list[str]
-    score: GameScore
-    rows: list[HandRow]
-
-    @property
-    def next_number(self) -> int:
-        return len(self.rows)
-
-    @property
-    def finished(self) -> bool:
-        return self.score.finished
-
-    def dealer_of(self, number: int) -> int:
-        """The seat that deals hand ``number`` (from 0), RULES §8."""
-        return dealer_for_hand(self.variant, self.game.first_dealer, number)
-
-    @property
-    def next_dealer(self) -> int | None:
-        return None if self.finished else self.dealer_of(self.next_number)
-
-    @property
-    def next_dealer_name(self) -> str:
-        dealer = self.next_dealer
-        return "" if dealer is None else self.players[dealer].name
-
-    @property
-    def last_row(self) -> HandRow | None:
-        return self.rows[-1] if self.rows else None
-
-    @property
-    def tied_at_target(self) -> list[str]:
-        """Who is tied at the top, at or past the target, while the game goes on: only a
-        `tie_break` of "play_on" leaves a side there without a winner (§3.7)."""
-        totals = self.score.totals
-        if self.finished or not self.rows or max(totals) < self.settings.target:
-            return []
-        return [name for name, total in zip(self.side_names, totals, strict=True) if total == max(totals)]
-
-    @property
-    def winner_names(self) -> list[str]:
-        return [self.side_names[side] for side in self.score.winners]
-
-    @property
-    def trick_total(self) -> int:
-        return self.variant.trick_points_total(self.settings)
-
-    @property
-    def totals(self) -> list[tuple[str, int]]:
-        return list(zip(self.side_names, self.score.totals, strict=True))
-
-
-def game_settings(game: Game) -> Settings:
-    return game.rules.settings(game.settings)
-
-
-def side_names(variant: Variant, players: Sequence[Player]) -> list[str]:
-    return [" & ".join(players[seat].name for seat in seats) for seats in variant.sides]
-
-
-def game_score(game: Game) -> GameScore:
-    """The game scored by the engine from the hands as entered (``Game.record()``, §9.3).
-
-    Every read of a stored game's totals, winners or results goes through here.
-    """
-    return score_game(*parse_record(game.record()))
-
-
-def game_state(game: Game) -> GameState:
-    """Score ``game`` as stored. Read-only: writes go through the services below."""
-    score = game_score(game)
-    variant, settings = score.variant, score.settings
-    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
-    names = side_names(variant, players)
-    rows = [_row(variant, game, players, names, number, hand) for number, hand in enumerate(score.hands)]
-    return GameState(game, variant, settings, players, names, score, rows)
-
-
-def _row(
-    variant: Variant, game: Game, players: list[Player], names: list[str], number: int, scored: ScoredHand
-) -> HandRow:
-    entry, score = scored.entry, scored.score
-    bidder_side = variant.side_of(entry.bidder)
-    sides = [
-        SideResult(name, points, total, reason, side == bidder_side)
-        for side, (name, points, total, reason) in enumerate(
-            zip(names, score.scores, scored.totals, score.reasons, strict=True)
-        )
-    ]
-    return HandRow(
-        number=number,
-        dealer=players[dealer_for_hand(variant, game.first_dealer, number)].name,
-        bidder=players[entry.bidder].name,
-        bidder_side=bidder_side,
-        bid=entry.bid,
-        trump=None if entry.trump is None else SUITS[entry.trump],
-        meld=list(entry.meld),
-        tricks=None if entry.tricks is None else list(entry.tricks),
-        made=score.made,
-        played=score.played,
-        scores=list(score.scores),
-        totals=list(scored.totals),
-        reasons=list(score.reasons),
-        sides=sides,
-    )
 
 
 @transaction.atomic
@@ -269,10 +110,10 @@ def bid_problems(entry: HandEntry) -> list[tuple[str, str]]:
     return [("bid", f"{entry.bid} is more than any real bid: at most {NUMBER_LIMIT}")]
 
 
-def _rescore(game: Game) -> GameState:
+def _rescore(game: Game) -> Scoresheet:
     """Score every hand again and keep ``finished``/``winner_sides`` in step with them."""
     try:
-        state = game_state(game)
+        sheet = scoresheet(game)
     except RecordError as error:
         if error.field is None and error.hand is not None:
             # A correction that ends the game before hands that were played after it.
@@ -281,15 +122,15 @@ def _rescore(game: Game) -> GameState:
         else:
             message = ("" if error.hand is None else f"Hand {error.hand + 1}: ") + error.detail
         raise HandRefused([("", message)]) from None
-    winners = list(state.score.winners)
-    if game.finished != state.finished or game.winner_sides != winners:
-        game.finished, game.winner_sides = state.finished, winners
+    winners = list(sheet.score.winners)
+    if game.finished != sheet.finished or game.winner_sides != winners:
+        game.finished, game.winner_sides = sheet.finished, winners
         game.save(update_fields=["finished", "winner_sides"])
-    return state
+    return sheet
 
 
 @transaction.atomic
-def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> GameState:
+def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> Scoresheet:
     """Record hand ``number`` (from 0). The form says which hand it is for, so a second
     submission of the same hand meets the unique (game, number) constraint and is refused."""
     game = _locked(game)
@@ -308,7 +149,7 @@ def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> GameStat
 
 
 @transaction.atomic
-def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> GameState:
+def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> Scoresheet:
     """Correct a past hand; every later hand is scored again from the new totals."""
     game = _locked(hand.game)
     entry = checked_entry(game, hand.number, data)
@@ -319,7 +160,7 @@ def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> GameState:
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand) -> GameState:
+def hand_delete(*, hand: Hand) -> Scoresheet:
     """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 …"""
     game = _locked(hand.game)
     number = hand.number
@@ -332,7 +173,7 @@ def hand_delete(*, hand: Hand) -> GameState:
 
 
 @transaction.atomic
-def hand_undo_last(*, game: Game) -> GameState:
+def hand_undo_last(*, game: Game) -> Scoresheet:
     game = _locked(game)
     last = game.hands.order_by("-number").first()
     if last is None:

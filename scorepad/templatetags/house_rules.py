@@ -1,14 +1,14 @@
-"""``{% house_rules state as rules %}``: a game's rules that differ from its variant's, in a few words."""
+"""``{% house_rules sheet as rules %}``: a game's rules that differ from its variant's, in a few words."""
 
 from django import template
 
 from ..forms import house_rules_brief
-from ..services.games import GameState
+from ..selectors import Scoresheet
 
 register = template.Library()
 
 
 @register.simple_tag
-def house_rules(state: GameState) -> str:
+def house_rules(sheet: Scoresheet) -> str:
     """ "set costs double the bid; last trick 10", or "" when the game plays by its variant's defaults."""
-    return "; ".join(house_rules_brief(state.variant, state.settings))
+    return "; ".join(house_rules_brief(sheet.variant, sheet.settings))

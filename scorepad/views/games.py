@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap
+from django_htmx.http import reswap
 
 from ..access import get_game_for_user, get_hand_for_user, get_household_for_user
 from ..engine.cards import SUITS
@@ -26,20 +26,19 @@ from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
 from ..meld_forms import parse_meld_now
 from ..models import Game, Hand, Household
-from ..selectors import last_game
+from ..selectors import Scoresheet, last_game, scoresheet
 from ..services import ServiceError
 from ..services.games import (
-    GameState,
     HandAlreadyRecorded,
     HandRefused,
     game_start,
-    game_state,
     hand_delete,
     hand_edit,
     hand_record,
     hand_undo_last,
 )
 from ..services.households import player_create
+from .rendering import go_to, page_or_partial
 
 MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
 
@@ -106,45 +105,46 @@ def _add_player(request: HttpRequest, household: Household, variant: Variant) ->
 # ---- the game page ----------------------------------------------------------------------------
 
 
-def _hand_form(state: GameState, **kwargs: Any) -> HandForm:
+def _hand_form(sheet: Scoresheet, **kwargs: Any) -> HandForm:
     return HandForm(
-        variant=state.variant,
-        settings=state.settings,
-        players=state.players,
-        side_names=state.side_names,
+        variant=sheet.variant,
+        settings=sheet.settings,
+        players=sheet.players,
+        side_names=sheet.side_names,
         **kwargs,
     )
 
 
-def _new_hand_initial(state: GameState, prefill: QueryDict | dict[str, Any]) -> dict[str, Any]:
+def _new_hand_initial(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) -> dict[str, Any]:
     """A blank next hand: the bid starts at the minimum; a link (the meld calculator) may prefill."""
-    values = HandForm.values_from(prefill, len(state.side_names))
+    values = HandForm.values_from(prefill, len(sheet.side_names))
     values.pop("number", None)
-    return {"bid": state.settings.min_bid, **values, "number": state.next_number}
+    return {"bid": sheet.settings.min_bid, **values, "number": sheet.next_number}
 
 
-def _next_hand_form(state: GameState, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
+def _next_hand_form(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
     """The form for the next hand, or None once the game is over (no hand is accepted after it)."""
-    return None if state.finished else _hand_form(state, initial=_new_hand_initial(state, prefill))
+    return None if sheet.finished else _hand_form(sheet, initial=_new_hand_initial(sheet, prefill))
 
 
-def _game_context(state: GameState, form: HandForm | None, **extra: Any) -> dict[str, Any]:
-    game = state.game
+def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dict[str, Any]:
+    game = sheet.game
     return {
-        "state": state,
+        "sheet": sheet,
         "game": game,
-        "game_score": state.score,
+        "game_score": sheet.score,
         "form": form,
         "action": reverse("hand_create", args=[game.pk]),
         "form_target": "#scorepad",
-        "dealer": state.next_dealer,
+        "dealer": sheet.next_dealer,
         **extra,
     }
 
 
-def _render_game(request: HttpRequest, state: GameState, form: HandForm | None, **extra: Any) -> HttpResponse:
-    template = "scorepad/game.html#scorepad" if request.htmx else "scorepad/game.html"
-    return render(request, template, _game_context(state, form, **extra))
+def _render_game(
+    request: HttpRequest, sheet: Scoresheet, form: HandForm | None, **extra: Any
+) -> HttpResponse:
+    return page_or_partial(request, "scorepad/game.html", "scorepad", _game_context(sheet, form, **extra))
 
 
 def _show_result(response: HttpResponse) -> HttpResponse:
@@ -152,25 +152,20 @@ def _show_result(response: HttpResponse) -> HttpResponse:
     return reswap(response, "outerHTML show:top")
 
 
-def _go_to(request: HttpRequest, url: str) -> HttpResponse:
-    """A redirect that htmx follows as a whole page, not swapped into the part that asked."""
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
-    return _go_to(request, reverse("game", args=[game.pk]))
+    return go_to(request, reverse("game", args=[game.pk]))
 
 
 @login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    state = game_state(get_game_for_user(request.user, game_id))
-    return _render_game(request, state, _next_hand_form(state, request.GET))
+    sheet = scoresheet(get_game_for_user(request.user, game_id))
+    return _render_game(request, sheet, _next_hand_form(sheet, request.GET))
 
 
-def _stepped_bid(state: GameState, data: QueryDict) -> dict[str, Any]:
+def _stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
     """The form's values with the bid moved one step (§4 ``bid_increment``), never under the minimum."""
-    values = HandForm.values_from(data, len(state.side_names))
-    settings = state.settings
+    values = HandForm.values_from(data, len(sheet.side_names))
+    settings = sheet.settings
     try:
         current = max(int(values.get("bid", "")), settings.min_bid)
     except ValueError:
@@ -182,40 +177,40 @@ def _stepped_bid(state: GameState, data: QueryDict) -> dict[str, Any]:
     return values
 
 
-def _meld_calculator(request: HttpRequest, state: GameState, page: str) -> HttpResponse:
+def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
     """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``.
 
     A side's meld already typed goes along as ``meld_now``: partners' meld adds (RULES.md §1.4, §2.4),
     so the calculator can offer the second partner's hand added to the first's.
     """
-    values = HandForm.values_from(request.POST, len(state.side_names))
+    values = HandForm.values_from(request.POST, len(sheet.side_names))
     try:
         side = int(request.POST["count_meld"])
     except ValueError:
         side = 0
-    if not 0 <= side < len(state.side_names):
+    if not 0 <= side < len(sheet.side_names):
         side = 0
     meld_now = parse_meld_now(str(values.pop(f"meld_{side}", "")).strip())
     values.pop("number", None)
     params = {
-        "variant": state.variant.id,
+        "variant": sheet.variant.id,
         "return": f"{page}?{urlencode(values)}",
         "side": side,
-        "side_label": state.side_names[side],  # the calculator shows it on its way-back button
+        "side_label": sheet.side_names[side],  # the calculator shows it on its way-back button
     }
     if meld_now:  # 0 or a slip of the thumb: nothing to add to
         params["meld_now"] = meld_now
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
     # The house rules that change meld, so the calculator counts as this table does.
-    params.update({key: state.game.settings[key] for key in MELD_SETTINGS if key in state.game.settings})
-    return _go_to(request, f"{reverse('meld')}?{urlencode(params)}")
+    params.update({key: sheet.game.settings[key] for key in MELD_SETTINGS if key in sheet.game.settings})
+    return go_to(request, f"{reverse('meld')}?{urlencode(params)}")
 
 
-def _bid_step(request: HttpRequest, state: GameState, render_page: RenderPage) -> HttpResponse | None:
+def _bid_step(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse | None:
     """The stepper's − / + buttons: the form comes back with the bid moved; nothing is saved."""
     if "bid_step" in request.POST:
-        form = _hand_form(state, initial=_stepped_bid(state, request.POST))
+        form = _hand_form(sheet, initial=_stepped_bid(sheet, request.POST))
         return render_page(form, partial="hand-form" if request.htmx else None)
     return None
 
@@ -224,24 +219,24 @@ def _bid_step(request: HttpRequest, state: GameState, render_page: RenderPage) -
 @require_POST
 def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
-    state = game_state(game)
-    if state.finished:  # a stale page or a resent form: say so instead of showing the hand form again
+    sheet = scoresheet(game)
+    if sheet.finished:  # a stale page or a resent form: say so instead of showing the hand form again
         messages.info(request, "The game is over: no more hands can be recorded.")
         return _to_game(request, game)
 
     def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
         if partial:
-            return render(request, f"scorepad/game.html#{partial}", _game_context(state, form, **extra))
-        return _render_game(request, state, form, **extra)
+            return render(request, f"scorepad/game.html#{partial}", _game_context(sheet, form, **extra))
+        return _render_game(request, sheet, form, **extra)
 
-    if (stepped := _bid_step(request, state, render_page)) is not None:
+    if (stepped := _bid_step(request, sheet, render_page)) is not None:
         return stepped
     if "count_meld" in request.POST:
-        return _meld_calculator(request, state, reverse("game", args=[game.pk]))
-    form = _hand_form(state, data=request.POST)
+        return _meld_calculator(request, sheet, reverse("game", args=[game.pk]))
+    form = _hand_form(sheet, data=request.POST)
     if form.is_valid():
         try:
-            state = hand_record(game=game, number=form.cleaned_data["number"], data=form.hand_data())
+            sheet = hand_record(game=game, number=form.cleaned_data["number"], data=form.hand_data())
         except HandAlreadyRecorded as error:
             messages.info(request, str(error))
             return _to_game(request, game)
@@ -252,7 +247,7 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             if not request.htmx:
                 return redirect("game", game_id=game.pk)
-            return _show_result(_render_game(request, state, _next_hand_form(state, {})))
+            return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})))
     return render_page(form)
 
 
@@ -261,16 +256,16 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     try:
-        state = hand_undo_last(game=game)
+        sheet = hand_undo_last(game=game)
     except ServiceError as error:
         notice = str(error)
-        state = game_state(game)
+        sheet = scoresheet(game)
     else:
-        notice = f"Hand {state.next_number + 1} undone."
+        notice = f"Hand {sheet.next_number + 1} undone."
     if not request.htmx:
         messages.info(request, notice)
         return redirect("game", game_id=game.pk)
-    return _show_result(_render_game(request, state, _next_hand_form(state, {}), notice=notice))
+    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice))
 
 
 # ---- corrections ------------------------------------------------------------------------------
@@ -296,16 +291,16 @@ def _hand_initial(hand: Hand) -> dict[str, Any]:
 def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     hand = get_hand_for_user(request.user, game_id, number)
     game = hand.game
-    state = game_state(game)
+    sheet = scoresheet(game)
     page = reverse("hand_edit", args=[game.pk, number])
 
     def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
         context = {
-            **_game_context(state, form, **extra),
+            **_game_context(sheet, form, **extra),
             "hand": hand,
             "action": page,
             "form_target": "#hand-form",
-            "dealer": state.dealer_of(number),
+            "dealer": sheet.dealer_of(number),
             "editing": True,
         }
         if partial or request.htmx:
@@ -313,13 +308,13 @@ def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpRespo
         return render(request, "scorepad/hand_edit.html", context)
 
     if request.method != "POST":
-        prefill = HandForm.values_from(request.GET, len(state.side_names))
-        return render_page(_hand_form(state, initial={**_hand_initial(hand), **prefill, "number": number}))
-    if (stepped := _bid_step(request, state, render_page)) is not None:
+        prefill = HandForm.values_from(request.GET, len(sheet.side_names))
+        return render_page(_hand_form(sheet, initial={**_hand_initial(hand), **prefill, "number": number}))
+    if (stepped := _bid_step(request, sheet, render_page)) is not None:
         return stepped
     if "count_meld" in request.POST:
-        return _meld_calculator(request, state, page)
-    form = _hand_form(state, data=request.POST)
+        return _meld_calculator(request, sheet, page)
+    form = _hand_form(sheet, data=request.POST)
     if form.is_valid():
         try:
             hand_edit(hand=hand, data=form.hand_data())
@@ -339,8 +334,8 @@ def hand_delete_view(request: HttpRequest, game_id: int, number: int) -> HttpRes
     hand = get_hand_for_user(request.user, game_id, number)
     game = hand.game
     if request.method != "POST":
-        state = game_state(game)
-        context = {"game": game, "state": state, "hand": hand, "row": state.rows[number]}
+        sheet = scoresheet(game)
+        context = {"game": game, "sheet": sheet, "hand": hand, "row": sheet.rows[number]}
         return render(request, "scorepad/hand_delete.html", context)
     try:
         hand_delete(hand=hand)

@@ -11,7 +11,6 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
-from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
@@ -19,10 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import games_for_household, player_statistics, seated_side_names
+from ..selectors import game_score, games_for_household, player_statistics, seated_side_names
 from ..services import ServiceError
 from ..services.exchange import game_export, game_import, household_history_csv, record_check
-from ..services.games import game_score
+from .rendering import page_or_partial
 
 GAMES_PER_PAGE = 20
 MAX_RECORD_BYTES = 1_000_000  # a 1000-hand game is far below this
@@ -62,17 +61,6 @@ def _game_row(game: Game) -> GameRow:
     )
 
 
-def _page_or_partial(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
-) -> HttpResponse:
-    """htmx gets the partial it swaps in; a plain request, or htmx restoring history, the page."""
-    if request.htmx and not request.htmx.history_restore_request:
-        template = f"{template}#{partial}"
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
-
-
 @login_required
 @require_GET
 def history(request: HttpRequest, household_id: int) -> HttpResponse:
@@ -96,7 +84,7 @@ def history(request: HttpRequest, household_id: int) -> HttpResponse:
         "rows": [_game_row(game) for game in page],
         "filter_query": query.urlencode(),
     }
-    return _page_or_partial(request, "scorepad/history.html", "game-list", context)
+    return page_or_partial(request, "scorepad/history.html", "game-list", context)
 
 
 @login_required

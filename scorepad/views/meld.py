@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from scorepad.engine import cards
@@ -30,6 +28,8 @@ from scorepad.meld_forms import (
     MeldQueryForm,
     ReturnTrip,
 )
+
+from .rendering import page_or_partial
 
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
 
@@ -103,12 +103,7 @@ def meld_calculator(request: HttpRequest) -> HttpResponse:
     trip = ReturnTrip.from_query(request.GET, host=request.get_host(), secure=request.is_secure())
     query = form.query(trip)
     context = {"form": form, "query": query, **calculator_context(query, form)}
-    # A history restore after a cache miss wants the whole page, htmx header or not.
-    partial = request.htmx and not request.htmx.history_restore_request
-    template = "scorepad/meld.html#calculator" if partial else "scorepad/meld.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return page_or_partial(request, "scorepad/meld.html", "calculator", context)
 
 
 def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:

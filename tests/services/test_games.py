@@ -4,13 +4,13 @@ import pytest
 from django.contrib.auth.models import User
 
 from scorepad.models import Game, Hand, Invite
+from scorepad.selectors import scoresheet
 from scorepad.services import ServiceError
 from scorepad.services.games import (
     GameOver,
     HandAlreadyRecorded,
     HandRefused,
     game_start,
-    game_state,
     hand_delete,
     hand_edit,
     hand_record,
@@ -235,7 +235,7 @@ def test_game_end_sets_finished_and_winners_and_refuses_more_hands(six_handed):
 
 
 def test_dealer_moves_one_seat_clockwise_each_hand(six_handed):
-    assert game_state(six_handed).next_dealer == 5
+    assert scoresheet(six_handed).next_dealer == 5
     state = hand_record(game=six_handed, number=0, data=six(0, [0] * 6, [40] * 6))
     assert state.next_dealer == 0
     assert state.rows[0].dealer == "P6"

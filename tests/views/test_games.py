@@ -210,7 +210,7 @@ def test_double_set_penalty_and_another_count_are_stored_and_a_set_costs_double_
     # 241 trick points a hand (240 + the last trick); Bob & Dan take 30 + 100 = 130 of a 150 bid.
     hand = form_data(bid=150, meld_0=20, meld_1=30, tricks_0=141)
     page = client.post(reverse("hand_create", args=[game.pk]), hand, follow=True)
-    assert list(page.context["state"].score.totals) == [161, -300]
+    assert list(page.context["sheet"].score.totals) == [161, -300]
 
 
 def test_rule_of_20_off_lets_double_deck_bidders_with_16_meld_play(client, household, players):
@@ -219,7 +219,7 @@ def test_rule_of_20_off_lets_double_deck_bidders_with_16_meld_play(client, house
     assert game.settings == {"rule_of_20": None}
     hand = form_data(bid=50, meld_0=24, meld_1=16, tricks_0=15)  # under the rule: forfeit unplayed
     page = client.post(reverse("hand_create", args=[game.pk]), hand, follow=True)
-    row = page.context["state"].rows[0]
+    row = page.context["sheet"].rows[0]
     assert (row.played, row.made, row.scores) == (True, True, [39, 51])
 
 
@@ -397,7 +397,7 @@ def test_recording_a_hand_redirects_and_shows_totals_and_reasons(client, game):
     hand = Hand.objects.get()
     assert (hand.tricks, hand.meld) == ([28, 22], [24, 31])  # side 1's points filled in as 50 − 28
     page = client.get(reverse("game", args=[game.pk]))
-    state = page.context["state"]
+    state = page.context["sheet"]
     assert list(state.score.totals) == [52, -55]
     assert b"set: 53 is short of 55" in page.content or b"short of 55" in page.content
     assert b"<strong>Ann</strong> deals" in page.content
@@ -522,7 +522,7 @@ def test_no_marriage_records_a_hand_not_played(client, game):
     hand = Hand.objects.get()
     assert (hand.trump, hand.tricks) == (None, None)
     page = client.get(reverse("game", args=[game.pk]))
-    assert list(page.context["state"].score.totals) == [-50, 26]
+    assert list(page.context["sheet"].score.totals) == [-50, 26]
     assert b"not played" in page.content
 
 
@@ -531,7 +531,7 @@ def test_took_a_trick_with_no_counters_keeps_the_meld(client, classic):
     data = {"number": 0, "bidder": 0, "bid": 20, "trump": "S", "meld_0": 10, "meld_1": 10, "tricks_0": 25}
     client.post(reverse("hand_create", args=[classic.pk]), {**data, "took_1": "on"})
     assert Hand.objects.get().took_trick == [True, True]
-    assert list(client.get(reverse("game", args=[classic.pk])).context["state"].score.totals) == [35, 10]
+    assert list(client.get(reverse("game", args=[classic.pk])).context["sheet"].score.totals) == [35, 10]
 
 
 def test_classic_shows_the_took_a_trick_toggle_and_double_deck_does_not(client, game, classic):
@@ -637,7 +637,7 @@ def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
     assert b'Dan<small class="dealer-mark">deals</small>' in page.content
     response = client.post(url, form_data(tricks_0=20))
     assert response["Location"] == reverse("game", args=[game.pk])
-    assert list(client.get(reverse("game", args=[game.pk])).context["state"].score.totals) == [44, 61]
+    assert list(client.get(reverse("game", args=[game.pk])).context["sheet"].score.totals) == [44, 61]
 
 
 def test_a_refused_edit_shows_its_error_and_changes_nothing(client, game):
