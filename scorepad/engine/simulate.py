@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,19 +25,45 @@ class GameStopped(RuntimeError):
     """A bot answered something the rules refuse; the message names seat, decision and answer."""
 
 
-def play_hand(state: HandState, bots: Sequence[Bot]) -> None:
-    """Ask the seat to act for its answer until the hand is over (in place)."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision a bot took while the game advanced: who, which decision, what answer."""
+
+    seat: int
+    decision: str
+    answer: Any
+
+
+def advance_until(
+    state: HandState, bots: Sequence[Bot] | Mapping[int, Bot], stop_at: Collection[int] = ()
+) -> list[Move]:
+    """Let the bots answer, in place, until a seat of ``stop_at`` must decide or the hand is over.
+
+    ``bots`` needs a bot for every seat that is not in ``stop_at``. Returns the bots' moves in
+    the order they were made (practice mode shows the bots' cards in that order).
+    """
+    moves: list[Move] = []
     while state.decision is not None:
         seat = state.to_act
         assert seat is not None
+        if seat in stop_at:
+            break
+        decision = state.decision
         answer = bots[seat].decide(seat_view(state, seat))
         try:
             state.push(answer)
         except IllegalAction as error:
             name = getattr(bots[seat], "name", "bot")
             raise GameStopped(
-                f"seat {seat} ({name}), decision {state.decision}: answer {answer!r} is illegal: {error}"
+                f"seat {seat} ({name}), decision {decision}: answer {answer!r} is illegal: {error}"
             ) from None
+        moves.append(Move(seat, decision, answer))
+    return moves
+
+
+def play_hand(state: HandState, bots: Sequence[Bot]) -> None:
+    """Ask the seat to act for its answer until the hand is over (in place)."""
+    advance_until(state, bots)
 
 
 def play_game(

@@ -14,13 +14,11 @@ import selectors
 import shlex
 import subprocess
 import time
-from typing import Any
 
-from ..cards import CardError, parse_card, parse_suit
-from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView
-from .common import BotError, check_answer, refuse
+from ..answers import parse_line, read_line
+from ..view import Answer, SeatView
+from .common import BotError
 
-ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card"}
 _CLOSE_GRACE = 1.0  # seconds a program gets to exit on its own once its input is closed
 
 
@@ -37,9 +35,7 @@ class OutsideBot:
 
     def decide(self, view: SeatView) -> Answer:
         line = self._exchange(view, json.dumps(view.to_json()) + "\n")
-        answer = parse_answer(view, line)
-        check_answer(view, answer)
-        return answer
+        return read_line(view, line)
 
     def close(self) -> None:
         process, self.process = self.process, None
@@ -125,30 +121,4 @@ def _kill(process: subprocess.Popen[str]) -> None:
 
 def parse_answer(view: SeatView, line: str) -> Answer:
     """Turn one §9.6 answer line into an engine answer; ``BotError`` names what is wrong."""
-    key = ANSWER_KEYS[view.decision]
-    try:
-        data: Any = json.loads(line)
-    except ValueError:
-        raise refuse(view, line, "is not JSON") from None
-    if not isinstance(data, dict) or set(data) != {key}:
-        raise refuse(view, line, f'must be one JSON object with the single key "{key}"')
-    value = data[key]
-    try:
-        if view.decision == BID:
-            bid: int | None = value  # any JSON value: check_answer refuses what is not a legal bid
-            return bid
-        if view.decision == TRUMP:
-            return parse_suit(_text(value))
-        if view.decision == PASS:
-            if not isinstance(value, list):
-                raise CardError("the cards must be a list of codes")
-            return tuple(parse_card(_text(code)) for code in value)
-        return parse_card(_text(value))
-    except CardError as error:
-        raise refuse(view, line, str(error)) from None
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise CardError(f"{json.dumps(value)} is not a code in quotes")
-    return value
+    return parse_line(view, line)
