@@ -147,3 +147,46 @@ class Hand(models.Model):
         if self.took_trick is not None:
             data["took_trick"] = list(self.took_trick)
         return data
+
+
+# ---- practice mode ------------------------------------------------------------------------------
+
+
+class PracticeGame(models.Model):
+    """A game against the bots: the engine's state as JSON, so any request resumes it exactly.
+
+    The player sits at seat 0. ``version`` counts every change: a posted action names the version
+    it was made on, so a double tap or an old tab is refused and changes nothing. ``undo`` holds
+    the states before each of the player's decisions in this hand (newest last); ``hands`` one
+    summary per finished hand. A visitor's game has no user: the session lists its id.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="practice_games",
+    )
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    settings = models.JSONField(default=dict, blank=True)  # only the §4 keys that differ from defaults
+    strength = models.CharField(max_length=20)  # one of bots.PRACTICE_STRENGTHS
+    seed = models.BigIntegerField()  # every deal and every bot's randomness comes from it
+    state = models.JSONField()  # engine.game.to_json of the hand in progress (or just ended)
+    version = models.PositiveIntegerField(default=0)
+    undo = models.JSONField(default=list, blank=True)
+    hands = models.JSONField(default=list, blank=True)
+    finished = models.BooleanField(default=False)
+    won = models.BooleanField(null=True, blank=True)  # the player's side among the winners
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"practice {self.variant} #{self.pk}"
+
+    @property
+    def rules(self) -> Variant:
+        return get_variant(self.variant)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import games, history, home, households, meld
+from .views import games, history, home, households, meld, practice
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -21,4 +21,12 @@ urlpatterns = [
     path("games/<int:game_id>/hands/<int:number>/edit/", games.hand_edit_view, name="hand_edit"),
     path("games/<int:game_id>/hands/<int:number>/delete/", games.hand_delete_view, name="hand_delete"),
     path("games/<int:game_id>/export.json", history.game_export_json, name="game_export"),
+    # Practice mode: games against the bots (views/practice.py)
+    path("practice/", practice.practice_home, name="practice"),
+    path("practice/history/", practice.practice_history_view, name="practice_history"),
+    path("practice/<int:practice_id>/", practice.practice_game, name="practice_game"),
+    path("practice/<int:practice_id>/act/", practice.practice_act_view, name="practice_act"),
+    path("practice/<int:practice_id>/undo/", practice.practice_undo_view, name="practice_undo"),
+    path("practice/<int:practice_id>/next/", practice.practice_next_view, name="practice_next"),
+    path("practice/<int:practice_id>/rematch/", practice.practice_rematch_view, name="practice_rematch"),
 ]

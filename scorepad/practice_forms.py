@@ -1,0 +1,92 @@
+"""The practice form: variant, bot strength and the house rules that shape a hand against the bots.
+
+The rules come with the variant's defaults (RULES §4); the values offered for a choice are the
+engine's own (``setting_choices``), in the same words as the scorepad's new-game form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .engine.bots import PRACTICE_STRENGTHS
+from .engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
+from .forms import _setting_field
+from .services.practice import DEFAULT_STRENGTH
+
+STRENGTH_WORDS = {
+    "easy": "Easy: plays a little carelessly",
+    "heuristic": "Steady: bids its meld and counts cards",
+    "expert": "Expert: looks ahead before it plays",
+}
+VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
+
+
+class PracticeForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANT_CHOICES, widget=forms.RadioSelect, label="Variant")
+    strength = forms.ChoiceField(widget=forms.RadioSelect, label="Bots")
+    target = forms.IntegerField(min_value=10, max_value=9_999, label="Play to")
+    min_bid = forms.IntegerField(min_value=1, max_value=9_999, label="Minimum bid")
+    bid_increment = _setting_field("bid_increment", "Bids go up by")
+    pass_cards = _setting_field("pass_cards", "Passing (partners only)")
+    trump_requires_marriage = forms.BooleanField(
+        required=False, label="Trump needs a marriage: without one the bidder forfeits"
+    )
+    must_overtrump = forms.BooleanField(required=False, label="Must trump higher when able")
+    head_the_trick = forms.BooleanField(required=False, label="Must beat the winning card when able")
+    last_trick = forms.IntegerField(min_value=0, max_value=9_999, label="Last trick bonus")
+
+    RULES = ("target", "min_bid", "bid_increment", "pass_cards", "last_trick")
+    BOXES = ("trump_requires_marriage", "must_overtrump", "head_the_trick")
+
+    def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", self.defaults_of(variant))
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+        self.fields["strength"].choices = [
+            (name, STRENGTH_WORDS.get(name, name)) for name in PRACTICE_STRENGTHS
+        ]
+        if not variant.partnerships:
+            del self.fields["pass_cards"]
+
+    @staticmethod
+    def defaults_of(variant: Variant) -> dict[str, Any]:
+        rules = variant.defaults
+        return {
+            "variant": variant.id,
+            "strength": DEFAULT_STRENGTH if DEFAULT_STRENGTH in PRACTICE_STRENGTHS else PRACTICE_STRENGTHS[0],
+            "target": rules.target,
+            "min_bid": rules.min_bid,
+            "bid_increment": str(rules.bid_increment),
+            "pass_cards": str(rules.pass_cards),
+            "last_trick": rules.last_trick,
+            "trump_requires_marriage": rules.trump_requires_marriage,
+            "must_overtrump": rules.must_overtrump,
+            "head_the_trick": rules.play_mode == HEAD,
+        }
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in (*self.RULES, *self.BOXES) if name in self.fields]
+
+    def overrides(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        values = {
+            key: data[key]
+            for key in (*self.RULES, "trump_requires_marriage", "must_overtrump")
+            if key in data
+        }
+        values["play_mode"] = HEAD if data["head_the_trick"] else FOLLOW
+        return values
+
+    @property
+    def chosen_variant(self) -> Variant:
+        return get_variant(self.cleaned_data["variant"])
+
+
+def variant_from(value: str | None) -> Variant:
+    """The variant a query names, or classic."""
+    return VARIANTS.get(value or "", VARIANTS["classic"])
+
+
+__all__ = ["PracticeForm", "variant_from"]

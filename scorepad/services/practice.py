@@ -1,0 +1,231 @@
+"""Practice games against the bots: every write, each atomic, each naming the version it acts on.
+
+The player sits at seat 0. After every decision of theirs the bots play on
+(``simulate.advance_until``) until the player must decide again or the hand is over, and the
+engine's state is stored as JSON. Randomness comes from the game's seed alone: hand k is dealt
+from ``Random(f"{seed}:deal:{k}")``, and the bots that play on from a state get generators
+seeded from the seed and the number of moves made so far, so the same state always plays on
+the same way.
+
+Every write names the ``version`` it was made on. A stale one (a double tap, an old tab, the
+back button) is refused with ``STALE`` and changes nothing; so is an illegal answer, in words.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
+from ..engine.bots import PRACTICE_STRENGTHS, make_bot
+from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
+from ..engine.simulate import GameStopped, Move, advance_until
+from ..engine.variants import SettingsError, Variant, get_variant
+from ..engine.view import PLAY, Bot
+from ..models import PracticeGame
+from . import ServiceError
+
+PLAYER = 0  # the player's seat; partners sit opposite
+DEFAULT_STRENGTH = "heuristic"
+STALE = "That was already played; here is the game as it stands."
+
+
+class PracticeRefused(ServiceError):
+    """An action refused (stale, out of turn or illegal); nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a write did: the bots' moves after it, and the time they took (for the benchmark)."""
+
+    game: PracticeGame
+    moves: tuple[Move, ...] = ()
+    bot_seconds: float = 0.0
+
+
+# -- starting ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def practice_start(
+    *,
+    user: AbstractBaseUser | None,
+    variant_id: str,
+    overrides: Mapping[str, Any] | None = None,
+    strength: str = DEFAULT_STRENGTH,
+    seed: int | None = None,
+) -> PracticeGame:
+    """A new game, dealt, with the bots played on up to the player's first decision."""
+    if strength not in PRACTICE_STRENGTHS:
+        raise PracticeRefused(
+            f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
+        )
+    try:
+        variant = get_variant(variant_id)
+        settings = variant.settings(dict(overrides or {}))
+    except (SettingsError, ValueError) as error:
+        raise PracticeRefused(str(error)) from None
+    seed = secrets.randbits(48) if seed is None else seed
+    state = new_game(variant, settings, deal_rng(seed, 0))
+    game = PracticeGame(
+        user=user if user is not None and user.is_authenticated else None,
+        variant=variant.id,
+        settings=settings.changes(variant.defaults),
+        strength=strength,
+        seed=seed,
+        state={},
+    )
+    _play_on(game, state)
+    game.save()
+    return game
+
+
+@transaction.atomic
+def practice_rematch(*, game: PracticeGame, user: AbstractBaseUser | None) -> PracticeGame:
+    """A new game with the same variant, house rules and bots (a fresh seed)."""
+    return practice_start(user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength)
+
+
+# -- the player's decisions -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -> Outcome:
+    """Apply the player's answer (a form's ``bid``, ``trump``, ``pass`` or ``card``), then the bots'."""
+    game = _current(game, version)
+    state = from_json(game.state)
+    if state.to_act != PLAYER:
+        raise PracticeRefused("It is not your turn: here is the game as it stands.")
+    view = seat_view(state, PLAYER)
+    try:
+        answer = read_form(view, data)
+        before = game.state
+        state.push(answer)
+    except (AnswerError, IllegalAction) as error:
+        raise PracticeRefused(refusal_words(state, data, error)) from None
+    game.undo = [*game.undo, before]
+    outcome = _play_on(game, state)
+    game.save()
+    return outcome
+
+
+@transaction.atomic
+def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
+    """Back to the player's previous decision in this hand; the bots' moves after it go too."""
+    game = _current(game, version)
+    if not game.undo:
+        raise PracticeRefused("Nothing to undo in this hand.")
+    ended = from_json(game.state).result is not None
+    if ended and game.hands:  # the hand was recorded when it ended: take it back out
+        game.hands = game.hands[:-1]
+        game.finished, game.won = False, None
+    *earlier, previous = game.undo
+    game.undo, game.state = earlier, previous
+    game.version += 1
+    game.save()
+    return game
+
+
+@transaction.atomic
+def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
+    """Deal the next hand (the deal moves one seat clockwise) and let the bots play on."""
+    game = _current(game, version)
+    state = from_json(game.state)
+    if state.result is None:
+        raise PracticeRefused("This hand is not over yet.")
+    if game.finished:
+        raise PracticeRefused("The game is over: start a rematch for another.")
+    state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
+    game.undo = []
+    outcome = _play_on(game, state)
+    game.save()
+    return outcome
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def deal_rng(seed: int, hand_number: int) -> random.Random:
+    return random.Random(f"{seed}:deal:{hand_number}")
+
+
+def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
+    """The bots for every seat but the player's, their randomness fixed by the seed and the moves so far."""
+    moves = (
+        len(state.auction) + len(state.passes) + len(state.tricks) * state.variant.seats + len(state.trick)
+    )
+    return {
+        seat: make_bot(
+            game.strength, seat, random.Random(f"{game.seed}:bot:{state.hand_number}:{moves}:{seat}")
+        )
+        for seat in range(1, state.variant.seats)
+    }
+
+
+def _play_on(game: PracticeGame, state: HandState) -> Outcome:
+    """Bots play until the player must decide; the state is stored, the version moves on."""
+    started = time.perf_counter()
+    try:
+        moves = advance_until(state, practice_bots(game, state), stop_at={PLAYER})
+    except GameStopped as error:  # a bug in a bot of ours, never the player's doing
+        raise PracticeRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
+    seconds = time.perf_counter() - started
+    game.state = to_json(state)
+    game.version += 1
+    if state.result is not None:
+        _record_hand(game, state)
+    return Outcome(game, tuple(moves), seconds)
+
+
+def _record_hand(game: PracticeGame, state: HandState) -> None:
+    result = state.result
+    assert result is not None
+    variant: Variant = state.variant
+    game.hands = [
+        *game.hands,
+        {
+            "hand": state.hand_number,
+            "dealer": state.dealer,
+            "bidder": state.bidder,
+            "bid": state.bid,
+            "trump": to_json(state)["trump"],
+            "scores": list(result.scores),
+            "totals": list(result.totals),
+            "made": result.made,
+            "played": result.played,
+            "reasons": list(result.reasons),
+        },
+    ]
+    if result.winners:
+        game.finished = True
+        game.won = variant.side_of(PLAYER) in result.winners
+
+
+def _current(game: PracticeGame, version: Any) -> PracticeGame:
+    """The game's row, locked, if ``version`` is its version; otherwise ``STALE``."""
+    locked = PracticeGame.objects.select_for_update().get(pk=game.pk)
+    if str(version) != str(locked.version):
+        raise PracticeRefused(STALE)
+    return locked
+
+
+def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:
+    """Why an answer was refused, in a player's words: a card says which rule refuses it."""
+    view = seat_view(state, PLAYER)
+    if view.decision == PLAY:
+        try:
+            card = parse_form(view, data)
+        except AnswerError:
+            card = None
+        if isinstance(card, int) and (why := why_not_playable(view, card)):
+            return why
+    text = str(error)
+    _, _, reason = text.partition(": answer ")
+    return f"Not allowed: {reason}." if reason else f"Not allowed: {text}."

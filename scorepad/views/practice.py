@@ -1,0 +1,142 @@
+"""Practice mode: whole games against the bots, one thumb, JavaScript optional.
+
+Every action is a plain form naming the game and the version it was made on. A plain request
+is redirected back to the table after a write (so reload never re-sends it); an htmx request
+gets the ``practice.html#table`` partial at once. A refused action (stale, illegal) shows the
+table as it stands with the reason, and changed nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from ..engine.variants import VARIANTS
+from ..models import PracticeGame
+from ..practice_forms import PracticeForm, variant_from
+from ..practice_selectors import (
+    SESSION_KEY,
+    current_practice,
+    get_practice_for_request,
+    practice_history,
+    practice_statistics,
+    practice_table,
+)
+from ..services.practice import (
+    PracticeRefused,
+    practice_act,
+    practice_next_hand,
+    practice_rematch,
+    practice_start,
+    practice_undo,
+)
+from .rendering import go_to, page_or_partial
+
+TEMPLATE = "scorepad/practice.html"
+
+
+def practice_home(request: HttpRequest) -> HttpResponse:
+    """Pick the variant (a link per variant resets the rules to its defaults), rules and bots; start."""
+    variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
+    form = PracticeForm(variant, data=request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = practice_start(
+                user=_user(request),
+                variant_id=form.cleaned_data["variant"],
+                overrides=form.overrides(),
+                strength=form.cleaned_data["strength"],
+            )
+        except PracticeRefused as error:
+            form.add_error(None, str(error))
+        else:
+            _remember(request, game)
+            return go_to(request, reverse("practice_game", args=[game.pk]))
+    context = {
+        "form": form,
+        "variant": variant,
+        "variants": _variant_links(),
+        "current": current_practice(request),
+    }
+    return render(request, "scorepad/practice_new.html", context)
+
+
+def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
+    game = get_practice_for_request(request, practice_id)
+    return _table(request, game, hint=request.GET.get("hint") == "1")
+
+
+@require_POST
+def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+    game = get_practice_for_request(request, practice_id)
+    return _write(
+        request, game, lambda version: practice_act(game=game, version=version, data=request.POST).game
+    )
+
+
+@require_POST
+def practice_undo_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+    game = get_practice_for_request(request, practice_id)
+    return _write(request, game, lambda version: practice_undo(game=game, version=version))
+
+
+@require_POST
+def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+    game = get_practice_for_request(request, practice_id)
+    return _write(request, game, lambda version: practice_next_hand(game=game, version=version).game)
+
+
+@require_POST
+def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+    game = get_practice_for_request(request, practice_id)
+    rematch = practice_rematch(game=game, user=_user(request))
+    _remember(request, rematch)
+    return go_to(request, reverse("practice_game", args=[rematch.pk]))
+
+
+@login_required
+def practice_history_view(request: HttpRequest) -> HttpResponse:
+    games = list(practice_history(request.user))
+    context = {"games": games, "stats": practice_statistics(games)}
+    return render(request, "scorepad/practice_history.html", context)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], PracticeGame]) -> HttpResponse:
+    try:
+        game = write(request.POST.get("version"))
+    except PracticeRefused as error:
+        game.refresh_from_db()
+        return _table(request, game, refused=str(error))
+    if request.htmx:
+        return _table(request, game)
+    return redirect("practice_game", game.pk)
+
+
+def _table(
+    request: HttpRequest, game: PracticeGame, *, hint: bool = False, refused: str = ""
+) -> HttpResponse:
+    context = {"table": practice_table(game, hint=hint), "game": game, "refused": refused}
+    return page_or_partial(request, TEMPLATE, "table", context)
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _remember(request: HttpRequest, game: PracticeGame) -> None:
+    """A visitor's games are theirs through the session (kept across logging in)."""
+    if game.user_id is None:
+        request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, [])[-19:], game.pk]
+
+
+def _variant_links() -> list[tuple[str, str]]:
+    return [(v.id, v.label) for v in VARIANTS.values()]

@@ -1,0 +1,139 @@
+"""Practice games: the bots play on to the player's seat, every write names its version, undo, history."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorepad.engine.answers import ANSWER_KEYS
+from scorepad.engine.game import from_json
+from scorepad.models import PracticeGame
+from scorepad.practice_selectors import practice_hint, practice_statistics, practice_table
+from scorepad.services.practice import (
+    STALE,
+    PracticeRefused,
+    practice_act,
+    practice_next_hand,
+    practice_start,
+    practice_undo,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def hinted(game: PracticeGame) -> dict[str, str]:
+    """The form the strongest bot would post in the player's seat."""
+    hint = practice_hint(game)
+    assert hint is not None
+    return {ANSWER_KEYS[game.state["decision"]]: hint.value}
+
+
+def play_out_hand(game: PracticeGame) -> PracticeGame:
+    while from_json(game.state).result is None:
+        game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    return game
+
+
+@pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
+def test_a_new_game_waits_for_the_player_or_an_ended_hand(variant):
+    game = practice_start(user=None, variant_id=variant, seed=7)
+    state = from_json(game.state)
+    assert state.to_act == 0 or state.result is not None
+    assert game.version == 1
+
+
+def test_the_same_seed_deals_and_plays_the_same_game():
+    one = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+    two = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+    assert one.state == two.state
+    assert one.hands == two.hands
+
+
+def test_a_whole_hand_is_recorded_with_totals_and_reasons():
+    game = play_out_hand(practice_start(user=None, variant_id="classic", seed=3))
+    [entry] = game.hands
+    assert entry["totals"] == entry["scores"]
+    assert len(entry["reasons"]) == 2
+    table = practice_table(game)
+    assert table.hand_over
+    assert table.result_words
+    game = practice_next_hand(game=game, version=game.version).game
+    assert from_json(game.state).hand_number == 1
+    assert game.undo == []
+
+
+def test_a_double_tap_is_refused_and_changes_nothing():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    answer = hinted(game)
+    tapped_on = game.version
+    game = practice_act(game=game, version=tapped_on, data=answer).game
+    after_first = PracticeGame.objects.get(pk=game.pk)
+    with pytest.raises(PracticeRefused, match=STALE):
+        practice_act(game=game, version=tapped_on, data=answer)
+    again = PracticeGame.objects.get(pk=game.pk)
+    assert (again.state, again.version, again.undo) == (
+        after_first.state,
+        after_first.version,
+        after_first.undo,
+    )
+
+
+def test_an_illegal_card_is_refused_in_words_and_changes_nothing():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    while from_json(game.state).decision != "play" or not _illegal_card(game):
+        game = practice_act(game=game, version=game.version, data=hinted(game)).game
+        if from_json(game.state).result is not None:
+            game = practice_next_hand(game=game, version=game.version).game
+    before = (game.state, game.version)
+    with pytest.raises(PracticeRefused, match=r"You must|first lead|trump"):
+        practice_act(game=game, version=game.version, data={"card": _illegal_card(game)})
+    game.refresh_from_db()
+    assert (game.state, game.version) == before
+
+
+def _illegal_card(game: PracticeGame) -> str | None:
+    table = practice_table(game)
+    return next((card.code for row in table.hand for card in row.cards if not card.playable), None)
+
+
+def test_undo_goes_back_to_the_players_previous_decision():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    start = game.state
+    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    assert game.state != start
+    game = practice_undo(game=game, version=game.version)
+    assert game.state == start
+    assert game.undo == []
+    with pytest.raises(PracticeRefused, match="Nothing to undo"):
+        practice_undo(game=game, version=game.version)
+
+
+def test_a_stale_undo_is_refused():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    with pytest.raises(PracticeRefused, match=STALE):
+        practice_undo(game=game, version=game.version - 1)
+
+
+def test_undo_after_the_last_card_takes_the_hand_back_out_of_the_record():
+    game = play_out_hand(practice_start(user=None, variant_id="six-handed", seed=2))
+    assert len(game.hands) == 1
+    game = practice_undo(game=game, version=game.version)
+    assert game.hands == []
+    assert from_json(game.state).result is None
+
+
+def test_only_the_listed_strengths_may_be_started():
+    with pytest.raises(PracticeRefused, match="Unknown bot strength"):
+        practice_start(user=None, variant_id="classic", strength="cmd:rm -rf /")
+
+
+def test_statistics_count_wins_bids_made_and_the_margin_per_hand():
+    game = PracticeGame(variant="classic", strength="heuristic", seed=1, state={}, finished=True, won=True)
+    game.hands = [
+        {"bidder": 0, "made": True, "scores": [30, 10]},
+        {"bidder": 2, "made": False, "scores": [-25, 14]},
+        {"bidder": 1, "made": True, "scores": [8, 30]},
+    ]
+    stats = practice_statistics([game])
+    assert (stats.won, stats.bids, stats.bids_made) == (1, 2, 1)
+    assert stats.margin == pytest.approx((20 - 39 - 22) / 3)
