@@ -124,7 +124,7 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
 def _table(
     request: HttpRequest, game: PracticeGame, *, hint: bool = False, refused: str = ""
 ) -> HttpResponse:
-    context = {"table": practice_table(game, hint=hint), "game": game, "refused": refused}
+    context = {"table": practice_table(game, hint=hint), "practice": game, "refused": refused}
     return page_or_partial(request, TEMPLATE, "table", context)
 
 

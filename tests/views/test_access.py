@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scorepad.services.practice import practice_start
 from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
 
 # Views anyone may open, with the reason.
@@ -22,6 +23,12 @@ PUBLIC = {
     "login": "logging in",
     "signup": "signing up",
     "logout": "logging out changes nothing for a visitor",
+    "practice": "practice against the bots needs no account (the game is kept in the session)",
+    "practice_game": "a visitor's practice game is theirs through the session; anyone else's is a 404",
+    "practice_act": "as practice_game",
+    "practice_undo": "as practice_game",
+    "practice_next": "as practice_game",
+    "practice_rematch": "as practice_game",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -56,11 +63,13 @@ def world(db):
     make_household(member_b, name="B")
     game = import_game(household, CLASSIC_PLAYING, ("Ann", "Bo", "Cy", "Di"))
     invite = household.invites.create(created_by=member_a)
+    practice = practice_start(user=member_a, variant_id="classic", seed=1)
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
         "game_id": lambda: game.pk,
         "number": lambda: 0,  # hand 1 of the game
         "token": lambda: invite.token,
+        "practice_id": lambda: practice.pk,  # member A's practice game
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 

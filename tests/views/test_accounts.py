@@ -94,7 +94,7 @@ def test_the_home_page_tells_a_visitor_how_to_sign_up_and_offers_only_what_exist
     assert f'<a class="button primary wide" href="{reverse("signup")}">Sign up to keep score</a>' in page
     assert f'<a href="{reverse("login")}">Log in</a>' in page
     assert f'href="{reverse("meld")}">Count meld</a>' in page
-    assert "bots" not in page  # practice games are not in the browser yet
+    assert f'href="{reverse("practice")}">Practice against the bots</a>' in page
 
 
 def test_a_new_member_is_led_to_create_a_household(client):

@@ -1,0 +1,114 @@
+"""Practice views: a visitor plays from the session, a user from their account; stale posts change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scorepad.engine.answers import ANSWER_KEYS
+from scorepad.models import PracticeGame
+from scorepad.practice_selectors import practice_hint
+from scorepad.services.practice import STALE, practice_start
+from tests.sample_games import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client, variant="classic", **rules) -> PracticeGame:
+    form = {"variant": variant, "strength": "heuristic", **_defaults(client, variant), **rules}
+    response = client.post(reverse("practice"), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return PracticeGame.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+
+
+def _defaults(client, variant) -> dict[str, str]:
+    form = client.get(reverse("practice"), {"variant": variant}).context["form"]
+    values = {name: form[name].value() for name in form.fields}
+    return {name: str(value) for name, value in values.items() if value is not False and value is not None}
+
+
+def answer_of(game: PracticeGame) -> dict[str, str]:
+    hint = practice_hint(game)
+    assert hint is not None
+    return {ANSWER_KEYS[game.state["decision"]]: hint.value, "version": str(game.version)}
+
+
+@pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
+def test_a_visitor_starts_a_game_and_sees_their_hand(client, variant):
+    game = start(client, variant)
+    assert game.user is None
+    page = client.get(reverse("practice_game", args=[game.pk]))
+    assert page.status_code == 200
+    assert "Your hand" in page.content.decode()
+
+
+def test_another_visitor_gets_404_for_a_visitors_game(client):
+    game = start(client)
+    other = client.__class__()
+    assert other.get(reverse("practice_game", args=[game.pk])).status_code == 404
+    assert other.post(reverse("practice_act", args=[game.pk]), answer_of(game)).status_code == 404
+
+
+def test_a_users_game_is_kept_in_their_history(client):
+    client.force_login(make_user("ann"))
+    game = start(client)
+    assert game.user.username == "ann"
+    history = client.get(reverse("practice_history"))
+    assert reverse("practice_game", args=[game.pk]) in history.content.decode()
+
+
+def test_a_double_tap_is_refused_in_words_and_changes_nothing(client):
+    game = start(client)
+    answer = answer_of(game)
+    first = client.post(reverse("practice_act", args=[game.pk]), answer)
+    assert first.status_code == 302
+    game.refresh_from_db()
+    after_first = (game.state, game.version)
+
+    second = client.post(reverse("practice_act", args=[game.pk]), answer)
+
+    assert STALE in second.content.decode()
+    game.refresh_from_db()
+    assert (game.state, game.version) == after_first
+
+
+def test_htmx_gets_the_table_partial(client):
+    game = start(client)
+    response = client.post(
+        reverse("practice_act", args=[game.pk]), answer_of(game), headers={"HX-Request": "true"}
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="table"')
+
+
+def test_a_post_without_an_answer_is_refused_not_an_error(client):
+    game = start(client)
+    response = client.post(reverse("practice_act", args=[game.pk]), {"version": game.version})
+    assert response.status_code == 200
+    assert "Not allowed" in response.content.decode()
+
+
+def test_the_hint_names_a_move_and_a_reason(client):
+    game = start(client)
+    page = client.get(reverse("practice_game", args=[game.pk]), {"hint": "1"})
+    assert page.context["table"].hint.reason
+    assert "Hint:" in page.content.decode()
+
+
+def test_only_the_listed_strengths_are_offered_and_accepted(client):
+    response = client.post(reverse("practice"), {**_defaults(client, "classic"), "strength": "cmd:ls"})
+    assert response.status_code == 200
+    assert not PracticeGame.objects.exists()
+
+
+def test_a_visitors_game_stays_theirs_after_logging_in(client):
+    game = start(client)
+    client.force_login(make_user("bo"))
+    assert client.get(reverse("practice_game", args=[game.pk])).status_code == 200
+
+
+def test_a_users_game_is_404_for_another_user(client):
+    game = practice_start(user=make_user("cy"), variant_id="classic", seed=1)
+    client.force_login(make_user("di"))
+    assert client.get(reverse("practice_game", args=[game.pk])).status_code == 404
