@@ -173,10 +173,6 @@ class PracticeTable:
         return "" if self.state.bidder is None else self.names[self.state.bidder]
 
     @property
-    def to_act_name(self) -> str:
-        return "" if self.state.to_act is None else self.names[self.state.to_act]
-
-    @property
     def can_undo(self) -> bool:
         return bool(self.game.undo)
 
