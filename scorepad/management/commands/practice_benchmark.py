@@ -1,0 +1,97 @@
+"""``manage.py practice_benchmark``: how long a practice page waits on the bots, per player action.
+
+Plays whole practice hands through the service layer, exactly as the web does (``practice_start``,
+``practice_act``, ``practice_next_hand``: state from JSON, bots to the player's seat, state back to
+JSON), the player's seat answered by the `heuristic` bot. Each write's time in the bots
+(``Outcome.bot_seconds``) is one sample, and so is the whole write (database included). Prints
+p50, p95 and the worst, per variant. Everything runs in a transaction that is rolled back.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+from django.db import DatabaseError, transaction
+
+from scorepad.engine.answers import ANSWER_KEYS, answer_json
+from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
+from scorepad.engine.game import from_json, seat_view
+from scorepad.engine.variants import VARIANTS
+from scorepad.management.base import EngineCommand
+from scorepad.models import PracticeGame
+from scorepad.services.practice import (
+    DEFAULT_STRENGTH,
+    PLAYER,
+    practice_act,
+    practice_next_hand,
+    practice_start,
+)
+
+
+class Command(EngineCommand):
+    help = "Time the bots' turns of practice games (p50/p95 per player action), per variant."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--hands", type=int, default=50, help="hands per variant (default 50)")
+        parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+        parser.add_argument("--variant", choices=list(VARIANTS), help="only this variant")
+        parser.add_argument(
+            "--strength",
+            choices=PRACTICE_STRENGTHS,
+            default=DEFAULT_STRENGTH,
+            help="the bots (default heuristic)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["hands"] < 1:
+            raise CommandError(f"--hands must be at least 1; got {options['hands']}")
+        variants = [options["variant"]] if options["variant"] else list(VARIANTS)
+        for variant in variants:
+            try:
+                with transaction.atomic():
+                    bots, writes = play(variant, options["hands"], options["seed"], options["strength"])
+                    transaction.set_rollback(True)
+            except DatabaseError as error:
+                raise CommandError(
+                    f"the database is not ready ({error}): run manage.py migrate first"
+                ) from None
+            self.stdout.write(
+                f"{variant:<12} {options['strength']:<10} {len(bots):>5} actions   bots p50 {ms(bots, 50)}"
+                f"  p95 {ms(bots, 95)}  max {max(bots) * 1000:7.1f} ms   whole write p95 {ms(writes, 95)}"
+            )
+
+
+def play(variant: str, hands: int, seed: int, strength: str) -> tuple[list[float], list[float]]:
+    """Bot seconds and whole-write seconds of every player action over ``hands`` hands."""
+    bots: list[float] = []
+    writes: list[float] = []
+    player = make_bot("heuristic", PLAYER, random.Random(seed))
+    game: PracticeGame = practice_start(user=None, variant_id=variant, strength=strength, seed=seed)
+    played = 0
+    while played < hands:
+        state = from_json(game.state)
+        started = time.perf_counter()
+        if state.result is not None:
+            played += 1
+            if game.finished:
+                game = practice_start(user=None, variant_id=variant, strength=strength, seed=seed + played)
+                continue
+            outcome = practice_next_hand(game=game, version=game.version)
+        else:
+            view = seat_view(state, PLAYER)
+            answer = answer_json(view.decision, player.decide(view))
+            data = {ANSWER_KEYS[view.decision]: "pass" if answer is None else answer}
+            outcome = practice_act(game=game, version=game.version, data=data)
+        writes.append(time.perf_counter() - started)
+        bots.append(outcome.bot_seconds)
+        game = outcome.game
+    return bots, writes
+
+
+def ms(samples: list[float], percent: int) -> str:
+    value = statistics.quantiles(samples, n=100)[percent - 1] if len(samples) > 1 else samples[0]
+    return f"{value * 1000:7.1f} ms"

@@ -1,0 +1,25 @@
+"""``manage.py practice_benchmark`` prints the bots' time per player action, and saves nothing."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from scorepad.models import PracticeGame
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_benchmark_prints_p50_and_p95_per_variant_and_rolls_back():
+    out = io.StringIO()
+    call_command("practice_benchmark", "--hands", "2", "--variant", "six-handed", stdout=out)
+    [line] = out.getvalue().splitlines()
+    assert line.startswith("six-handed")
+    assert "bots p50" in line
+    assert "p95" in line
+    assert not PracticeGame.objects.exists()
+
+
+def test_the_benchmark_refuses_no_hands():
+    with pytest.raises(CommandError, match="--hands must be at least 1"):
+        call_command("practice_benchmark", "--hands", "0")
