@@ -7,7 +7,6 @@ hand, only what the rules show everyone (calls, meld, played cards).
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -337,22 +336,19 @@ def practice_hint(game: PracticeGame, state: HandState | None = None) -> Hint | 
         return None
     view = seat_view(state, PLAYER)
     bot = make_bot(HINT_BOT, PLAYER, random.Random(f"{game.seed}:hint:{game.version}"))
-    answer = bot.decide(view)
-    reason = _bot_reason(bot, view, answer) or hint_reason(view, answer)
-    return Hint(_answer_words(view, answer), reason, _answer_value(view, answer))
+    answer, reason = _explained(bot, view)
+    return Hint(_answer_words(view, answer), reason or hint_reason(view, answer), _answer_value(view, answer))
 
 
-def _bot_reason(bot: Any, view: SeatView, answer: Answer) -> str | None:
-    """The bot's own explanation, when it offers one (``explain(view)`` or ``explain(view, answer)``)."""
+def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
+    """The bot's answer, and its own one-line reason when it offers one (``explain(view)`` gives
+    ``(answer, reason)``); a bot without it just decides."""
     explain = getattr(bot, "explain", None)
-    if not callable(explain):
-        return None
-    try:
-        takes = len(inspect.signature(explain).parameters)
-        said = explain(view, answer) if takes >= 2 else explain(view)
-    except Exception:  # an explanation is a nicety: never let it break the page
-        return None
-    return said if isinstance(said, str) and said else None
+    if callable(explain):
+        said = explain(view)
+        if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], str) and said[1]:
+            return said[0], said[1]
+    return bot.decide(view), None
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:

@@ -26,7 +26,15 @@ FORM_PASS_BID = "pass"  # a form's bid field holds a number or this word
 
 
 class AnswerError(ValueError):
-    """An answer the §9.6 protocol or the rules refuse; the message names seat, decision and answer."""
+    """An answer the §9.6 protocol or the rules refuse; the message names seat, decision and answer.
+
+    ``answer`` (as §9.6 writes it) and ``reason`` are kept apart for callers that word it their way.
+    """
+
+    def __init__(self, message: str, answer: Any = None, reason: str = "") -> None:
+        super().__init__(message)
+        self.answer = answer
+        self.reason = reason or message
 
 
 def answer_json(decision: str, answer: Any) -> Any:
@@ -44,7 +52,9 @@ def answer_json(decision: str, answer: Any) -> Any:
 
 
 def refuse(view: SeatView, answer: Any, reason: str) -> AnswerError:
-    return AnswerError(f"seat {view.seat}, decision {view.decision}: answer {answer!r} {reason}")
+    return AnswerError(
+        f"seat {view.seat}, decision {view.decision}: answer {answer!r} {reason}", answer, reason
+    )
 
 
 # -- checking an engine value -------------------------------------------------------------------

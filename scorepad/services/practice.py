@@ -88,8 +88,14 @@ def practice_start(
 
 
 @transaction.atomic
-def practice_rematch(*, game: PracticeGame, user: AbstractBaseUser | None) -> PracticeGame:
-    """A new game with the same variant, house rules and bots (a fresh seed)."""
+def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser | None) -> PracticeGame:
+    """A new game with the same variant, house rules and bots (a fresh seed).
+
+    The finished game's version moves on too, so a second tap on "Rematch" is stale, not a second game.
+    """
+    game = _current(game, version)
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
     return practice_start(user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength)
 
 
@@ -231,6 +237,9 @@ def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -
             card = None
         if isinstance(card, int) and (why := why_not_playable(view, card)):
             return why
-    text = str(error)
-    _, _, reason = text.partition(": answer ")
-    return f"Not allowed: {reason}." if reason else f"Not allowed: {text}."
+    if isinstance(error, AnswerError):
+        said = error.answer
+        if said is None or said == "" or said == []:
+            return f"Not allowed: your answer {error.reason}."
+        return f"Not allowed: {' '.join(said) if isinstance(said, list) else said} {error.reason}."
+    return f"Not allowed: {error}."

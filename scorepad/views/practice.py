@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -95,7 +96,10 @@ def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
 @require_POST
 def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
-    rematch = practice_rematch(game=game, user=_user(request))
+    try:
+        rematch = practice_rematch(game=game, version=request.POST.get("version"), user=_user(request))
+    except PracticeRefused as error:
+        return _refused(request, game, str(error))
     _remember(request, rematch)
     return go_to(request, reverse("practice_game", args=[rematch.pk]))
 
@@ -114,10 +118,18 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
     try:
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
-        game.refresh_from_db()
-        return _table(request, game, refused=str(error))
+        return _refused(request, game, str(error))
     if request.htmx:
         return _table(request, game)
+    return redirect("practice_game", game.pk)
+
+
+def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpResponse:
+    """The table as it stands, with the reason: in place for htmx, else back at the table's URL."""
+    if request.htmx:
+        game.refresh_from_db()
+        return _table(request, game, refused=reason)
+    messages.error(request, reason)
     return redirect("practice_game", game.pk)
 
 

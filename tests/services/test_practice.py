@@ -137,3 +137,27 @@ def test_statistics_count_wins_bids_made_and_the_margin_per_hand():
     stats = practice_statistics([game])
     assert (stats.won, stats.bids, stats.bids_made) == (1, 2, 1)
     assert stats.margin == pytest.approx((20 - 39 - 22) / 3)
+
+
+def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
+    game = practice_start(user=None, variant_id="classic", seed=5)
+
+    class Explaining:
+        name = "explaining"
+
+        def explain(self, view):
+            return None, "a pass keeps the partner's bid alive"
+
+        def decide(self, view):
+            raise AssertionError("explain answers, decide is not asked")
+
+    monkeypatch.setattr("scorepad.practice_selectors.make_bot", lambda *args, **kwargs: Explaining())
+    hint = practice_hint(game)
+    assert (hint.words, hint.reason, hint.value) == ("Pass", "a pass keeps the partner's bid alive", "pass")
+
+
+def test_without_an_explanation_the_hint_reason_comes_from_the_view():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    hint = practice_hint(game)
+    assert hint.words.startswith(("Bid", "Pass"))
+    assert "your meld with" in hint.reason

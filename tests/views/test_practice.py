@@ -65,8 +65,9 @@ def test_a_double_tap_is_refused_in_words_and_changes_nothing(client):
     game.refresh_from_db()
     after_first = (game.state, game.version)
 
-    second = client.post(reverse("practice_act", args=[game.pk]), answer)
+    second = client.post(reverse("practice_act", args=[game.pk]), answer, follow=True)
 
+    assert second.redirect_chain == [(reverse("practice_game", args=[game.pk]), 302)]
     assert STALE in second.content.decode()
     game.refresh_from_db()
     assert (game.state, game.version) == after_first
@@ -84,9 +85,9 @@ def test_htmx_gets_the_table_partial(client):
 
 def test_a_post_without_an_answer_is_refused_not_an_error(client):
     game = start(client)
-    response = client.post(reverse("practice_act", args=[game.pk]), {"version": game.version})
+    response = client.post(reverse("practice_act", args=[game.pk]), {"version": game.version}, follow=True)
     assert response.status_code == 200
-    assert "Not allowed" in response.content.decode()
+    assert "Not allowed: your answer is missing: the form needs a" in response.content.decode()
 
 
 def test_the_hint_names_a_move_and_a_reason(client):
@@ -112,3 +113,24 @@ def test_a_users_game_is_404_for_another_user(client):
     game = practice_start(user=make_user("cy"), variant_id="classic", seed=1)
     client.force_login(make_user("di"))
     assert client.get(reverse("practice_game", args=[game.pk])).status_code == 404
+
+
+def test_htmx_gets_a_refusal_in_place(client):
+    game = start(client)
+    response = client.post(
+        reverse("practice_act", args=[game.pk]), {"version": game.version - 1}, headers={"HX-Request": "true"}
+    )
+    assert response.content.decode().lstrip().startswith('<div id="table"')
+    assert STALE in response.content.decode()
+
+
+def test_a_second_tap_on_rematch_starts_no_second_game(client):
+    game = start(client)
+    game.finished = True
+    game.save()
+    form = {"version": game.version}
+    first = client.post(reverse("practice_rematch", args=[game.pk]), form)
+    second = client.post(reverse("practice_rematch", args=[game.pk]), form, follow=True)
+    assert first.status_code == 302
+    assert PracticeGame.objects.count() == 2
+    assert STALE in second.content.decode()
