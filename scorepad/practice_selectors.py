@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .engine.answers import why_not_playable
+from .engine.answers import ANSWER_KEYS, why_not_playable
 from .engine.bots import HINT_BOT, make_bot
 from .engine.cards import CODES, RANKS, SUIT_NAMES, SUITS, SYMBOL_OF_SUIT, Card, counts_of, rank_of, suit_of
 from .engine.game import HandState, from_json, seat_view
@@ -109,6 +109,7 @@ class Hint:
     words: str  # "Bid 25", "Play A♠"
     reason: str
     value: str  # what the form would post
+    key: str  # … under this field name
 
 
 @dataclass
@@ -337,7 +338,8 @@ def practice_hint(game: PracticeGame, state: HandState | None = None) -> Hint | 
     view = seat_view(state, PLAYER)
     bot = make_bot(HINT_BOT, PLAYER, random.Random(f"{game.seed}:hint:{game.version}"))
     answer, reason = _explained(bot, view)
-    return Hint(_answer_words(view, answer), reason or hint_reason(view, answer), _answer_value(view, answer))
+    words, value = _answer_words(view, answer), _answer_value(view, answer)
+    return Hint(words, reason or hint_reason(view, answer), value, ANSWER_KEYS[view.decision])
 
 
 def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:

@@ -30,8 +30,10 @@ def deal(page: Page, base: str, variant_label: str) -> None:
     page.goto(f"{base}/")
     page.get_by_role("link", name="Practice against the bots").click()
     page.get_by_role("link", name=variant_label).click()
+    shot(page, "practice-new")
     page.get_by_role("button", name="Deal").click()
     expect(page.get_by_role("heading", name="Your hand")).to_be_visible()
+    shot(page, f"practice-{variant_label.split()[0].lower()}-dealt")
 
 
 def version(page: Page) -> str:
@@ -132,6 +134,10 @@ def test_a_hand_plays_with_javascript_off(live_server, browser: Browser, browser
         deal(page, live_server.url, "Classic (4 players, partners)")
         page.get_by_role("link", name="Hint").click()
         expect(page.get_by_text("Hint: ")).to_be_visible()
+        before = version(page)
+        page.get_by_role("button", name="Take the hint").click()
+        answered(page, before)
+        expect(page.get_by_role("region", name="Bidding")).to_contain_text("You")
 
         taps = play_hand(page, "practice-no-js")
 

@@ -134,3 +134,10 @@ def test_a_second_tap_on_rematch_starts_no_second_game(client):
     assert first.status_code == 302
     assert PracticeGame.objects.count() == 2
     assert STALE in second.content.decode()
+
+
+def test_house_rules_come_with_the_variants_defaults_and_only_changes_are_stored(client):
+    defaults = start(client, "double-deck")
+    assert defaults.settings == {}
+    changed = start(client, "classic", target="50", pass_cards="0", head_the_trick="")
+    assert changed.settings == {"target": 50, "pass_cards": 0, "play_mode": "FOLLOW"}
