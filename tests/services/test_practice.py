@@ -13,6 +13,7 @@ from scorepad.services.practice import (
     PracticeRefused,
     practice_act,
     practice_next_hand,
+    practice_rematch,
     practice_start,
     practice_undo,
 )
@@ -161,3 +162,18 @@ def test_without_an_explanation_the_hint_reason_comes_from_the_view():
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason
+
+
+def test_a_whole_game_ends_with_the_winners_and_offers_no_next_hand():
+    game = practice_start(user=None, variant_id="classic", overrides={"target": 30}, seed=9)
+    while not game.finished:
+        game = play_out_hand(game)
+        if not game.finished:
+            game = practice_next_hand(game=game, version=game.version).game
+    table = practice_table(game)
+    assert table.winners
+    assert game.won == ("You & Partner" in table.winners)
+    with pytest.raises(PracticeRefused, match="The game is over"):
+        practice_next_hand(game=game, version=game.version)
+    rematch = practice_rematch(game=game, version=game.version, user=None)
+    assert (rematch.variant, rematch.settings, rematch.finished) == ("classic", {"target": 30}, False)
