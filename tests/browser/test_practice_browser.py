@@ -1,9 +1,9 @@
 """Practice mode in chromium at phone size (375×812): whole hands against the bots, tapped through.
 
-Seeds are fixed (``new_seed`` is patched), so each deal is known: seed 4 gives the player the
-`classic` bid with passing, seed 1 the `six-handed` bid, seed 30 a `double-deck` hand with no
-marriage. Every step waits for the page to answer (the version a form carries changes), never
-for a time.
+Seeds are fixed (``new_seed`` is patched), so each deal is known (seed 30 deals the player a
+`double-deck` hand with no marriage), and the player opens with a bid no bot would top, so the
+hand goes the player's way whatever the bots' judgement. Every step waits for the page to answer
+(the version a form carries changes), never for a time.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot, wat
 pytestmark = pytest.mark.browser
 
 CLASSIC_SEED, SIX_HANDED_SEED, NO_MARRIAGE_SEED = 4, 1, 30
+OUT_OF_REACH = {"classic": 60, "double-deck": 200}  # an opening bid no bot tops
 
 
 @pytest.fixture
@@ -48,9 +49,10 @@ def answered(page: Page, before: str) -> None:
     )
 
 
-def play_hand(page: Page, name: str) -> dict[str, int]:
-    """Bid the highest quick bid once (then pass), name the first trump, pass the first cards,
-    play the first playable card each time, until the hand summary shows. Counts each kind of tap."""
+def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, int]:
+    """Bid ``opening`` in the "Other bid" box (or the highest quick bid) once, then pass; name the
+    first trump, pass the first cards, play the first playable card each time, until the hand
+    summary shows. Counts each kind of tap."""
     taps = {"bid": 0, "trump": 0, "pass": 0, "card": 0}
     summary = page.get_by_role("region", name="Hand summary")
     while not summary.is_visible():
@@ -58,9 +60,13 @@ def play_hand(page: Page, name: str) -> dict[str, int]:
         bids = page.get_by_role("region", name="Your bid")
         if bids.is_visible():
             chips = bids.locator("button.chip")
-            (chips.last if taps["bid"] == 0 else chips.first).click()
             if taps["bid"] == 0:
                 shot(page, f"{name}-bid")
+            if taps["bid"] == 0 and opening is not None:
+                page.get_by_label("Other bid").fill(str(opening))
+                page.get_by_role("button", name="Bid", exact=True).click()
+            else:
+                (chips.last if taps["bid"] == 0 else chips.first).click()
             taps["bid"] += 1
         elif page.get_by_role("region", name="Name trump").is_visible():
             shot(page, f"{name}-trump")
@@ -91,14 +97,14 @@ def test_a_whole_classic_hand_tapped_through(live_server, page: Page, seeded):
     deal(page, live_server.url, "Classic (4 players, partners)")
     assert_fits_the_phone(page)
 
-    taps = play_hand(page, "practice-classic")
+    taps = play_hand(page, "practice-classic", OUT_OF_REACH["classic"])
 
     assert taps["bid"] >= 1
     assert taps["trump"] == 1
     assert taps["pass"] == 1
     assert taps["card"] == 12  # every card of the hand
     expect(page.get_by_text("You received:")).to_be_visible()
-    expect(page.get_by_role("region", name="Hand summary")).to_contain_text("You bid")
+    expect(page.get_by_role("region", name="Hand summary")).to_contain_text("You bid 60")
     expect(page.get_by_role("button", name="Next hand")).to_be_visible()
     assert_fits_the_phone(page)
     assert errors == []
@@ -119,11 +125,13 @@ def test_a_double_deck_bidder_without_a_marriage_forfeits(live_server, page: Pag
     seeded(NO_MARRIAGE_SEED)
     deal(page, live_server.url, "Double-deck (4 players, partners)")
 
-    taps = play_hand(page, "practice-double-deck")
+    taps = play_hand(page, "practice-double-deck", OUT_OF_REACH["double-deck"])
 
     assert taps["trump"] == 0
     assert taps["card"] == 0
-    expect(page.get_by_role("region", name="Hand summary")).to_contain_text("no marriage to name trump")
+    expect(page.get_by_role("region", name="Hand summary")).to_contain_text(
+        "You bid 200 and forfeited: no marriage to name trump"
+    )
 
 
 def test_a_hand_plays_with_javascript_off(live_server, browser: Browser, browser_context_args, seeded):
@@ -139,7 +147,7 @@ def test_a_hand_plays_with_javascript_off(live_server, browser: Browser, browser
         answered(page, before)
         expect(page.get_by_role("region", name="Bidding")).to_contain_text("You")
 
-        taps = play_hand(page, "practice-no-js")
+        taps = play_hand(page, "practice-no-js", OUT_OF_REACH["classic"])
 
         assert taps["card"] == 12
         page.get_by_role("button", name="Next hand").click()

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scorepad.engine.answers import ANSWER_KEYS
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_hint
 from scorepad.services.practice import STALE, practice_start
 from tests.sample_games import make_user
+from tests.services.test_practice import hinted
 
 pytestmark = pytest.mark.django_db
 
@@ -28,9 +27,7 @@ def _defaults(client, variant) -> dict[str, str]:
 
 
 def answer_of(game: PracticeGame) -> dict[str, str]:
-    hint = practice_hint(game)
-    assert hint is not None
-    return {ANSWER_KEYS[game.state["decision"]]: hint.value, "version": str(game.version)}
+    return {**hinted(game), "version": str(game.version)}
 
 
 @pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
