@@ -99,6 +99,12 @@ def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser
     return practice_start(user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength)
 
 
+@transaction.atomic
+def practice_claim(*, user: AbstractBaseUser, ids: list[int]) -> int:
+    """A visitor who logs in keeps the games this browser started: they join the user's history."""
+    return PracticeGame.objects.filter(user__isnull=True, pk__in=ids).update(user=user)
+
+
 # -- the player's decisions -----------------------------------------------------------------------
 
 

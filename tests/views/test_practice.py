@@ -100,10 +100,15 @@ def test_only_the_listed_strengths_are_offered_and_accepted(client):
     assert not PracticeGame.objects.exists()
 
 
-def test_a_visitors_game_stays_theirs_after_logging_in(client):
+def test_a_visitors_game_joins_their_history_when_they_log_in(client):
     game = start(client)
     client.force_login(make_user("bo"))
     assert client.get(reverse("practice_game", args=[game.pk])).status_code == 200
+    game.refresh_from_db()
+    assert game.user.username == "bo"
+    assert (
+        reverse("practice_game", args=[game.pk]) in client.get(reverse("practice_history")).content.decode()
+    )
 
 
 def test_a_users_game_is_404_for_another_user(client):
