@@ -190,3 +190,30 @@ class PracticeGame(models.Model):
     @property
     def rules(self) -> Variant:
         return get_variant(self.variant)
+
+
+def _scoreboard_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits: unguessable, and short enough to read off a phone
+
+
+class ScoreboardLink(models.Model):
+    """A read-only link to one game's scoreboard for anyone at the table: no account needed.
+
+    It shows that game and nothing else; once ``revoked_at`` is set the link is a 404.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scoreboard_links")
+    token = models.CharField(max_length=64, unique=True, default=_scoreboard_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"scoreboard link to {self.game}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

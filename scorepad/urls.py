@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import games, history, home, households, meld, practice
+from .views import games, history, home, households, meld, practice, scoreboard
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -29,4 +29,7 @@ urlpatterns = [
     path("practice/<int:practice_id>/undo/", practice.practice_undo_view, name="practice_undo"),
     path("practice/<int:practice_id>/next/", practice.practice_next_view, name="practice_next"),
     path("practice/<int:practice_id>/rematch/", practice.practice_rematch_view, name="practice_rematch"),
+    path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
+    path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
+    path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
 ]

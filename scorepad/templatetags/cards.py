@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..engine.cards import SYMBOL_OF_SUIT
+from ..engine.cards import SUIT_NAMES, SYMBOL_OF_SUIT
 
 register = template.Library()
 
@@ -11,3 +11,9 @@ register = template.Library()
 def suit_symbol(letter: str | None) -> str:
     """ "H" -> "♥"; anything else (no trump) -> ""."""
     return SYMBOL_OF_SUIT.get(letter or "", "")
+
+
+@register.filter
+def suit_name(letter: str | None) -> str:
+    """ "H" -> "hearts": what a screen reader says beside the symbol; anything else -> ""."""
+    return SUIT_NAMES.get(letter or "", "")

@@ -29,6 +29,7 @@ PUBLIC = {
     "practice_undo": "as practice_game",
     "practice_next": "as practice_game",
     "practice_rematch": "as practice_game",
+    "scoreboard": "a shared scoreboard link needs no account; it names one game by an unguessable token",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -64,12 +65,14 @@ def world(db):
     game = import_game(household, CLASSIC_PLAYING, ("Ann", "Bo", "Cy", "Di"))
     invite = household.invites.create(created_by=member_a)
     practice = practice_start(user=member_a, variant_id="classic", seed=1)
+    scoreboard_link = game.scoreboard_links.create(created_by=member_a)
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
         "game_id": lambda: game.pk,
         "number": lambda: 0,  # hand 1 of the game
         "token": lambda: invite.token,
         "practice_id": lambda: practice.pk,  # member A's practice game
+        "share_token": lambda: scoreboard_link.token,
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 
