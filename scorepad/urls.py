@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import games, history, home, households, meld, practice, scoreboard
+from .views import games, history, home, households, install, meld, practice, scoreboard
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -32,4 +32,7 @@ urlpatterns = [
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/", install.offline, name="offline"),
 ]

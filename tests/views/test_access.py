@@ -30,6 +30,9 @@ PUBLIC = {
     "practice_next": "as practice_game",
     "practice_rematch": "as practice_game",
     "scoreboard": "a shared scoreboard link needs no account; it names one game by an unguessable token",
+    "manifest": "the web manifest: the browser fetches it to install the app",
+    "service_worker": "the service worker script, fetched by the browser",
+    "offline": "the page the service worker shows with no connection",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
