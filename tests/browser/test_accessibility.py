@@ -1,0 +1,97 @@
+"""axe-core on the main pages, light and dark, at 375×812: no serious or critical violation.
+
+axe-core is vendored (tests/browser/vendor/axe-core, from its npm package): no CDN, no network.
+Each page is screenshotted into ``test-results/screenshots/`` (gitignored, kept by CI) on every run,
+and every violation of any impact is written to ``test-results/axe.json`` for a person to read.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Browser, Page
+
+from scorepad.services.scoreboards import scoreboard_link_create
+from tests.browser.test_scorepad_browser import watch_console
+from tests.sample_games import CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = (Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js").read_text()
+RESULTS = Path(__file__).resolve().parents[2] / "test-results"
+SHOTS = RESULTS / "screenshots"
+BLOCKING = {"serious", "critical"}
+
+
+def page_urls(live_server) -> dict[str, tuple[str, bool]]:
+    """name: (URL, seen logged in), for every main page, with games that have hands."""
+    ann = make_user("ann")
+    household = make_household(ann)
+    playing = import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Di"))
+    won = import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di"))
+    token = scoreboard_link_create(game=playing, user=ann).token
+    base, h = live_server.url, household.pk
+    return {
+        "home": (f"{base}/", False),
+        "login": (f"{base}/accounts/login/", False),
+        "signup": (f"{base}/accounts/signup/", False),
+        "meld-calculator": (f"{base}/meld/?variant=classic&trump=H&cards=AH+TH+KH+QH+JH+9H+KS+QS", False),
+        "scoreboard": (f"{base}/s/{token}/", False),
+        "scoreboard-big": (f"{base}/s/{token}/?big=1", False),
+        "offline": (f"{base}/offline/", False),
+        "households": (f"{base}/", True),
+        "household": (f"{base}/households/{h}/", True),
+        "new-game": (f"{base}/households/{h}/games/new/?variant=classic", True),
+        "game": (f"{base}/games/{playing.pk}/", True),
+        "game-over": (f"{base}/games/{won.pk}/", True),
+        "hand-correction": (f"{base}/games/{playing.pk}/hands/0/edit/", True),
+        "share-scoreboard": (f"{base}/games/{playing.pk}/share/", True),
+        "history": (f"{base}/households/{h}/games/", True),
+        "statistics": (f"{base}/households/{h}/statistics/", True),
+        "import": (f"{base}/households/{h}/import/", True),
+    }, ann
+
+
+def axe_violations(page: Page) -> list[dict]:
+    page.evaluate(AXE)  # evaluated by the DevTools protocol, so the page's CSP does not refuse it
+    return page.evaluate(
+        "axe.run(document, {resultTypes: ['violations']}).then((result) => result.violations.map((v) =>"
+        " ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' '))})))"
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_main_pages_have_no_serious_accessibility_violations(
+    live_server, browser: Browser, browser_context_args: dict, scheme: str
+):
+    urls, ann = page_urls(live_server)
+    client = Client()
+    client.force_login(ann)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    contexts = {
+        logged_in: browser.new_context(**browser_context_args, color_scheme=scheme, service_workers="block")
+        for logged_in in (False, True)
+    }
+    contexts[True].add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    found: dict[str, list[dict]] = {}
+    for name, (url, logged_in) in urls.items():
+        page = contexts[logged_in].new_page()
+        errors = watch_console(page)
+        page.goto(url)
+        found[name] = axe_violations(page)
+        # caret="initial": hiding the caret injects a style tag, which the CSP (rightly) refuses.
+        page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
+        assert errors == [], (name, errors)
+        page.close()
+
+    (RESULTS / f"axe-{scheme}.json").write_text(json.dumps(found, indent=2))
+    blocking = {
+        name: [v for v in violations if v["impact"] in BLOCKING] for name, violations in found.items()
+    }
+    assert {name: v for name, v in blocking.items() if v} == {}
