@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from scorepad.services.scoreboards import scoreboard_link_create
 from tests.browser.test_scorepad_browser import watch_console
@@ -95,3 +95,48 @@ def test_main_pages_have_no_serious_accessibility_violations(
         name: [v for v in violations if v["impact"] in BLOCKING] for name, violations in found.items()
     }
     assert {name: v for name, v in blocking.items() if v} == {}
+
+
+def tab_to(page: Page, selector: str, presses: int = 40) -> None:
+    """Press Tab until the focused element matches ``selector``, as a keyboard user would."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("(selector) => document.activeElement.matches(selector)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_hand_is_recorded_with_the_keyboard_alone(
+    live_server, browser: Browser, browser_context_args: dict
+):
+    ann = make_user("ann")
+    game = import_game(make_household(ann), {"variant": "classic", "hands": []}, ("Ann", "Bo", "Cy", "Di"))
+    client = Client()
+    client.force_login(ann)
+    context = browser.new_context(**{**browser_context_args, "is_mobile": False, "has_touch": False})
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+
+    page.keyboard.press("Tab")  # the first stop skips the top bar
+    skip = page.get_by_role("link", name="Skip to the page")
+    expect(skip).to_be_focused()
+    assert skip.bounding_box()["y"] >= 0  # shown while focused
+    page.keyboard.press("Enter")
+    tab_to(page, "input[name=bidder]")
+    page.keyboard.press("Space")  # Ann, the first seat
+    tab_to(page, "input[name=trump]")
+    page.keyboard.press("ArrowRight")  # spades, then hearts
+    outline = page.evaluate("getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")
+    tab_to(page, "#id_meld_0")
+    page.keyboard.type("10")
+    tab_to(page, "#id_meld_1")
+    page.keyboard.type("5")
+    tab_to(page, "#id_tricks_0")
+    page.keyboard.type("15")
+    page.keyboard.press("Enter")  # submits the form as "Record hand", not the bid stepper's −
+
+    expect(page.locator("#scoreboard .points")).to_have_text(["25", "15"])
+    expect(page.locator(".last-hand")).to_contain_text("Ann bid 20")
+    assert outline != "none"  # the chosen suit showed where the focus was
