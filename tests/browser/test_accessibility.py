@@ -9,11 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import Client
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorepad.services.scoreboards import scoreboard_link_create
+from tests.browser.conftest import log_in
 from tests.browser.test_scorepad_browser import watch_console
 from tests.sample_games import CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household, make_user
 
@@ -63,20 +62,12 @@ def axe_violations(page: Page) -> list[dict]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_main_pages_have_no_serious_accessibility_violations(
-    live_server, browser: Browser, browser_context_args: dict, scheme: str
-):
+def test_main_pages_have_no_serious_accessibility_violations(live_server, new_phone, scheme: str):
     urls, ann = page_urls(live_server)
-    client = Client()
-    client.force_login(ann)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
     contexts = {
-        logged_in: browser.new_context(**browser_context_args, color_scheme=scheme, service_workers="block")
-        for logged_in in (False, True)
+        False: new_phone(color_scheme=scheme),
+        True: log_in(new_phone(color_scheme=scheme), live_server, ann),
     }
-    contexts[True].add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-    )
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     found: dict[str, list[dict]] = {}
@@ -106,17 +97,10 @@ def tab_to(page: Page, selector: str, presses: int = 40) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_a_hand_is_recorded_with_the_keyboard_alone(
-    live_server, browser: Browser, browser_context_args: dict
-):
+def test_a_hand_is_recorded_with_the_keyboard_alone(live_server, new_phone):
     ann = make_user("ann")
     game = import_game(make_household(ann), {"variant": "classic", "hands": []}, ("Ann", "Bo", "Cy", "Di"))
-    client = Client()
-    client.force_login(ann)
-    context = browser.new_context(**{**browser_context_args, "is_mobile": False, "has_touch": False})
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
-    page = context.new_page()
+    page = log_in(new_phone(is_mobile=False, has_touch=False), live_server, ann).new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
     page.keyboard.press("Tab")  # the first stop skips the top bar
