@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -72,7 +73,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "cache": f"pinochle-{version}",
         "offline": offline_url,
         "precache": precache,
-        "static": static(""),
+        "static": settings.STATIC_URL,  # not static(""): the manifest storage knows files, not folders
     }
     response = render(
         request,
