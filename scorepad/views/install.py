@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 # The light theme's colours (static/css/app.css): the splash screen and the phone's status bar.
 BACKGROUND = "#f6f4ee"
@@ -41,7 +41,7 @@ PRECACHED = [
 ]
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> HttpResponse:
     data = {
@@ -63,7 +63,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     return JsonResponse(data, content_type="application/manifest+json")
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)  # the browser checks for a new worker on every visit
 def service_worker(request: HttpRequest) -> HttpResponse:
     precache = [static(path) for path in PRECACHED]
@@ -85,7 +85,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the worker shows when a page cannot be reached. It is cached once, so it names nobody."""
     return render(request, "pwa/offline.html")

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from ..access import get_game_for_user
 from ..live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
@@ -47,7 +47,7 @@ def board_context(sheet: Scoresheet, *, poll_url: str) -> dict[str, Any]:
     }
 
 
-@require_GET
+@require_safe  # GET, and HEAD for a messaging app checking the link it is about to show
 def scoreboard(request: HttpRequest, share_token: str) -> HttpResponse:
     """The shared link: anyone may watch; a wrong or stopped token is a 404 and names nothing."""
     game = shared_game(share_token)
