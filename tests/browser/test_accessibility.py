@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorepad.services.practice import practice_start
 from scorepad.services.scoreboards import scoreboard_link_create
 from tests.browser.conftest import log_in
 from tests.browser.test_scorepad_browser import watch_console
@@ -31,6 +32,7 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
     playing = import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Di"))
     won = import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di"))
     token = scoreboard_link_create(game=playing, user=ann).token
+    practice = practice_start(user=ann, variant_id="classic", seed=1)
     base, h = live_server.url, household.pk
     return {
         "home": (f"{base}/", False),
@@ -50,6 +52,8 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
         "history": (f"{base}/households/{h}/games/", True),
         "statistics": (f"{base}/households/{h}/statistics/", True),
         "import": (f"{base}/households/{h}/import/", True),
+        "practice": (f"{base}/practice/", True),
+        "practice-game": (f"{base}/practice/{practice.pk}/", True),
     }, ann
 
 
