@@ -28,15 +28,12 @@ RECENT_HANDS = 5  # the last hands a scoreboard lists, newest first
 
 
 def _unchanged(request: HttpRequest, game: Game) -> bool:
+    """The phone asking already shows the game as it is (the cheap check: nothing is scored)."""
     since = request.GET.get("since")
     return bool(since) and since == game_fingerprint(game)
 
 
-def _no_change() -> HttpResponse:
-    return HttpResponse(status=204)
-
-
-def board_context(sheet: Scoresheet, *, poll_url: str) -> dict[str, Any]:
+def _board_context(sheet: Scoresheet, *, poll_url: str) -> dict[str, Any]:
     """What a scoreboard shows: totals, who deals, the last hands and the chart; no actions."""
     return {
         "sheet": sheet,
@@ -52,10 +49,10 @@ def scoreboard(request: HttpRequest, share_token: str) -> HttpResponse:
     """The shared link: anyone may watch; a wrong or stopped token is a 404 and names nothing."""
     game = shared_game(share_token)
     if _unchanged(request, game):
-        return _no_change()
+        return HttpResponse(status=204)  # htmx swaps nothing
     big = request.GET.get("big") == "1"
     poll_url = reverse("scoreboard", args=[share_token]) + ("?big=1&" if big else "?")
-    context = {**board_context(scoresheet(game), poll_url=poll_url), "big": big, "token": share_token}
+    context = {**_board_context(scoresheet(game), poll_url=poll_url), "big": big, "token": share_token}
     response = page_or_partial(request, "scorepad/scoreboard.html", "board", context)
     response["X-Robots-Tag"] = "noindex"
     return response
@@ -102,7 +99,7 @@ def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
     """
     game = get_game_for_user(request.user, game_id)
     if _unchanged(request, game):
-        return _no_change()
+        return HttpResponse(status=204)  # htmx swaps nothing
     try:
         form_number: int | None = int(request.GET.get("number", ""))
     except ValueError:
