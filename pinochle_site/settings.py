@@ -7,9 +7,11 @@ redirects and HSTS. See the README for every variable.
 
 import os
 import secrets
+import sys
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -20,23 +22,64 @@ def envbool(name: str, default: str = "false") -> bool:
     return os.getenv(name, default).strip().lower() in {"1", "true", "yes", "on"}
 
 
-def envint(name: str, default: str) -> int:
-    return int(os.getenv(name, default))
+def envint(name: str, default: int) -> int:
+    """A whole number from the environment; blank means the default, and a value that is not a
+    whole number is reported and replaced by the default rather than stopping the server."""
+    text = os.getenv(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        print(f"{name}={text!r} is not a whole number: using {default}.", file=sys.stderr)
+        return default
+    return value
 
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+def private_file(path: Path) -> Path:
+    """Make sure ``path`` exists and only its owner can read it (mode 0600)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    return path
+
+
 def _local_secret_key() -> str:
-    """A random key made once per checkout, so a laptop needs no configuration."""
+    """A random key made once per checkout (mode 0600), so a laptop needs no configuration.
+
+    Written aside and linked into place, so gunicorn workers starting together agree on one key.
+    """
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key_file.write_text(secrets.token_urlsafe(50))
-    return key_file.read_text().strip()
+        draft = private_file(VAR_DIR / f"secret_key.{os.getpid()}")
+        draft.write_text(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, key_file)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        else:
+            print(
+                f"Made a secret key in {key_file} (mode 0600); set SECRET_KEY to choose one.", file=sys.stderr
+            )
+        finally:
+            draft.unlink()
+    return private_file(key_file).read_text().strip()
 
 
+SECURE = envbool("SECURE")
+if SECURE and not os.getenv("SECRET_KEY"):
+    # Behind HTTPS the key must be chosen, kept safe and shared by every server, not made on one of them.
+    raise ImproperlyConfigured(
+        "SECURE=true needs SECRET_KEY: set it to a long random string, e.g. the output of "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 SECRET_KEY = os.getenv("SECRET_KEY") or _local_secret_key()
 DEBUG = envbool("DEBUG")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
@@ -92,7 +135,8 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.getenv("SQLITE_PATH", VAR_DIR / "pinochle.sqlite3"),
+            # Made 0600 before SQLite opens it; its -wal and -shm files take the same mode.
+            "NAME": private_file(Path(os.getenv("SQLITE_PATH", VAR_DIR / "pinochle.sqlite3"))),
             "OPTIONS": {
                 # One writer at a time without "database is locked" errors under light load.
                 "transaction_mode": "IMMEDIATE",
@@ -101,7 +145,6 @@ else:
             },
         }
     }
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -109,6 +152,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Log-in and sign-up limits (scorepad/throttle.py): (attempts, per seconds). Guessing stops long
+# before a password falls, and the refused attempts cost no password hashing.
+LOGIN_FAILURES_PER_ACCOUNT = (10, 15 * 60)
+LOGIN_FAILURES_PER_ADDRESS = (30, 15 * 60)
+SIGNUPS_PER_ADDRESS = (20, 60 * 60)
+# Behind a reverse proxy every request comes from the proxy: read the client's address from the
+# X-Forwarded-For entry the proxy appends (it must set it), so the limits are per client.
+BEHIND_PROXY = envbool("BEHIND_PROXY")
+# The counters live in Django's cache: files in VAR_DIR (mode 0700), shared by every gunicorn
+# worker on this machine.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": VAR_DIR / "cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -123,8 +184,10 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "pinochle_site.storage.StaticStorage"},
 }
+# Serve static/ itself too, so a VAR_DIR without collectstatic still has its CSS and htmx.
+WHITENOISE_USE_FINDERS = True
 WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 # Content Security Policy: scripts and styles only from our own origin or with the
@@ -140,12 +203,12 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-# Production: behind HTTPS. Off on a laptop, where the phone reaches the app over plain HTTP.
-SECURE = envbool("SECURE")
+# Production (SECURE, read above): behind HTTPS. Off on a laptop, where the phone reaches the app
+# over plain HTTP.
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
-SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000") if SECURE else 0
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000) if SECURE else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
 SECURE_HSTS_PRELOAD = SECURE and envbool("SECURE_HSTS_PRELOAD", "true")
 if envbool("SECURE_PROXY_SSL_HEADER"):
