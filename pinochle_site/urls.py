@@ -1,13 +1,23 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from scorepad.views import accounts
 
+admin.site.login_form = accounts.LimitedAdminAuthenticationForm
+
+
+def health(request: HttpRequest) -> HttpResponse:
+    """A load balancer's check, and the load benchmark's bare view: no database, no template."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 urlpatterns = [
+    path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.LimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("scorepad.urls")),
 ]

@@ -4,6 +4,7 @@ import os
 import shutil
 
 import pytest
+from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 # Sync Playwright runs an event loop in the test thread; the ORM beside it is still sync.
@@ -25,6 +26,13 @@ def _plain_static_storage(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings):
+    """Each test counts log-in attempts from zero, in memory, never in the checkout's var/cache."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()
 
 
 @pytest.fixture(scope="session")

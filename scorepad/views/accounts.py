@@ -1,10 +1,20 @@
-"""Sign up; logging in and out are Django's own views (logout by POST)."""
+"""Sign up and log in, both limited (``scorepad.throttle``); logging out is Django's own view (by POST)."""
 
+from typing import Any
+
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from .. import throttle
+
+THROTTLED = "throttled"
+TOO_MANY_REQUESTS = 429
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -13,12 +23,53 @@ def _safe_next(request: HttpRequest) -> str | None:
     return target if target and allowed else None
 
 
+class LoginLimits(AuthenticationForm):
+    """A log-in form refused without checking the password once its limits are reached."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        if refusal := throttle.login_refusal(self.request, username):
+            raise ValidationError(refusal, code=THROTTLED)
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            if username:  # a blank name was never tried against a password
+                throttle.login_failed(self.request, username)
+            raise
+        throttle.login_succeeded(username)
+        return cleaned
+
+
+class LimitedAuthenticationForm(LoginLimits, AuthenticationForm):
+    pass
+
+
+class LimitedAdminAuthenticationForm(LoginLimits, AdminAuthenticationForm):
+    """The admin's log-in form: the same passwords, so the same limits."""
+
+
+class LimitedLoginView(LoginView):
+    authentication_form = LimitedAuthenticationForm
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, THROTTLED):
+            response.status_code = TOO_MANY_REQUESTS
+        return response
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(_safe_next(request) or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request) or ""})
+    context: dict[str, Any] = {"form": form, "next": _safe_next(request) or ""}
+    if request.method == "POST":
+        if refusal := throttle.signup_refusal(request):
+            # Not read: nothing sent is checked or echoed back.
+            context.update(form=UserCreationForm(), refusal=refusal)
+            return render(request, "registration/signup.html", context, status=TOO_MANY_REQUESTS)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_safe_next(request) or "home")
+    return render(request, "registration/signup.html", context)

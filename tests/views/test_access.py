@@ -33,6 +33,7 @@ PUBLIC = {
     "manifest": "the web manifest: the browser fetches it to install the app",
     "service_worker": "the service worker script, fetched by the browser",
     "offline": "the page the service worker shows with no connection",
+    "health": "a load balancer's check: it says only that the server answers",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {

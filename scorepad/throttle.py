@@ -1,0 +1,108 @@
+"""Limits on log-in and sign-up attempts, counted in Django's cache.
+
+A wrong password costs the server a deliberately slow hash, so guessing is refused before any
+hashing once an account or an address has failed too often: the guesser learns nothing and the
+other players' pages stay fast. Windows are fixed: the first counted attempt opens one, and the
+count starts again when it ends.
+
+Two gunicorn workers can read the same count at once and both add one, so a burst may get a few
+attempts past a limit; the limit still holds over the window.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    attempts: int  # counted attempts allowed in one window
+    seconds: int  # the window's length
+
+
+def login_limits() -> tuple[Limit, Limit]:
+    """Failed log-ins per account, and per address (many accounts tried from one place)."""
+    account, address = settings.LOGIN_FAILURES_PER_ACCOUNT, settings.LOGIN_FAILURES_PER_ADDRESS
+    return Limit("login-account", *account), Limit("login-address", *address)
+
+
+def signup_limit() -> Limit:
+    """Sign-up forms sent per address: each may create an account or probe for a name."""
+    return Limit("signup-address", *settings.SIGNUPS_PER_ADDRESS)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address; behind our own proxy (``BEHIND_PROXY``), the one it appended last
+    to X-Forwarded-For, since anything before it was sent by the client and may be made up."""
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _key(limit: Limit, who: str) -> str:
+    return f"throttle:{limit.name}:{hashlib.sha256(who.encode()).hexdigest()}"
+
+
+def wait_seconds(limit: Limit, who: str) -> int:
+    """How long ``who`` must wait before the next attempt: 0 while under the limit."""
+    count, ends = cache.get(_key(limit, who), (0, 0.0))
+    if count < limit.attempts:
+        return 0
+    return max(1, math.ceil(ends - time.time()))
+
+
+def count_attempt(limit: Limit, who: str) -> None:
+    now = time.time()
+    count, ends = cache.get(_key(limit, who), (0, 0.0))
+    if ends <= now:  # no window open, or it has ended: this attempt opens a new one
+        count, ends = 0, now + limit.seconds
+    cache.set(_key(limit, who), (count + 1, ends), timeout=math.ceil(ends - now))
+
+
+def forget(limit: Limit, who: str) -> None:
+    cache.delete(_key(limit, who))
+
+
+def in_words(seconds: int) -> str:
+    minutes = math.ceil(seconds / 60)
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def login_refusal(request: HttpRequest, username: str) -> str | None:
+    """Why this log-in is refused before its password is checked, or None to check it."""
+    account, address = login_limits()
+    if wait := wait_seconds(account, username.casefold()):
+        return f"Too many wrong passwords for {username}: try again in {in_words(wait)}."
+    if wait := wait_seconds(address, client_address(request)):
+        return f"Too many failed log-ins from your network: try again in {in_words(wait)}."
+    return None
+
+
+def login_failed(request: HttpRequest, username: str) -> None:
+    account, address = login_limits()
+    count_attempt(account, username.casefold())
+    count_attempt(address, client_address(request))
+
+
+def login_succeeded(username: str) -> None:
+    """The right password ends the account's count (the address's keeps running)."""
+    forget(login_limits()[0], username.casefold())
+
+
+def signup_refusal(request: HttpRequest) -> str | None:
+    """Why this sign-up is refused before it is read, or None; a form that is read is counted."""
+    limit, address = signup_limit(), client_address(request)
+    if wait := wait_seconds(limit, address):
+        return f"Too many sign-ups from your network: try again in {in_words(wait)}."
+    count_attempt(limit, address)
+    return None
