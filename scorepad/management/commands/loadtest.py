@@ -1,0 +1,95 @@
+"""``manage.py loadtest``: players entering hands on the production server, then a check that
+every acknowledged hand is stored and every total is the engine's. See ``scorepad.loadtest.run``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scorepad.engine.variants import VARIANTS
+from scorepad.loadtest.run import BARE, GAME_PAGE, HAND_POST, Options, Report, run
+
+
+class Command(BaseCommand):
+    help = (
+        "Start gunicorn on loopback against this database, have USERS players enter hands and read "
+        "scoreboards for SECONDS, then check every acknowledged hand is stored and totals match the engine."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--users", type=int, default=50, help="simulated players (default 50)")
+        parser.add_argument("--seconds", type=float, default=60.0, help="length of the run (default 60)")
+        parser.add_argument(
+            "--variants", default=",".join(VARIANTS), help="comma-separated; players take them in turn"
+        )
+        parser.add_argument(
+            "--warmup", type=float, default=3.0, help="untimed seconds before the run (default 3)"
+        )
+        parser.add_argument("--think", type=float, default=0.0, help="mean pause between rounds, seconds")
+        parser.add_argument("--workers", type=int, help="gunicorn workers (default: cores + 1)")
+        parser.add_argument("--disrupt", default="", help="a shell command to run mid-run, e.g. a restart")
+        parser.add_argument("--disrupt-at", type=float, help="when to run it, seconds (default: mid-run)")
+        parser.add_argument("--guessers", type=int, default=0, help="tasks posting wrong passwords meanwhile")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--keep", action="store_true", help="keep the players, games and hands")
+        parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        variants = tuple(v.strip() for v in options["variants"].split(",") if v.strip())
+        if unknown := [v for v in variants if v not in VARIANTS] or not variants:
+            raise CommandError(f"--variants: unknown {unknown or 'none given'}; choose from {list(VARIANTS)}")
+        if options["users"] < 1 or options["seconds"] <= 0:
+            raise CommandError("--users must be at least 1 and --seconds more than 0")
+        settings = Options(
+            users=options["users"],
+            seconds=options["seconds"],
+            warmup=max(0.0, options["warmup"]),
+            variants=variants,
+            think=options["think"],
+            workers=options["workers"],
+            disrupt=options["disrupt"],
+            disrupt_at=options["seconds"] / 2 if options["disrupt_at"] is None else options["disrupt_at"],
+            guessers=options["guessers"],
+            seed=options["seed"],
+            keep=options["keep"],
+        )
+        try:
+            result = run(settings)
+        except RuntimeError as error:
+            raise CommandError(str(error)) from error
+        if options["json"]:
+            self.stdout.write(json.dumps(dataclasses.asdict(result) | {"ok": result.ok}))
+        else:
+            self.stdout.write("\n".join(describe(result)))
+        if not result.ok:
+            raise CommandError("hands were lost, totals differ, or requests failed outside a restart")
+
+
+def describe(r: Report) -> list[str]:
+    def line(kind: str) -> str:
+        p = r.percentiles_ms[kind]
+        return (
+            f"  {kind:<10} n={p['n']:<7} p50 {p['p50']:>7} ms   p95 {p['p95']:>7} ms   p99 {p['p99']:>7} ms"
+        )
+
+    window = f" (window {r.window[0]}–{r.window[1]} s)" if r.window else ""
+    lines = [
+        f"{r.users} players for {r.seconds} s on {r.database}, gunicorn {r.workers}",
+        f"requests: {r.requests} = {r.requests_per_second} requests/s",
+        line(HAND_POST),
+        line(GAME_PAGE),
+        line(BARE),
+        f"hand POST p95 / bare view p95 = {r.ratio}",
+        f"errors: {r.errors}, outside a restart window: {r.errors_outside_window}{window}",
+        *(f"  {error}" for error in r.first_errors),
+        f"hands: {r.acknowledged} acknowledged, {r.stored} stored, {r.lost} lost",
+        f"totals: {r.totals_checked} of {r.games} game pages checked against the engine, "
+        f"{len(r.totals_differ)} differ",
+        *(f"  {difference}" for difference in r.totals_differ),
+    ]
+    if r.guesses:
+        lines.append(f"wrong-password posts by answer status: {r.guesses}")
+    return lines

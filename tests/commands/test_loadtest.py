@@ -1,0 +1,86 @@
+"""The load benchmark: its player fills the real hand form like a browser, its checks catch a lost
+hand, and a short run against gunicorn loses nothing (speed itself is for the command to print)."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from scorepad.engine.variants import VARIANTS
+from scorepad.loadtest.run import Player, _session_for, fill_hand, hand_form, new_game, page_totals, unmatched
+from scorepad.models import Game
+from scorepad.services.games import game_score
+from scorepad.services.households import household_create, player_create
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def player(db):
+    def make(variant: str) -> Player:
+        user = User.objects.create_user(f"lt-{variant}")
+        household = household_create(user=user, name="Load")
+        for seat in range(6):
+            player_create(household=household, name=f"P{seat}")
+        made = Player(0, user, household, variant, _session_for(user))
+        made.games.append(new_game(made))
+        return made
+
+    return make
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_simulated_player_records_valid_hands_from_the_page_in_every_variant(client, player, variant):
+    """Read from the page and posted as a browser would: hidden inputs kept, choices from the page."""
+    someone = player(variant)
+    client.force_login(someone.user)
+    game_url = reverse("game", args=[someone.games[0]])
+    rng = random.Random(3)
+    posted = []
+    for _ in range(5):
+        form = hand_form(client.get(game_url).content.decode())
+        data, entry = fill_hand(form, rng, someone.trick_total)
+        assert ("save", "1") in data
+        assert any(name == "csrfmiddlewaretoken" for name, _ in data)
+        response = client.post(form.action, dict(data))
+        assert response.status_code == 302, response.content.decode()[:2000]
+        posted.append(entry)
+    game = Game.objects.get(pk=someone.games[0])
+    stored = [hand.entry() for hand in game.hands.all()]
+    assert unmatched(posted, stored) == 0
+    assert page_totals(client.get(game_url).content.decode()) == list(game_score(game).totals)
+
+
+def test_a_hand_acknowledged_but_not_stored_is_counted_lost():
+    hands = [{"bidder": b, "bid": 20, "trump": "H", "meld": [20, 30]} for b in range(4)]
+    assert unmatched(hands, hands) == 0
+    assert unmatched(hands, [hands[0], {**hands[1], "tricks": [10, 15]}, hands[3]]) == 1
+    assert unmatched(hands, [hands[1], hands[0], hands[2], hands[3]]) == 1  # out of order is lost too
+    assert unmatched(hands[1:], hands) == 0  # a stored hand whose answer was lost is not
+
+
+def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    env["VAR_DIR"] = str(tmp_path)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    run = subprocess.run(
+        [*manage, "loadtest", "--users", "2", "--seconds", "3", "--warmup", "1", "--guessers", "1", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["acknowledged"] > 0
+    assert report["lost"] == report["errors"] == 0
+    assert report["totals_checked"] == report["games"] == 2
+    assert sum(report["guesses"].values()) > 0  # wrong passwords were posted alongside
