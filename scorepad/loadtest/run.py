@@ -39,7 +39,8 @@ from django.urls import reverse
 
 from ..engine.variants import VARIANTS
 from ..models import Game, Household
-from ..services.games import game_score, game_start
+from ..selectors import game_score
+from ..services.games import game_start
 from ..services.households import household_create, player_create
 from .browser import Browser, BrowserError, Form, Response, read_forms
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from scorepad.engine.variants import VARIANTS
 from scorepad.loadtest.run import Player, _session_for, fill_hand, hand_form, new_game, page_totals, unmatched
 from scorepad.models import Game
-from scorepad.services.games import game_score
+from scorepad.selectors import game_score
 from scorepad.services.households import household_create, player_create
 
 ROOT = Path(__file__).resolve().parents[2]
