@@ -140,7 +140,7 @@ else:
             "OPTIONS": {
                 # One writer at a time without "database is locked" errors under light load.
                 "transaction_mode": "IMMEDIATE",
-                "timeout": 5,
+                "timeout": 20,  # under a burst, a write waits its turn rather than failing
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
         }

@@ -89,9 +89,10 @@ class Stats:
     started: float = field(default_factory=time.perf_counter)
     warmup: float = 0.0
     ended: float = 0.0
+    cpu: float = 0.0
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     answered: list[tuple[float, bool]] = field(default_factory=list)  # (start, ok) of every request
-    errors: list[tuple[float, str]] = field(default_factory=list)
+    errors: list[tuple[float, float, str]] = field(default_factory=list)  # (sent, answered, what)
     acked: dict[int, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
     guesses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     disrupted: tuple[float, float] | None = None
@@ -121,6 +122,7 @@ class Report:
     totals_checked: int
     totals_differ: list[str]
     guesses: dict[int, int]
+    client_cpu_seconds: float  # this process's share of the machine during the run
     server_log: str
 
     @property
@@ -240,8 +242,18 @@ def _wait_until_up(server: subprocess.Popen[bytes], port: int, log: Path) -> Non
 
 
 def hand_form(html: str) -> Form | None:
-    """The page's form for a hand: the POST form that asks for the bidder and the bid."""
-    return next((f for f in read_forms(html) if f.method == "post" and {"bidder", "bid"} <= f.names), None)
+    """The page's form for a hand: the POST form that asks for the bidder and the bid.
+
+    Only forms that mention the bidder are parsed (a long game's page is mostly its hand table,
+    and this process shares the cores with the server); the whole page if that finds none.
+    """
+    likely = "".join(f"<form{part}" for part in html.split("<form")[1:] if 'name="bidder"' in part)
+    for text in (likely, html):
+        forms = read_forms(text)
+        found = next((f for f in forms if f.method == "post" and {"bidder", "bid"} <= f.names), None)
+        if found:
+            return found
+    return None
 
 
 def fill_hand(
@@ -300,7 +312,7 @@ async def _timed(stats: Stats, kind: str, call: Awaitable[Response], ok: tuple[i
     try:
         response = await call
     except BrowserError as error:
-        stats.errors.append((start, f"{kind}: {error}"))
+        stats.errors.append((start, stats.now(), f"{kind}: {error}"))
         stats.answered.append((start, False))
         return None
     if start >= stats.warmup:
@@ -308,7 +320,7 @@ async def _timed(stats: Stats, kind: str, call: Awaitable[Response], ok: tuple[i
     good = response.status in ok
     stats.answered.append((start, good))
     if not good:
-        stats.errors.append((start, f"{kind}: status {response.status}"))
+        stats.errors.append((start, stats.now(), f"{kind}: status {response.status}"))
     return response
 
 
@@ -329,7 +341,8 @@ async def play(player: Player, port: int, stats: Stats, deadline: float, options
                 if answer and answer.status == 302:
                     stats.acked[game_id].append(entry)
                 elif answer and answer.status == 200:
-                    stats.errors[-1] = (stats.errors[-1][0], f"{HAND_POST}: refused: {_refusal(answer.text)}")
+                    sent, answered, _ = stats.errors[-1]
+                    stats.errors[-1] = (sent, answered, f"{HAND_POST}: refused: {_refusal(answer.text)}")
             await _timed(stats, BARE, browser.get(reverse("health")), (200,))
             if options.think:
                 await asyncio.sleep(rng.expovariate(1 / options.think))
@@ -372,6 +385,7 @@ async def disrupt(command: str, at: float, stats: Stats) -> None:
 
 async def drive(players: list[Player], port: int, options: Options) -> Stats:
     stats = Stats(warmup=options.warmup)
+    cpu = time.process_time()
     end = options.warmup + options.seconds
     tasks = [play(player, port, stats, end, options) for player in players]
     tasks += [guess(index, port, stats, end) for index in range(options.guessers)]
@@ -379,6 +393,7 @@ async def drive(players: list[Player], port: int, options: Options) -> Stats:
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
     await asyncio.gather(*tasks)
     stats.ended = stats.now()
+    stats.cpu = time.process_time() - cpu
     return stats
 
 
@@ -489,7 +504,8 @@ def report(
     elapsed = stats.ended - stats.warmup
     measured = sum(1 for start, _ in stats.answered if start >= stats.warmup)
     window = _window(stats)
-    outside = [e for e in stats.errors if window is None or not window[0] <= e[0] <= window[1]]
+    # A request in flight at any time in the window may fail with it.
+    outside = [e for e in stats.errors if window is None or e[1] < window[0] or e[0] > window[1]]
     percentiles = {kind: _percentiles(stats.times[kind]) for kind in (HAND_POST, GAME_PAGE, BARE)}
     bare = percentiles[BARE]["p95"]
     db = connection.settings_dict
@@ -507,7 +523,7 @@ def report(
         window=None
         if window is None
         else (round(window[0] - stats.warmup, 1), round(window[1] - stats.warmup, 1)),
-        first_errors=[f"{t - stats.warmup:.1f} s {what}" for t, what in (outside or stats.errors)[:5]],
+        first_errors=[f"{t - stats.warmup:.1f} s {what}" for t, _, what in (outside or stats.errors)[:5]],
         acknowledged=sum(len(hands) for hands in stats.acked.values()),
         stored=checked["stored"],
         lost=checked["lost"],
@@ -515,6 +531,7 @@ def report(
         totals_checked=checked["totals_checked"],
         totals_differ=checked["totals_differ"][:5],
         guesses=dict(stats.guesses),
+        client_cpu_seconds=round(stats.cpu, 1),
         server_log=str(log),
     )
 

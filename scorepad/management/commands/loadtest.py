@@ -90,6 +90,7 @@ def describe(r: Report) -> list[str]:
         f"{len(r.totals_differ)} differ",
         *(f"  {difference}" for difference in r.totals_differ),
     ]
+    lines.append(f"the players' client used {r.client_cpu_seconds} CPU s; server log: {r.server_log}")
     if r.guesses:
         lines.append(f"wrong-password posts by answer status: {r.guesses}")
     return lines
