@@ -154,8 +154,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Log-in and sign-up limits (scorepad/throttle.py): (attempts, per seconds). Guessing stops long
 # before a password falls, and the refused attempts cost no password hashing.
-LOGIN_FAILURES_PER_ACCOUNT = (10, 15 * 60)
-LOGIN_FAILURES_PER_ADDRESS = (30, 15 * 60)
+LOGIN_FAILURES_PER_ACCOUNT = (5, 15 * 60)
+LOGIN_FAILURES_PER_ADDRESS = (10, 15 * 60)
 SIGNUPS_PER_ADDRESS = (20, 60 * 60)
 # Behind a reverse proxy every request comes from the proxy: read the client's address from the
 # X-Forwarded-For entry the proxy appends (it must set it), so the limits are per client.

@@ -1,9 +1,11 @@
 """Limits on log-in and sign-up attempts, counted in Django's cache.
 
-A wrong password costs the server a deliberately slow hash, so guessing is refused before any
-hashing once an account or an address has failed too often: the guesser learns nothing and the
-other players' pages stay fast. Windows are fixed: the first counted attempt opens one, and the
-count starts again when it ends.
+Checking a password costs the server a deliberately slow hash, so a log-in is counted before
+its password is checked (the right one takes the count back), and refused without any hashing
+once an account or an address has used up its attempts: the guesser learns nothing, and however
+many guesses arrive at once, only the limit's worth are ever hashed, so the other players' pages
+stay fast. Windows are fixed: the first counted attempt opens one, and the count starts again
+when it ends.
 
 Two gunicorn workers can read the same count at once and both add one, so a burst may get a few
 attempts past a limit; the limit still holds over the window.
@@ -73,30 +75,37 @@ def forget(limit: Limit, who: str) -> None:
     cache.delete(_key(limit, who))
 
 
+def take_back(limit: Limit, who: str) -> None:
+    """Uncount one attempt (it succeeded), in the window it was counted in."""
+    now = time.time()
+    count, ends = cache.get(_key(limit, who), (0, 0.0))
+    if count > 0 and ends > now:
+        cache.set(_key(limit, who), (count - 1, ends), timeout=math.ceil(ends - now))
+
+
 def in_words(seconds: int) -> str:
     minutes = math.ceil(seconds / 60)
     return "a minute" if minutes == 1 else f"{minutes} minutes"
 
 
-def login_refusal(request: HttpRequest, username: str) -> str | None:
-    """Why this log-in is refused before its password is checked, or None to check it."""
+def login_attempt(request: HttpRequest, username: str) -> str | None:
+    """Why this log-in is refused before its password is checked; or None, having counted it
+    against the account and the address (``login_succeeded`` takes it back)."""
     account, address = login_limits()
     if wait := wait_seconds(account, username.casefold()):
         return f"Too many wrong passwords for {username}: try again in {in_words(wait)}."
     if wait := wait_seconds(address, client_address(request)):
         return f"Too many failed log-ins from your network: try again in {in_words(wait)}."
+    count_attempt(account, username.casefold())
+    count_attempt(address, client_address(request))
     return None
 
 
-def login_failed(request: HttpRequest, username: str) -> None:
+def login_succeeded(request: HttpRequest, username: str) -> None:
+    """The right password clears the account's count and takes this attempt off the address's."""
     account, address = login_limits()
-    count_attempt(account, username.casefold())
-    count_attempt(address, client_address(request))
-
-
-def login_succeeded(username: str) -> None:
-    """The right password ends the account's count (the address's keeps running)."""
-    forget(login_limits()[0], username.casefold())
+    forget(account, username.casefold())
+    take_back(address, client_address(request))
 
 
 def signup_refusal(request: HttpRequest) -> str | None:

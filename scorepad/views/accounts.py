@@ -28,15 +28,12 @@ class LoginLimits(AuthenticationForm):
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
-        if refusal := throttle.login_refusal(self.request, username):
+        if not (username and self.cleaned_data.get("password")):
+            return super().clean()  # a blank field: no password is checked, nothing to count
+        if refusal := throttle.login_attempt(self.request, username):
             raise ValidationError(refusal, code=THROTTLED)
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            if username:  # a blank name was never tried against a password
-                throttle.login_failed(self.request, username)
-            raise
-        throttle.login_succeeded(username)
+        cleaned = super().clean()  # a wrong password raises here, and stays counted
+        throttle.login_succeeded(self.request, username)
         return cleaned
 
 

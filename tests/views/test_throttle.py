@@ -103,3 +103,14 @@ def test_behind_a_proxy_the_address_is_the_one_it_appended(settings):
     assert throttle.client_address(request) == "127.0.0.1"  # the header is ignored unless trusted
     settings.BEHIND_PROXY = True
     assert throttle.client_address(request) == "10.1.2.3"
+
+
+def test_log_ins_that_succeed_do_not_use_up_the_addresss_attempts(client, limits):
+    """A household's phones logging in from one network are not held against it."""
+    User.objects.create_user("ann", password=PASSWORD)
+    for name in ["bea", "cy", "dot", "eve"]:
+        log_in(client, name, "guess")
+    for _ in range(3):
+        assert log_in(client, "ann").status_code == 302
+        client.post(reverse("logout"))
+    assert log_in(client, "ann").status_code == 302
