@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "pinochle_site.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "pinochle_site.urls"
