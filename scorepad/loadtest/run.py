@@ -489,7 +489,7 @@ def _percentiles(times: list[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99)}
 
 
-def _window(stats: Stats) -> tuple[float, float] | None:
+def disruption_window(stats: Stats) -> tuple[float, float] | None:
     """From the disruption's start to the first success of a request sent after it ended."""
     if stats.disrupted is None:
         return None
@@ -498,14 +498,20 @@ def _window(stats: Stats) -> tuple[float, float] | None:
     return began, back
 
 
+def errors_outside(
+    errors: list[tuple[float, float, str]], window: tuple[float, float] | None
+) -> list[tuple[float, float, str]]:
+    """The errors of requests that were not in flight at any time in the window."""
+    return [e for e in errors if window is None or e[1] < window[0] or e[0] > window[1]]
+
+
 def report(
     options: Options, players: list[Player], stats: Stats, checked: dict[str, Any], log: Path
 ) -> Report:
     elapsed = stats.ended - stats.warmup
     measured = sum(1 for start, _ in stats.answered if start >= stats.warmup)
-    window = _window(stats)
-    # A request in flight at any time in the window may fail with it.
-    outside = [e for e in stats.errors if window is None or e[1] < window[0] or e[0] > window[1]]
+    window = disruption_window(stats)
+    outside = errors_outside(stats.errors, window)
     percentiles = {kind: _percentiles(stats.times[kind]) for kind in (HAND_POST, GAME_PAGE, BARE)}
     bare = percentiles[BARE]["p95"]
     db = connection.settings_dict

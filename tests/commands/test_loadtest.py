@@ -13,7 +13,18 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from scorepad.engine.variants import VARIANTS
-from scorepad.loadtest.run import Player, _session_for, fill_hand, hand_form, new_game, page_totals, unmatched
+from scorepad.loadtest.run import (
+    Player,
+    Stats,
+    _session_for,
+    disruption_window,
+    errors_outside,
+    fill_hand,
+    hand_form,
+    new_game,
+    page_totals,
+    unmatched,
+)
 from scorepad.models import Game
 from scorepad.selectors import game_score
 from scorepad.services.households import household_create, player_create
@@ -63,6 +74,20 @@ def test_a_hand_acknowledged_but_not_stored_is_counted_lost():
     assert unmatched(hands, [hands[0], {**hands[1], "tricks": [10, 15]}, hands[3]]) == 1
     assert unmatched(hands, [hands[1], hands[0], hands[2], hands[3]]) == 1  # out of order is lost too
     assert unmatched(hands[1:], hands) == 0  # a stored hand whose answer was lost is not
+
+
+def test_only_requests_in_flight_during_a_restart_may_fail():
+    stats = Stats(disrupted=(30.0, 34.0))  # the restart command ran from 30 s to 34 s
+    stats.answered = [(33.0, False), (34.5, False), (35.0, True), (36.0, True)]
+    window = disruption_window(stats)
+    assert window == (30.0, 35.0)  # until the first success of a request sent after it
+    errors = [(29.0, 30.5, "sent before, answered during"), (34.5, 34.9, "sent after, still down")]
+    errors += [(28.0, 29.5, "answered before"), (36.0, 36.2, "after the first success")]
+    assert [what for _, _, what in errors_outside(errors, window)] == [
+        "answered before",
+        "after the first success",
+    ]
+    assert errors_outside(errors, None) == errors
 
 
 def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
