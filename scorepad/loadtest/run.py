@@ -331,7 +331,7 @@ async def play(player: Player, port: int, stats: Stats, deadline: float, options
         while stats.now() < deadline:
             game_id = player.games[-1]
             page = await _timed(stats, GAME_PAGE, browser.get(reverse("game", args=[game_id])), (200,))
-            form = page and hand_form(page.text)
+            form = hand_form(page.text) if page and page.status == 200 else None
             if page and page.status == 200 and form is None:  # the game is over: start another
                 player.games.append(await asyncio.to_thread(_new_game_in_thread, player))
                 continue
