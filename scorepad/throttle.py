@@ -3,8 +3,8 @@
 Checking a password costs the server a deliberately slow hash, so a log-in is counted before
 its password is checked (the right one takes the count back), and refused without any hashing
 once an account or an address has used up its attempts: the guesser learns nothing, and however
-many guesses arrive at once, only the limit's worth are ever hashed, so the other players' pages
-stay fast. Windows are fixed: the first counted attempt opens one, and the count starts again
+many guesses arrive at once, only the limit's worth are ever hashed, one at a time, so the other
+players' pages stay fast. Windows are fixed: the first counted attempt opens one, and the count starts again
 when it ends.
 
 Two gunicorn workers can read the same count at once and both add one, so a burst may get a few
@@ -16,11 +16,15 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+CHECK_SECONDS = 60  # a check's turn is let go after it, or after this if its worker died
 
 
 @dataclass(frozen=True)
@@ -88,17 +92,33 @@ def in_words(seconds: int) -> str:
     return "a minute" if minutes == 1 else f"{minutes} minutes"
 
 
-def login_attempt(request: HttpRequest, username: str) -> str | None:
-    """Why this log-in is refused before its password is checked; or None, having counted it
-    against the account and the address (``login_succeeded`` takes it back)."""
+class Refused(Exception):
+    """A log-in refused before its password is checked; the message says why, in words."""
+
+
+@contextmanager
+def password_check(request: HttpRequest, username: str) -> Iterator[None]:
+    """Around checking one log-in's password: refused (``Refused``) over a limit, or while another
+    password for the same account or from the same address is being checked, so that a burst of
+    guesses is hashed one at a time and leaves the other cores to the players. Otherwise counted
+    against both limits first (``login_succeeded`` takes it back)."""
     account, address = login_limits()
-    if wait := wait_seconds(account, username.casefold()):
-        return f"Too many wrong passwords for {username}: try again in {in_words(wait)}."
-    if wait := wait_seconds(address, client_address(request)):
-        return f"Too many failed log-ins from your network: try again in {in_words(wait)}."
-    count_attempt(account, username.casefold())
-    count_attempt(address, client_address(request))
-    return None
+    name, place = username.casefold(), client_address(request)
+    if wait := wait_seconds(account, name):
+        raise Refused(f"Too many wrong passwords for {username}: try again in {in_words(wait)}.")
+    if wait := wait_seconds(address, place):
+        raise Refused(f"Too many failed log-ins from your network: try again in {in_words(wait)}.")
+    who = ((account, name), (address, place))
+    turns = [f"{_key(limit, name)}:checking" for limit, name in who]
+    taken = [turn for turn in turns if cache.add(turn, True, timeout=CHECK_SECONDS)]
+    try:
+        if taken != turns:
+            raise Refused("Another log-in is being checked for this account or your network: try again.")
+        for limit, name in who:
+            count_attempt(limit, name)
+        yield
+    finally:
+        cache.delete_many(taken)
 
 
 def login_succeeded(request: HttpRequest, username: str) -> None:

@@ -30,9 +30,11 @@ class LoginLimits(AuthenticationForm):
         username = self.cleaned_data.get("username") or ""
         if not (username and self.cleaned_data.get("password")):
             return super().clean()  # a blank field: no password is checked, nothing to count
-        if refusal := throttle.login_attempt(self.request, username):
-            raise ValidationError(refusal, code=THROTTLED)
-        cleaned = super().clean()  # a wrong password raises here, and stays counted
+        try:
+            with throttle.password_check(self.request, username):
+                cleaned = super().clean()  # a wrong password raises here, and stays counted
+        except throttle.Refused as refusal:
+            raise ValidationError(str(refusal), code=THROTTLED) from None
         throttle.login_succeeded(self.request, username)
         return cleaned
 

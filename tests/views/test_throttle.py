@@ -5,6 +5,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -40,6 +41,22 @@ def test_an_account_is_refused_after_its_wrong_passwords_without_checking_the_ne
     assert response.status_code == 429
     assert "Too many wrong passwords for ANN: try again in 15 minutes." in response.content.decode()
     assert not logged_in(client)
+
+
+def test_a_password_is_not_checked_while_another_from_the_same_address_is(client, limits):
+    """A burst of guesses is hashed one at a time, leaving the other cores to the players."""
+    User.objects.create_user("ann", password=PASSWORD)
+    address = throttle.login_limits()[1]
+    busy = f"{throttle._key(address, '10.0.0.9')}:checking"
+    cache.add(busy, True)  # a guess from 10.0.0.9 being checked in another worker
+    with mock.patch.object(auth_forms, "authenticate", wraps=auth_forms.authenticate) as authenticate:
+        response = log_in(client, "ann", REMOTE_ADDR="10.0.0.9")
+    assert not authenticate.called
+    assert response.status_code == 429
+    assert "Another log-in is being checked for this account or your network" in response.content.decode()
+    cache.delete(busy)  # that check is over
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.9").status_code == 302
+    assert cache.get(busy) is None  # and this one let its turn go
 
 
 def test_the_refusal_ends_with_its_window(client, limits, monkeypatch):
