@@ -23,8 +23,8 @@ def _safe_next(request: HttpRequest) -> str | None:
     return target if target and allowed else None
 
 
-class LoginLimits(AuthenticationForm):
-    """A log-in form refused without checking the password once its limits are reached."""
+class LimitedAuthenticationForm(AuthenticationForm):
+    """Django's log-in form, refused without checking the password while a limit holds."""
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
@@ -39,11 +39,7 @@ class LoginLimits(AuthenticationForm):
         return cleaned
 
 
-class LimitedAuthenticationForm(LoginLimits, AuthenticationForm):
-    pass
-
-
-class LimitedAdminAuthenticationForm(LoginLimits, AdminAuthenticationForm):
+class LimitedAdminAuthenticationForm(LimitedAuthenticationForm, AdminAuthenticationForm):
     """The admin's log-in form: the same passwords, so the same limits."""
 
 
