@@ -5,8 +5,9 @@ must *determinize*: deal the cards they cannot see to the other seats, consisten
 everything the view shows. ``knowledge_of(view)`` reads that once:
 
 * the seat's own hand, and every card played (completed tricks and the trick in progress);
-* cards another seat surely still holds: its shown meld, and what this seat passed to it (less
-  what came back and what it has played since), copy for copy;
+* cards another seat surely still holds: its shown meld, what this seat passed to it (less what
+  came back and what it has played since), copy for copy, and the trump marriage a bidder must
+  hold to name trump (`trump_requires_marriage`) until its meld is shown;
 * cards another seat surely lacks: a suit it failed to follow (and trump too, when it neither
   followed nor trumped where it had to), cards above one it had to beat and did not (`HEAD`,
   `must_overtrump`), trump when it had to lead trump and did not;
@@ -23,7 +24,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import CARD_COUNT, Card
+from .cards import CARD_COUNT, KING, QUEEN, Card
 from .play import trick_winner
 from .variants import HEAD
 from .view import SeatView, Trick
@@ -77,6 +78,13 @@ def knowledge_of(view: SeatView) -> Knowledge:
             back = _counts(view.received)
             sent = [max(0, s - b) for s, b in zip(sent, back, strict=True)]
         _at_least(known[receiver], sent, played_by[receiver])
+    bidder = view.bidder
+    named = view.trump is not None and not view.shown  # trump named, meld not shown yet
+    if view.settings.trump_requires_marriage and named and bidder is not None and bidder != me:
+        assert view.trump is not None
+        royal = [0] * CARD_COUNT  # the marriage it needed to name trump
+        royal[view.trump * 6 + KING] = royal[view.trump * 6 + QUEEN] = 1
+        _at_least(known[bidder], royal, played_by[bidder])
     sizes = [variant.hand_size - sum(played_by[seat]) for seat in range(seats)]
     if len(view.hand) != sizes[me]:  # between the two passes: the bidder holds its partner's cards too
         sizes[_partner(view)] -= len(view.hand) - sizes[me]

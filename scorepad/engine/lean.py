@@ -196,14 +196,35 @@ def _safe(state: PlayState, c: Card, led: Suit, seat: int) -> bool:
     return True
 
 
-def _boss(state: PlayState, c: Card, seat: int) -> bool:
-    """Led now, ``c`` wins the trick whatever the other seats hold."""
-    rules = state.rules
+def _threats(state: PlayState, seat: int) -> list[tuple[list[int], bool]]:
+    """Per opponent of ``seat``: its highest card per suit (6 past the suit: none) and whether it holds trump."""
+    rules, hands, trump = state.rules, state.hands, state.trump
     mine = rules.side_of[seat]
-    led = c // 6
-    for i in range(1, rules.seats):
-        other = (seat + i) % rules.seats
-        if rules.side_of[other] != mine and _beaten_by(state.hands[other], c, led, state.trump):
+    found = []
+    for other in range(rules.seats):
+        if rules.side_of[other] == mine:
+            continue
+        hand = hands[other]
+        tops = []
+        for base in (0, 6, 12, 18):
+            card = base
+            while card < base + 6 and not hand[card]:
+                card += 1
+            tops.append(card)
+        found.append((tops, tops[trump] < trump * 6 + 6))
+    return found
+
+
+def _boss(c: Card, trump: Suit, threats: list[tuple[list[int], bool]]) -> bool:
+    """Led now, ``c`` wins the trick whatever the opponents hold (``_threats``)."""
+    suit = c // 6
+    end = suit * 6 + 6
+    for tops, trumps in threats:
+        top = tops[suit]
+        if top < end:  # follows suit: beaten only by a higher card of it
+            if top < c:
+                return False
+        elif trumps and suit != trump:  # void: trumps it
             return False
     return True
 
@@ -216,7 +237,8 @@ def policy(state: PlayState) -> Card:
     seat, trump, value = state.to_act, state.trump, state.rules.value
     trick = state.trick
     if not trick:
-        bosses = [c for c in legal if _boss(state, c, seat)]
+        threats = _threats(state, seat)
+        bosses = [c for c in legal if _boss(c, trump, threats)]
         if bosses:  # cash a sure winner, side suits and counters first
             return max(bosses, key=lambda c: (c // 6 != trump, value[c], -(c % 6)))
         return min(legal, key=lambda c: (value[c], c // 6 == trump, -(c % 6)))

@@ -14,6 +14,7 @@ from scorepad.engine.knowledge import Knowledge, _flow_deal, determinize, fits, 
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import SeatView, Trick
 from tests.engine.test_bots import make_view
+from tests.engine.test_expert import HOUSE_RULES
 
 
 def advance(state: HandState, steps: int) -> HandState:
@@ -33,13 +34,13 @@ def advance(state: HandState, steps: int) -> HandState:
     seed=st.integers(0, 10_000),
     steps=st.integers(0, 120),
     seat=st.integers(0, 5),
-    head_exempt=st.booleans(),
+    house_rules=st.sampled_from(HOUSE_RULES),
 )
 def test_every_sampled_deal_fits_the_view_and_so_does_the_real_one(
-    variant_id: str, seed: int, steps: int, seat: int, head_exempt: bool
+    variant_id: str, seed: int, steps: int, seat: int, house_rules: dict[str, object]
 ) -> None:
     variant = get_variant(variant_id)
-    rules = variant.settings({"head_partner_exempt": head_exempt})
+    rules = variant.settings(house_rules)
     state = advance(deal(variant, rules, seed % variant.seats, random.Random(seed)), steps)
     seat %= variant.seats
     view = seat_view(state, seat)

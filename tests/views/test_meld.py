@@ -455,8 +455,10 @@ def test_the_advisor_shows_safe_standard_and_bold_bids_for_the_best_trump(client
     page = response.content.decode()
     bids = dict(re.findall(r'advice-(safe|standard|bold)">.*?class="advice-bid">(\d+|pass)<', page, re.S))
     assert set(bids) == {"safe", "standard", "bold"}
-    assert int(bids["safe"]) <= int(bids["standard"]) <= int(bids["bold"])  # a six-card heart run: hearts bids
-    assert "Best trump <span class=\"suit-H\">" in page
+    assert (
+        int(bids["safe"]) <= int(bids["standard"]) <= int(bids["bold"])
+    )  # a six-card heart run: hearts bids
+    assert 'Best trump <span class="suit-H">' in page
     assert page.count('<th scope="row" class="suit-') == 4  # every suit classic lets it name
 
 
