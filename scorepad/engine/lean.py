@@ -197,7 +197,7 @@ def _safe(state: PlayState, c: Card, led: Suit, seat: int) -> bool:
 
 
 def _threats(state: PlayState, seat: int) -> list[tuple[list[int], bool]]:
-    """Per opponent of ``seat``: its highest card per suit (6 past the suit: none) and whether it holds trump."""
+    """Per opponent of ``seat``: its highest card per suit (past the suit: none), and whether it has trump."""
     rules, hands, trump = state.rules, state.hands, state.trump
     mine = rules.side_of[seat]
     found = []

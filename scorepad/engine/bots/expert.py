@@ -44,7 +44,7 @@ from .heuristic import (
 DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default
 DEFAULT_BUDGET_MS = 200.0  # … or this much wall clock, whichever comes first
 MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
-EXACT_TRICKS = 3  # search the rest of the hand exactly once at most this many tricks are left
+EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
@@ -132,7 +132,7 @@ class ExpertBot:
             return Choice(legal[0], f"{CODES[legal[0]]} is the only card allowed")
         side = view.variant.side_of(view.seat)
         k = knowledge_of(view)
-        exact_root = max(k.sizes) <= EXACT_TRICKS
+        exact_root = sum(k.sizes) <= EXACT_CARDS
         rounds = max(MIN_ROUNDS, self.playouts // len(legal))
         totals = dict.fromkeys(legal, 0.0)
         done = 0
