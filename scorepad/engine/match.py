@@ -140,10 +140,15 @@ def duplicate_match(
     seed: int,
     make_bot: BotFactory,
     on_deal: Callable[[int], None] | None = None,
+    result: MatchResult | None = None,
 ) -> MatchResult:
-    """``deals`` deals, each played twice with the seats swapped (``on_deal`` sees each deal's index)."""
+    """``deals`` deals, each played twice with the seats swapped (``on_deal`` sees each deal's index).
+
+    Pass ``result`` to see the deals played so far should the match be stopped early.
+    """
     master = random.Random(seed)
-    result = MatchResult(variant.id, a, b)
+    if result is None:
+        result = MatchResult(variant.id, a, b)
     for number in range(deals):
         state = deal(
             variant, settings, number % variant.seats, random.Random(master.getrandbits(64)), game=number

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..auction import least_bid, trump_suits
@@ -98,16 +98,15 @@ class ExpertBot:
 
     # ------------------------------------------------------------ sampling
 
-    def _deals(self, view: SeatView, p: Profile, rounds: int, deadline: float) -> list[list[list[int]]]:
-        """Up to ``rounds`` sampled deals (at least ``MIN_ROUNDS``, more while the clock allows)."""
+    def _deals(self, view: SeatView, p: Profile, rounds: int, deadline: float) -> Iterator[list[list[int]]]:
+        """Up to ``rounds`` sampled deals, one at a time: after ``MIN_ROUNDS`` the next one comes only
+        while the clock allows, so the caller's work on each deal counts against the budget."""
         k = knowledge_of(view)
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
-        deals = []
         for i in range(rounds):
-            deals.append(self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng))
-            if i + 1 >= MIN_ROUNDS and time.perf_counter() > deadline:
-                break
-        return deals
+            if i >= MIN_ROUNDS and time.perf_counter() > deadline:
+                return
+            yield self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng)
 
     def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile) -> list[list[int]]:
         """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
@@ -226,8 +225,9 @@ class ExpertBot:
         partner = next(s for s in view.variant.sides[side] if s != view.seat)
         rounds = max(MIN_ROUNDS, self.playouts // len(candidates))
         totals = [0.0] * len(candidates)
-        deals = self._deals(view, p, rounds, deadline)
-        for hands in deals:
+        deals = 0
+        for hands in self._deals(view, p, rounds, deadline):
+            deals += 1
             if view.seat == view.bidder:  # the partner has passed: deal from before its pass
                 hands = [h[:] for h in hands]
                 for c in view.received:
@@ -255,7 +255,7 @@ class ExpertBot:
         return Choice(
             cards,
             f"pass {' '.join(CODES[c] for c in cards)}: best of {len(candidates)} choices over "
-            f"{len(deals)} simulated hands, {_signed(totals[best] / len(deals))} on average",
+            f"{deals} simulated hands, {_signed(totals[best] / deals)} on average",
         )
 
 

@@ -5,13 +5,15 @@
 A progress bar goes to stderr; the last line on stdout is one JSON object: ``variant, deals, a, b,
 margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95`` (the decision
 times are bot ``a``'s). ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
-Bad arguments, and a bot's illegal answer, exit non-zero with one line.
+Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
+SIGTERM), it still prints the line for the deals played so far, then exits with status 130.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
 from argparse import ArgumentParser
 from collections.abc import Callable
@@ -20,7 +22,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
-from scorepad.engine.match import duplicate_match
+from scorepad.engine.match import MatchResult, duplicate_match
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
 from scorepad.management.base import EngineCommand
@@ -68,21 +70,28 @@ class Command(EngineCommand):
                 factory(options[option], 0, random.Random(0)).close()
             except ValueError as error:
                 raise CommandError(f"--{option}: {error}") from None
+        result = MatchResult(variant.id, options["a"], options["b"])
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            result = duplicate_match(
-                variant,
-                settings,
-                options["a"],
-                options["b"],
-                deals,
-                options["seed"],
-                factory,
-                _progress(deals),
-            )
+            a, b = options["a"], options["b"]
+            seed = options["seed"]
+            duplicate_match(variant, settings, a, b, deals, seed, factory, _progress(deals), result)
         except (GameStopped, ValueError) as error:  # bots.BotError is a ValueError
             raise CommandError(str(error)) from None
+        except KeyboardInterrupt:
+            # Stopped early (Ctrl-C, kill): the deals played so far are still a result; say so.
+            sys.stderr.write("\n")
+            self.stdout.write(json.dumps(result.to_json()))
+            stopped = f"stopped after {len(result.margins)} of {deals} deals"
+            raise CommandError(stopped, returncode=130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         sys.stderr.write("\n")
         self.stdout.write(json.dumps(result.to_json()))
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _progress(deals: int) -> Callable[[int], None]:
