@@ -79,18 +79,15 @@ def test_the_expert_does_not_bid_a_meld_hand_that_takes_no_tricks_as_high() -> N
     assert ExpertBot(1, random.Random(1), **CAREFUL).decide(bid_view(weak, 34)) is None
 
 
+def after_auction(decision: str, hand: str, **fields: object) -> SeatView:
+    """A `classic` view once seat 1 has won the auction at 25 (seat 0 dealt)."""
+    auction = ((1, 25), (2, None), (3, None), (0, None))
+    return make_view(decision=decision, hand=hand, dealer=0, auction=auction, bidder=1, bid=25, **fields)
+
+
 def test_the_expert_names_its_long_trump_not_a_two_card_marriage_suit() -> None:
     hand = "AS TS QS 9S AH AH TH JH 9H KD QD AC"  # five hearts with both aces; KD QD is all of diamonds
-    view = make_view(
-        decision="trump",
-        hand=hand,
-        seat=1,
-        dealer=0,
-        auction=((1, 25), (2, None), (3, None), (0, None)),
-        bidder=1,
-        bid=25,
-        legal=(0, 1, 2, 3),
-    )
+    view = after_auction("trump", hand, seat=1, legal=(0, 1, 2, 3))
     diamonds, hearts = 2, HEARTS
     assert HeuristicBot(1).decide(view) == diamonds
     assert ExpertBot(1, random.Random(1), **CAREFUL).decide(view) == hearts
@@ -98,18 +95,8 @@ def test_the_expert_names_its_long_trump_not_a_two_card_marriage_suit() -> None:
 
 def test_the_partner_passes_the_bidder_trumps_rather_than_its_aces() -> None:
     hand = "AS AS TS KS AH TH KH QH JH JD 9D TC"
-    view = make_view(
-        decision="pass",
-        hand=hand,
-        seat=3,
-        dealer=0,
-        auction=((1, 25), (2, None), (3, None), (0, None)),
-        bidder=1,
-        bid=25,
-        trump=HEARTS,
-        legal=tuple(sorted(parse_cards(hand))),
-        pass_count=4,
-    )
+    whole_hand = tuple(sorted(parse_cards(hand)))
+    view = after_auction("pass", hand, seat=3, trump=HEARTS, legal=whole_hand, pass_count=4)
     assert sorted(HeuristicBot(3).decide(view)) == sorted(parse_cards("AS AS AH TH"))  # both spade aces away
     passed = ExpertBot(3, random.Random(1), **CAREFUL).decide(view)
     assert all(c // 6 == HEARTS for c in passed)
