@@ -2,6 +2,7 @@
 
 import json
 import random
+import signal
 import subprocess
 import sys
 from io import StringIO
@@ -134,3 +135,20 @@ def test_from_the_shell_the_progress_goes_to_stderr_and_errors_exit_non_zero():
     assert failed.returncode != 0
     assert failed.stderr.strip().count("\n") == 0
     assert "--b: unknown bot 'nobody'" in failed.stderr
+
+
+def test_stopped_early_it_still_prints_the_deals_played_so_far():
+    bots = ["--a=random", "--b=random"]
+    command = [sys.executable, "manage.py", "botmatch", "--variant=classic", "--deals=100000", *bots]
+    match = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert match.stderr is not None
+    progress = ""
+    while "deal 3/" not in progress:  # wait until a few deals are in
+        progress += match.stderr.read(1)
+    match.send_signal(signal.SIGTERM)
+    out, err = match.communicate(timeout=60)
+    assert match.returncode == 130
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert set(summary) == KEYS
+    assert 3 <= summary["deals"] < 100000
+    assert f"stopped after {summary['deals']} of 100000 deals" in err
