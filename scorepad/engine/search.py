@@ -106,7 +106,7 @@ def lean_of(state: HandState) -> tuple[PlayState, Contract]:
 class Outcome:
     """One simulated hand: what the bidders' side counted towards the bid, and every side's score."""
 
-    bidders_took: int  # meld + trick points of the bidders' side (0 meld where a rule voids it)
+    bidders_took: int  # meld + trick points of the bidders' side (no meld without a trick where it needs one)
     meld: tuple[int, ...]  # per side
     points: tuple[int, ...]  # per side (zeros when the hand was not played)
     took: tuple[bool, ...]
@@ -127,8 +127,8 @@ def simulate_contract(
     """Simulate the hand with ``bidder`` playing in ``trump``: what each side melds and takes.
 
     The bid only decides the score, so it is left out: score an ``Outcome`` at any bid with
-    ``outcome_scores``. (The bid at the minimum stands in while playing: the play rules look at it
-    only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
+    ``outcome_scores``. (One above the minimum stands in while playing: the play rules look at the
+    bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
     """
     state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
     assert state.meld is not None
