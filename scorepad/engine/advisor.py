@@ -33,6 +33,7 @@ from .variants import Settings, Variant
 from .view import BID, SeatView, build_seat_view
 
 DEFAULT_SAMPLES = 200  # simulated hands per trump
+MIN_SAMPLES = 40  # … at least, whatever the clock says
 BID_LEVELS = (("safe", 0.90), ("standard", 0.75), ("bold", 0.60))
 PERCENTILES = (10, 25, 50, 75, 90)
 BIDDER, DEALER = 0, 3  # the hand is seat 0's, dealt by the seat on its right: it bids first
@@ -85,8 +86,13 @@ def advise(
     hand: Sequence[Card],
     rng: random.Random,
     samples: int = DEFAULT_SAMPLES,
+    budget_s: float | None = None,
 ) -> Advice:
-    """Advice for ``hand``, a full hand of ``variant`` (CardError if it is not one)."""
+    """Advice for ``hand``, a full hand of ``variant`` (CardError if it is not one).
+
+    With ``budget_s``, sampling stops once that much wall clock has gone (after ``MIN_SAMPLES``),
+    so a busy server still answers in time, on fewer simulations (``Advice.samples`` says how many).
+    """
     if len(hand) != variant.hand_size:
         raise CardError(f"a {variant.id} hand holds {variant.hand_size} cards, not {len(hand)}")
     variant.check_hand(list(hand))
@@ -118,14 +124,17 @@ def advise(
     trumps = trump_suits(counts, settings)
     results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
     passer = partial(_heuristic_pass, p=p)
-    for _ in range(samples):
+    done = 0
+    for done in range(1, samples + 1):
         hands = deal_unknown(k, rng)
         for t in trumps:
             results[t].append(simulate_contract(variant, settings, DEALER, hands, BIDDER, t, passer))
+        if budget_s is not None and done >= MIN_SAMPLES and time.perf_counter() - started > budget_s:
+            break
     melds = {t: meld_points(counts, t, variant, settings) for t in trumps}
     advice = [_trump_advice(variant, settings, t, melds[t], results[t]) for t in trumps]
     advice.sort(key=lambda a: (a.bids["standard"] or 0, a.mean), reverse=True)
-    return Advice(variant, samples, time.perf_counter() - started, tuple(advice))
+    return Advice(variant, done, time.perf_counter() - started, tuple(advice))
 
 
 def _heuristic_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:

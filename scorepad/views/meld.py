@@ -34,7 +34,8 @@ from scorepad.meld_forms import (
 from .rendering import page_or_partial
 
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
-ADVISOR_SEED = 0  # the same hand gets the same advice every time it is asked
+ADVISOR_SEED = 0  # the same hand gets the same advice every time it is asked (on an idle server)
+ADVISOR_BUDGET_S = 1.5  # a busy server answers on fewer simulations rather than late
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,9 @@ def advisor_context(query: MeldQuery) -> Advisor | None:
         return None
     if not query.advise:
         return Advisor(ask_url=query.advised().url())
-    advice = advise(query.variant, query.settings, query.hand, random.Random(ADVISOR_SEED))
+    advice = advise(
+        query.variant, query.settings, query.hand, random.Random(ADVISOR_SEED), budget_s=ADVISOR_BUDGET_S
+    )
     rows = tuple(_advisor_row(advice, index) for index in range(len(advice.trumps)))
     return Advisor(ask_url=None, best=rows[0] if rows else None, rows=rows, samples=advice.samples)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from scorepad.engine.advisor import advise
+from scorepad.engine.advisor import MIN_SAMPLES, advise
 from scorepad.engine.cards import parse_cards
 from scorepad.engine.variants import get_variant
 
@@ -98,3 +98,11 @@ def test_from_the_shell_bad_input_exits_non_zero_with_one_line():
     assert done.returncode != 0
     assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+def test_a_time_budget_stops_the_simulations_early_and_says_how_many_ran():
+    variant = get_variant("six-handed")
+    cards = parse_cards("AH TH KH QH JH AS KD QD")
+    advice = advise(variant, variant.defaults, cards, random.Random(0), samples=500, budget_s=0.0)
+    assert advice.samples == MIN_SAMPLES
+    assert advice.to_json()["samples"] == MIN_SAMPLES
