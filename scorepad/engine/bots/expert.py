@@ -47,6 +47,7 @@ MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
+MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set: at 60% it went set too often
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 
@@ -187,7 +188,9 @@ class ExpertBot:
         outcomes = self._bid_memo[1]
         trump, made, gain = best_trump_at(view, outcomes, least)
         partner_high = _partner_holds_bid(view)
-        needed = MADE_NEEDED_OVER_PARTNER if partner_high else MADE_NEEDED
+        needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
+        if partner_high:
+            needed = MADE_NEEDED_OVER_PARTNER
         samples = len(outcomes[trump])
         words = f"{least} with {SUIT_NAMES[SUITS[trump]]} is made in {made:.0%} of {samples} simulated hands"
         if made >= needed and gain > 0:
