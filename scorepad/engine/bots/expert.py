@@ -47,7 +47,7 @@ MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
-MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set: at 60% it went set too often
+MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 
