@@ -129,6 +129,7 @@ class MeldQuery:
     overrides: tuple[tuple[str, str], ...] = ()
     dropped: tuple[Card, ...] = ()  # cards a variant switch left out, shown once with the reason
     trip: ReturnTrip | None = None  # carried through every tap, so the way back to the scorepad stays
+    advise: bool = False  # run the bid advisor on this (full) hand: a tap that changes the hand drops it
 
     @property
     def settings(self) -> Settings:
@@ -151,6 +152,8 @@ class MeldQuery:
         params.update(self.overrides)
         if self.dropped:
             params["dropped"] = " ".join(cards.codes(self.dropped))
+        if self.advise:
+            params["advise"] = "1"
         if self.trip is not None:
             params.update(self.trip.params())
         return f"{reverse('meld')}?{urlencode(params)}"
@@ -160,15 +163,18 @@ class MeldQuery:
         return dataclasses.replace(self, dropped=(), **changes)
 
     def with_card(self, card: Card) -> MeldQuery:
-        return self._with(hand=tuple(cards.sort_cards([*self.hand, card])))
+        return self._with(hand=tuple(cards.sort_cards([*self.hand, card])), advise=False)
 
     def without_card(self, card: Card) -> MeldQuery:
         hand = list(self.hand)
         hand.remove(card)
-        return self._with(hand=tuple(hand))
+        return self._with(hand=tuple(hand), advise=False)
 
     def cleared(self) -> MeldQuery:
-        return self._with(hand=())
+        return self._with(hand=(), advise=False)
+
+    def advised(self) -> MeldQuery:
+        return self._with(advise=True)
 
     def with_trump(self, trump: Suit | None) -> MeldQuery:
         return self._with(trump=trump)
@@ -184,7 +190,9 @@ class MeldQuery:
                 dropped.append(card)
             else:
                 kept.append(card)
-        return dataclasses.replace(self, variant=variant, hand=tuple(kept), dropped=tuple(dropped))
+        return dataclasses.replace(
+            self, variant=variant, hand=tuple(kept), dropped=tuple(dropped), advise=False
+        )
 
     def why_dropped(self) -> list[tuple[list[str], str]]:
         """Each reason ``dropped`` cards did not fit this variant, with the codes it concerns."""
@@ -215,6 +223,7 @@ class MeldQueryForm(forms.Form):
     run_extra_kq = forms.CharField(required=False, max_length=40)
     double_around_scale = forms.CharField(required=False, max_length=40)
     dropped = forms.CharField(required=False, max_length=400)
+    advise = forms.BooleanField(required=False)
 
     def clean_variant(self) -> Variant:
         return _refusing(get_variant, self.cleaned_data["variant"] or DEFAULT_VARIANT_ID)
@@ -258,6 +267,7 @@ class MeldQueryForm(forms.Form):
             overrides=overrides,
             dropped=data.get("dropped", ()),
             trip=trip,
+            advise=bool(data.get("advise")),
         )
 
 

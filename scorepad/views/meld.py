@@ -11,6 +11,7 @@ the page offers the total back to the form, or added to ``meld_now`` (a partner'
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from scorepad.engine import cards
+from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps
 from scorepad.engine.variants import VARIANTS
@@ -32,6 +34,37 @@ from scorepad.meld_forms import (
 from .rendering import page_or_partial
 
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
+ADVISOR_SEED = 0  # the same hand gets the same advice every time it is asked (on an idle server)
+ADVISOR_BUDGET_S = 1.5  # a busy server answers on fewer simulations rather than late
+
+
+@dataclass(frozen=True, slots=True)
+class AdvisorRow:
+    """One trump of the bid advisor: its meld, the simulated results' spread and its three bids."""
+
+    suit: SuitLabel
+    meld: int
+    mean: float
+    percentiles: tuple[int, ...]
+    bids: tuple[int | None, ...]  # safe, standard, bold
+
+
+@dataclass(frozen=True, slots=True)
+class Advisor:
+    """The bid advisor's section: a link to ask (``ask_url``), or the advice once asked."""
+
+    ask_url: str | None
+    best: AdvisorRow | None = None
+    rows: tuple[AdvisorRow, ...] = ()
+    samples: int = 0
+    levels: tuple[tuple[str, int], ...] = tuple((name, round(share * 100)) for name, share in BID_LEVELS)
+    percentiles: tuple[int, ...] = PERCENTILES
+
+    @property
+    def best_bids(self) -> list[tuple[str, int, int | None]]:
+        """(level, share made, bid) for the best trump."""
+        assert self.best is not None
+        return [(name, share, bid) for (name, share), bid in zip(self.levels, self.best.bids, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +159,27 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
         "dropped_notes": query.why_dropped(),
         "way_back": _way_back(query, None if hand_error else chosen, result_suit),
         "trip_params": query.trip.params() if query.trip else {},
+        "advisor": None if hand_error else advisor_context(query),
     }
+
+
+def advisor_context(query: MeldQuery) -> Advisor | None:
+    """Nothing until the hand is full; then a link to ask, or, once asked, the advice itself."""
+    if len(query.hand) != query.variant.hand_size:
+        return None
+    if not query.advise:
+        return Advisor(ask_url=query.advised().url())
+    advice = advise(
+        query.variant, query.settings, query.hand, random.Random(ADVISOR_SEED), budget_s=ADVISOR_BUDGET_S
+    )
+    rows = tuple(_advisor_row(advice, index) for index in range(len(advice.trumps)))
+    return Advisor(ask_url=None, best=rows[0] if rows else None, rows=rows, samples=advice.samples)
+
+
+def _advisor_row(advice: Advice, index: int) -> AdvisorRow:
+    found = advice.trumps[index]
+    bids = tuple(found.bids[name] for name, _ in BID_LEVELS)
+    return AdvisorRow(_suit_label(found.trump), found.meld, found.mean, found.percentiles, bids)
 
 
 def _way_back(query: MeldQuery, result: MeldResult | None, suit: SuitLabel) -> WayBack | None:

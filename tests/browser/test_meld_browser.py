@@ -121,3 +121,20 @@ def test_fits_a_phone_with_thumb_sized_targets(live_server, browser, browser_con
     assert total["y"] + total["height"] < page.viewport_size["height"] / 3  # read without scrolling
     expect(page.locator(".trumps .suit-H")).to_have_css("color", re.compile(r"rgb\((179|255), "))
     context.close()
+
+
+def test_the_bid_advisor_answers_in_place_for_a_full_hand(live_server, page: Page):
+    errors = watch_console(page)
+    page.goto(f"{live_server.url}/meld/?variant=classic&cards=AH+TH+KH+QH+JH+9H+AS+KS+QD+JD+AC+9C")
+    page.evaluate("window.stillTheSamePage = true")
+    ask = page.get_by_role("link", name="Advise a bid")
+    box = ask.bounding_box()
+    assert box is not None
+    assert box["height"] >= TAP
+    ask.click()
+    expect(page.locator(".advice-bids li")).to_have_count(3)
+    expect(page.locator(".advice-safe .advice-bid")).to_have_text(re.compile(r"^\d+$"))
+    expect(page).to_have_url(re.compile(r"advise=1"))
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375  # the table scrolls inside itself
+    assert errors == []

@@ -437,3 +437,32 @@ def test_meld_now_without_a_side_is_dropped(client):
     page = meld_page(client, cards="KH QH", trump="H", **{**SECOND, "side": "x"})
     assert "add-total" not in page
     assert all("meld_now" not in parse_qs(urlsplit(url).query) for url in links(page, "hx-get"))
+
+
+FULL_CLASSIC = "AS KS AH TH KH QH JH 9H QD JD AC 9C"  # canonical order, as the URLs write it
+
+
+def test_a_full_hand_offers_the_bid_advisor_and_a_short_one_does_not(client):
+    assert "Advise a bid" not in meld_page(client, cards=C1[:-3])
+    page = meld_page(client, cards=FULL_CLASSIC)
+    ask = next(url for url in links(page) if "advise=1" in url)
+    assert parse_qs(urlsplit(ask).query)["cards"] == [FULL_CLASSIC]
+    assert "Advise a bid" in page
+
+
+def test_the_advisor_shows_safe_standard_and_bold_bids_for_the_best_trump(client):
+    response = client.get(reverse("meld"), {"cards": FULL_CLASSIC, "advise": "1"}, **HTMX)
+    page = response.content.decode()
+    bids = dict(re.findall(r'advice-(safe|standard|bold)">.*?class="advice-bid">(\d+|pass)<', page, re.S))
+    assert set(bids) == {"safe", "standard", "bold"}
+    assert (
+        int(bids["safe"]) <= int(bids["standard"]) <= int(bids["bold"])
+    )  # a six-card heart run: hearts bids
+    assert 'Best trump <span class="suit-H">' in page
+    assert page.count('<th scope="row" class="suit-') == 4  # every suit classic lets it name
+
+
+def test_changing_the_hand_drops_the_advice_request(client):
+    page = meld_page(client, cards=FULL_CLASSIC, advise="1")
+    chip = link_params(page, "9C")  # taking a card out: the hand is no longer full
+    assert "advise" not in chip

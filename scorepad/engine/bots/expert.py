@@ -1,0 +1,366 @@
+"""The `expert` bot: determinized Monte Carlo search, from its ``SeatView`` alone.
+
+Every decision samples deals of the cards it cannot see that fit everything it has seen
+(``knowledge.determinize``: its cards and passes, shown meld, voids and failures to head shown in
+play, the cards played), preferring deals whose hands explain the auction, and tries each answer on
+those same deals:
+
+* play: each legal card, then a fast playout to the end of the hand (``lean.policy``), the last
+  tricks searched exactly (``lean.solve``); the card with the best average score margin wins;
+* bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
+  it raises while its best trump makes the next bid often enough and gains on average;
+* trump: the suit whose simulated hands score best at the bid won;
+* pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
+  suit …), each simulated on the same deals.
+
+The work per decision is ``playouts`` simulated hands, cut short by ``budget_ms`` of wall clock.
+``explain(view)`` gives the answer and one line saying why.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from ..auction import least_bid, trump_suits
+from ..cards import CODES, SUIT_NAMES, SUITS, Card, Suit, counts_of
+from ..knowledge import Knowledge, deal_unknown, knowledge_of
+from ..lean import INFINITY, playout, solve
+from ..meld import meld_points
+from ..search import Outcome, outcome_scores, play_state, simulate_contract
+from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .heuristic import (
+    PARTNER_MELD_SHARE,
+    Profile,
+    choose_pass,
+    hand_value,
+    profile_of,
+    suit_values,
+)
+
+DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default
+DEFAULT_BUDGET_MS = 200.0  # … or this much wall clock, whichever comes first
+MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
+EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
+MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
+MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
+MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set
+FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
+FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    answer: Answer
+    reason: str
+
+
+class ExpertBot:
+    name = "expert"
+
+    def __init__(
+        self,
+        seat: int,
+        rng: random.Random,
+        *,
+        playouts: int = DEFAULT_PLAYOUTS,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+    ) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.playouts = max(1, playouts)
+        self.budget = budget_ms / 1000.0
+        self._bid_memo: tuple[object, dict[Suit, list[Outcome]]] | None = None
+
+    def decide(self, view: SeatView) -> Answer:
+        return self.explain(view)[0]
+
+    def explain(self, view: SeatView) -> tuple[Answer, str]:
+        """The answer to ``view`` and one line saying why, in a player's words."""
+        deadline = time.perf_counter() + self.budget
+        p = profile_of(view.variant, view.settings)
+        if view.decision == PLAY:
+            choice = self._play(view, deadline)
+        elif view.decision == BID:
+            choice = self._bid(view, p, deadline)
+        elif view.decision == TRUMP:
+            choice = self._trump(view, p, deadline)
+        elif view.decision == PASS:
+            choice = self._pass(view, p, deadline)
+        else:
+            raise ValueError(f"unknown decision {view.decision!r}")
+        return choice.answer, choice.reason
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------ sampling
+
+    def _deals(self, view: SeatView, p: Profile, rounds: int, deadline: float) -> Iterator[list[list[int]]]:
+        """Up to ``rounds`` sampled deals, one at a time: after ``MIN_ROUNDS`` the next one comes only
+        while the clock allows, so the caller's work on each deal counts against the budget."""
+        k = knowledge_of(view)
+        fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
+        for i in range(rounds):
+            if i >= MIN_ROUNDS and time.perf_counter() > deadline:
+                return
+            yield self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng)
+
+    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile) -> list[list[int]]:
+        """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
+        one that explains most."""
+        best: list[list[int]] | None = None
+        best_misfits = math.inf
+        for _ in range(FIT_TRIES):
+            hands = deal_unknown(k, self.rng)
+            misfits = auction_misfits(view, hands, p)
+            if misfits < best_misfits:
+                best, best_misfits = hands, misfits
+            if not misfits:
+                break
+        assert best is not None
+        return best
+
+    # ------------------------------------------------------------ play
+
+    def _play(self, view: SeatView, deadline: float) -> Choice:
+        legal = list(dict.fromkeys(view.legal))
+        if len(legal) == 1:
+            return Choice(legal[0], f"{CODES[legal[0]]} is the only card allowed")
+        side = view.variant.side_of(view.seat)
+        k = knowledge_of(view)
+        exact_root = sum(k.sizes) <= EXACT_CARDS
+        rounds = max(MIN_ROUNDS, self.playouts // len(legal))
+        totals = dict.fromkeys(legal, 0.0)
+        done = 0
+        for _ in range(rounds):
+            state, contract = play_state(view, deal_unknown(k, self.rng))
+            for c in legal:
+                child = state.copy()
+                child.play(c)
+                if exact_root:
+                    totals[c] += solve(child, contract, side, -INFINITY, INFINITY)
+                else:
+                    totals[c] += playout(child, contract, side, exact_from=0)
+            done += 1
+            if done >= MIN_ROUNDS and time.perf_counter() > deadline:
+                break
+        ranked = sorted(legal, key=lambda c: -totals[c])
+        best = ranked[0]
+        how = "searched to the end" if exact_root else "played out"
+        reason = (
+            f"{CODES[best]}: {_signed(totals[best] / done)} a hand on average over {done} sampled deals {how}"
+        )
+        if len(ranked) > 1:
+            second = ranked[1]
+            reason += f" (next best {CODES[second]}: {_signed(totals[second] / done)})"
+        return Choice(best, reason)
+
+    # ------------------------------------------------------------ bidding and trump
+
+    def _outcomes(
+        self, view: SeatView, p: Profile, deadline: float, trumps: Sequence[Suit], bidder: int
+    ) -> dict[Suit, list[Outcome]]:
+        """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
+        per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
+        results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
+        passer = _heuristic_passer(p)
+        for hands in self._deals(view, p, per_trump, deadline):
+            for t in trumps:
+                results[t].append(
+                    simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
+                )
+        return results
+
+    def _bid(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+        least = view.legal[-1]
+        if None not in view.legal:
+            return Choice(least, f"the dealer must bid {least}: everyone else passed")
+        trumps = trump_suits(counts_of(view.hand), view.settings)
+        if not trumps:
+            return Choice(None, "no marriage: this hand could not name trump")
+        key = (view.hand, view.dealer)  # simulated once a hand: the auction's later calls are cheap to read
+        if self._bid_memo is None or self._bid_memo[0] != key:
+            self._bid_memo = (key, self._outcomes(view, p, deadline, trumps, view.seat))
+        outcomes = self._bid_memo[1]
+        trump, made, gain = best_trump_at(view, outcomes, least)
+        partner_high = _partner_holds_bid(view)
+        needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
+        if partner_high:
+            needed = MADE_NEEDED_OVER_PARTNER
+        samples = len(outcomes[trump])
+        words = f"{least} with {SUIT_NAMES[SUITS[trump]]} is made in {made:.0%} of {samples} simulated hands"
+        if made >= needed and gain > 0:
+            return Choice(least, f"bid {least}: {words}, {_signed(gain)} on average")
+        over = " over the partner's bid" if partner_high else ""
+        return Choice(None, f"pass: {words}{over}; {needed:.0%} needed")
+
+    def _trump(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+        assert view.bid is not None
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return Choice(legal[0], f"{SUIT_NAMES[SUITS[legal[0]]]} is the only suit allowed")
+        outcomes = self._outcomes(view, p, deadline, legal, view.seat)
+        side = view.variant.side_of(view.seat)
+        gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
+        best = max(legal, key=lambda t: gains[t])
+        made = _made_rate(view, outcomes[best], view.bid, best)
+        meld = meld_points(counts_of(view.hand), best, view.variant, view.settings)
+        return Choice(
+            best,
+            f"{SUIT_NAMES[SUITS[best]]}: meld {meld}, the bid made in {made:.0%} of "
+            f"{len(outcomes[best])} simulated hands, {_signed(gains[best])} on average",
+        )
+
+    # ------------------------------------------------------------ passing
+
+    def _pass(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+        assert view.bidder is not None
+        assert view.trump is not None
+        candidates = pass_candidates(view, p)
+        if len(candidates) == 1:
+            return Choice(candidates[0], "the obvious pass")
+        side = view.variant.side_of(view.seat)
+        passer = _heuristic_passer(p)
+        partner = next(s for s in view.variant.sides[side] if s != view.seat)
+        rounds = max(MIN_ROUNDS, self.playouts // len(candidates))
+        totals = [0.0] * len(candidates)
+        deals = 0
+        for hands in self._deals(view, p, rounds, deadline):
+            deals += 1
+            if view.seat == view.bidder:  # the partner has passed: deal from before its pass
+                hands = [h[:] for h in hands]
+                for c in view.received:
+                    hands[view.seat][c] -= 1
+                    hands[partner][c] += 1
+            for i, cards in enumerate(candidates):
+                fixed = {view.seat: cards}
+                if view.seat == view.bidder:
+                    fixed[partner] = view.received
+                outcome = simulate_contract(
+                    view.variant,
+                    view.settings,
+                    view.dealer,
+                    hands,
+                    view.bidder,
+                    view.trump,
+                    _fixed_passer(fixed, passer),
+                )
+                scores = outcome_scores(
+                    view.variant, view.settings, outcome, view.bidder, view.bid or 0, view.trump
+                )
+                totals[i] += _margin(scores, side)
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        cards = candidates[best]
+        return Choice(
+            cards,
+            f"pass {' '.join(CODES[c] for c in cards)}: best of {len(candidates)} choices over "
+            f"{deals} simulated hands, {_signed(totals[best] / deals)} on average",
+        )
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f} points"
+
+
+def _margin(scores: Sequence[int], side: int) -> float:
+    others = len(scores) - 1
+    return scores[side] - (sum(scores) - scores[side]) / others
+
+
+def _mean_margin(view: SeatView, outcomes: Sequence[Outcome], bid: int, trump: Suit, side: int) -> float:
+    bidder = view.seat if view.bidder is None else view.bidder
+    return sum(
+        _margin(outcome_scores(view.variant, view.settings, o, bidder, bid, trump), side) for o in outcomes
+    ) / max(1, len(outcomes))
+
+
+def _made_rate(view: SeatView, outcomes: Sequence[Outcome], bid: int, trump: Suit) -> float:
+    bidder = view.seat if view.bidder is None else view.bidder
+    side = view.variant.side_of(bidder)
+    made = sum(
+        1 for o in outcomes if outcome_scores(view.variant, view.settings, o, bidder, bid, trump)[side] > 0
+    )
+    return made / max(1, len(outcomes))
+
+
+def best_trump_at(view: SeatView, outcomes: dict[Suit, list[Outcome]], bid: int) -> tuple[Suit, float, float]:
+    """The trump that scores best as the bidder at ``bid``: (trump, made rate, mean margin)."""
+    side = view.variant.side_of(view.seat)
+    gains = {t: _mean_margin(view, found, bid, t, side) for t, found in outcomes.items()}
+    trump = max(gains, key=lambda t: gains[t])
+    return trump, _made_rate(view, outcomes[trump], bid, trump), gains[trump]
+
+
+def _partner_holds_bid(view: SeatView) -> bool:
+    high = next(((seat, bid) for seat, bid in reversed(view.auction) if bid is not None), None)
+    if high is None or high[0] == view.seat:
+        return False
+    return view.variant.side_of(high[0]) == view.variant.side_of(view.seat)
+
+
+def auction_misfits(view: SeatView, hands: Sequence[Sequence[int]], p: Profile) -> int:
+    """How many of the other seats' calls a deal fails to explain (the heuristic's hand value:
+    a bid needs a hand worth about the bid, a pass one worth less than the least bid then)."""
+    allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld if p.partners[view.seat] else 0.0
+    worth: dict[int, float] = {}
+    misfits = 0
+    for index, (seat, bid) in enumerate(view.auction):
+        if seat == view.seat:
+            continue
+        if seat not in worth:
+            values = suit_values(tuple(Card(c) for c in range(24) for _ in range(hands[seat][c])), p)
+            worth[seat] = max((hand_value(m, t, allowance, p) for m, t in values), default=0.0)
+        if bid is not None:
+            misfits += worth[seat] < (1 - FIT_SLACK) * bid
+        else:
+            misfits += worth[seat] > (1 + FIT_SLACK) * least_bid(view.auction[:index], view.settings)
+    return misfits
+
+
+def _heuristic_passer(p: Profile) -> Callable[[SeatView], tuple[Card, ...]]:
+    return lambda seen: choose_pass(seen, p)
+
+
+def _fixed_passer(
+    fixed: dict[int, tuple[Card, ...]], otherwise: Callable[[SeatView], tuple[Card, ...]]
+) -> Callable[[SeatView], tuple[Card, ...]]:
+    return lambda seen: fixed[seen.seat] if seen.seat in fixed else otherwise(seen)
+
+
+def pass_candidates(view: SeatView, p: Profile) -> list[tuple[Card, ...]]:
+    """A few sensible passes: the heuristic's, and others built by simple priorities."""
+    hand = list(view.hand)
+    count = view.pass_count
+    trump = view.trump
+    value = p.value
+    found: list[tuple[Card, ...]] = [tuple(sorted(choose_pass(view, p)))]
+    if view.seat != view.bidder:  # the partner sends strength
+        orders: list[Callable[[Card], tuple[float, ...]]] = [
+            lambda c: (c // 6 != trump, c % 6),  # trumps first, highest first
+            lambda c: (c % 6 != 0, c // 6 != trump, c % 6),  # aces first, then trumps
+            lambda c: (c // 6 != trump and c % 6 != 0, -value[c], c % 6),  # trumps and aces, counters
+        ]
+    else:  # the bidder returns what it needs least
+        lengths = {s: sum(1 for c in hand if c // 6 == s) for s in range(4)}
+        orders = [
+            lambda c: (c // 6 == trump, lengths[c // 6], value[c], -(c % 6)),  # void the shortest suit
+            lambda c: (c // 6 == trump, value[c], -(c % 6)),  # the cheapest cards
+            lambda c: (
+                c // 6 == trump,
+                -(c % 6 == 0 and lengths[c // 6] <= 2),
+                value[c],
+                -(c % 6),
+            ),  # lone aces back
+        ]
+    for order in orders:
+        cards = tuple(sorted(sorted(hand, key=order)[:count]))
+        if cards not in found:
+            found.append(cards)
+    return found

@@ -1,0 +1,148 @@
+"""How fast the expert searches: ``python -m scorepad.engine.bots.expert_benchmark``.
+
+For each variant it prints two lines:
+
+* ``playouts``: whole hands of trick play from the first lead, per second (wall clock and CPU),
+  on the lean play state with the expert's playout policy, beside the same hands played by four
+  (six) heuristic bots on the full game state: the cost a search pays per simulated hand;
+* ``decisions``: the expert at the practice default (``DEFAULT_PLAYOUTS`` within
+  ``DEFAULT_BUDGET_MS``, or ``--playouts`` / ``--budget-ms``) in seat 0 against heuristic bots, every
+  decision timed: p50, p95 and the slowest, in milliseconds of wall clock, and p50 and p95 of
+  CPU time (on a busy machine the wall clock includes waiting for a core).
+
+Deals come from ``--seed``; the figures are of this one process on a machine that may be busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from ..auction import trump_suits
+from ..game import HandState, deal, seat_view
+from ..lean import playout
+from ..search import contract_state, lean_of
+from ..simulate import play_hand
+from ..variants import VARIANTS, Variant
+from ..view import PLAY
+from .expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, ExpertBot
+from .heuristic import HeuristicBot, choose_pass, profile_of
+
+
+def first_leads(variant: Variant, count: int, seed: int) -> list[HandState]:
+    """``count`` random deals carried to the first lead (seat 1 the bidder, in a random trump)."""
+    rng = random.Random(seed)
+    p = profile_of(variant, variant.defaults)
+    states: list[HandState] = []
+    while len(states) < count:
+        dealt = deal(variant, variant.defaults, 0, rng)
+        trumps = trump_suits(dealt.hands[1], variant.defaults)
+        if not trumps:
+            continue
+        state = contract_state(
+            variant,
+            variant.defaults,
+            0,
+            dealt.hands,
+            1,
+            variant.defaults.min_bid,
+            rng.choice(trumps),
+            lambda view: choose_pass(view, p),
+        )
+        if state.decision == PLAY:
+            states.append(state)
+    return states
+
+
+def playout_speed(variant: Variant, hands: int, seed: int) -> dict[str, float]:
+    states = first_leads(variant, hands, seed)
+    leans = [lean_of(state) for state in states]
+    wall, cpu = time.perf_counter(), time.process_time()
+    for lean, contract in leans:
+        playout(lean.copy(), contract, 0, 0)
+    lean_wall, lean_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    bots = [HeuristicBot(seat) for seat in range(variant.seats)]
+    wall, cpu = time.perf_counter(), time.process_time()
+    for state in states:
+        play_hand(state.copy(), bots)
+    full_wall, full_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "per_second": hands / lean_wall,
+        "per_cpu_second": hands / lean_cpu,
+        "lean_ms": 1000 * lean_cpu / hands,
+        "heuristic_ms": 1000 * full_cpu / hands,
+        "heuristic_per_second": hands / full_wall,
+    }
+
+
+def decision_times(
+    variant: Variant, hands: int, seed: int, playouts: int, budget_ms: float
+) -> tuple[list[float], list[float]]:
+    """Milliseconds per decision of an expert in seat 0, over ``hands`` hands against heuristic bots:
+    by the wall clock, and in CPU time (what one core of an idle machine would take)."""
+    rng = random.Random(seed)
+    times: list[float] = []
+    cpu_times: list[float] = []
+    for number in range(hands):
+        state = deal(variant, variant.defaults, number % variant.seats, rng)
+        expert = ExpertBot(0, random.Random(number), playouts=playouts, budget_ms=budget_ms)
+        others = [HeuristicBot(seat) for seat in range(variant.seats)]
+        while state.decision is not None:
+            seat = state.to_act
+            assert seat is not None
+            view = seat_view(state, seat)
+            if seat == 0:
+                started, cpu = time.perf_counter(), time.process_time()
+                answer = expert.decide(view)
+                times.append(1000 * (time.perf_counter() - started))
+                cpu_times.append(1000 * (time.process_time() - cpu))
+            else:
+                answer = others[seat].decide(view)
+            state.push(answer)
+    return times, cpu_times
+
+
+def percentile(values: Sequence[float], percent: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * int(percent) // 100) - 1))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    prog = "python -m scorepad.engine.bots.expert_benchmark"
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
+    parser.add_argument("--playout-hands", type=int, default=1000, help="hands played out per variant")
+    parser.add_argument("--hands", type=int, default=20, help="hands of timed expert decisions per variant")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
+    parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
+    parser.add_argument("--variant", choices=list(VARIANTS), action="append", help="default: all three")
+    args = parser.parse_args(argv)
+    if min(args.playout_hands, args.hands, args.playouts) < 1 or args.budget_ms <= 0:
+        parser.error("counts and the budget must be above 0")
+    for variant_id in args.variant or list(VARIANTS):
+        variant = VARIANTS[variant_id]
+        pace = playout_speed(variant, args.playout_hands, args.seed)
+        print(
+            f"{variant_id} playouts: {pace['per_second']:,.0f}/s "
+            f"({pace['per_cpu_second']:,.0f} per CPU second, {pace['lean_ms']:.3f} ms each); "
+            f"heuristic bots on the full state: {pace['heuristic_ms']:.3f} ms a hand, "
+            f"{pace['heuristic_ms'] / pace['lean_ms']:.1f}× as long"
+        )
+        times, cpu_times = decision_times(variant, args.hands, args.seed, args.playouts, args.budget_ms)
+        print(
+            f"{variant_id} decisions (expert, {args.playouts} playouts within {args.budget_ms:g} ms): "
+            f"{len(times)} decisions, p50 {percentile(times, 50):.1f} ms, "
+            f"p95 {percentile(times, 95):.1f} ms, slowest {max(times):.1f} ms, "
+            f"mean {statistics.fmean(times):.1f} ms; CPU p50 {percentile(cpu_times, 50):.1f} ms, "
+            f"p95 {percentile(cpu_times, 95):.1f} ms"
+        )
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

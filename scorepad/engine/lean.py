@@ -1,0 +1,296 @@
+"""A lean state for trick play only, a fast playout policy and an exact search of the last tricks.
+
+Search bots play thousands of hands per decision on deals they sampled themselves
+(``knowledge.determinize``), so this path carries only what trick play needs: the hands as counts,
+the trick, the points and who took a trick, and the play rules as flags. Legality comes from the
+same functions the game engine uses (``play.leads`` and ``play.legal_plays``), and the hand's score
+from the same scorer (``scoring.score_hand``, cached per result), so a playout scores exactly as the
+real hand would.
+
+The playout policy sees every hand of the sampled deal (each deal is only one guess, and the
+playouts are averaged over many): it cashes winners nobody can beat, feeds counters to a partner
+whose card nobody can beat, wins as cheaply as it can for certain, and otherwise throws its cheapest
+card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import CARD_COUNT, Card, Suit
+from .play import leads, legal_plays, trick_winner
+from .scoring import HandEntry, score_hand
+from .variants import HEAD, Settings, Variant
+
+INFINITY = 10.0**9
+
+
+@dataclass(slots=True)
+class Contract:
+    """The hand being played: who bid what in which trump, and each side's meld, for scoring."""
+
+    variant: Variant
+    settings: Settings
+    bidder: int
+    bid: int
+    trump: Suit
+    meld: tuple[int, ...]  # per side
+    _scores: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[int, ...]] = field(default_factory=dict)
+
+    def scores(self, points: Sequence[int], took: Sequence[bool]) -> tuple[int, ...]:
+        """Each side's score for a hand ending with these trick points (the real scorer, cached)."""
+        key = (tuple(points), tuple(took))
+        found = self._scores.get(key)
+        if found is None:
+            entry = HandEntry(self.bidder, self.bid, self.trump, self.meld, key[0], key[1])
+            found = self._scores[key] = score_hand(self.variant, self.settings, entry).scores
+        return found
+
+    def margin(self, points: Sequence[int], took: Sequence[bool], side: int) -> float:
+        """``side``'s score less the average of the other sides': what a seat plays to maximise."""
+        scores = self.scores(points, took)
+        others = len(scores) - 1
+        return scores[side] - (sum(scores) - scores[side]) / others
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRules:
+    """The §0.4 play keys of one game, and the table's shape, as plain values."""
+
+    seats: int
+    side_of: tuple[int, ...]
+    sides: int
+    value: tuple[int, ...]  # counter points per card
+    last_trick: int
+    head: bool
+    overtrump: bool
+    trump_when_void: bool
+    partner_exempt: bool
+    lead_trump_first: bool  # the bidder's first lead must be trump
+
+
+def play_rules(variant: Variant, settings: Settings, bid: int) -> PlayRules:
+    values = settings.counter_values
+    return PlayRules(
+        seats=variant.seats,
+        side_of=tuple(variant.side_of(s) for s in range(variant.seats)),
+        sides=len(variant.sides),
+        value=tuple(values[c % 6] for c in range(CARD_COUNT)),
+        last_trick=settings.last_trick,
+        head=settings.play_mode == HEAD,
+        overtrump=settings.must_overtrump,
+        trump_when_void=settings.must_trump_when_void,
+        partner_exempt=settings.head_partner_exempt,
+        lead_trump_first=settings.bidder_must_lead_trump and bid != settings.min_bid,
+    )
+
+
+class PlayState:
+    """Trick play in progress: mutable, copied before each playout."""
+
+    __slots__ = ("done", "hands", "leader", "left", "points", "rules", "to_act", "took", "trick", "trump")
+
+    def __init__(
+        self,
+        rules: PlayRules,
+        trump: Suit,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[Card],
+        points: list[int],
+        took: list[bool],
+        done: int,
+    ) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.hands = hands
+        self.leader = leader
+        self.trick = trick
+        self.points = points
+        self.took = took
+        self.done = done  # completed tricks
+        self.left = sum(hands[leader]) + (1 if trick else 0)  # tricks not yet completed
+        self.to_act = (leader + len(trick)) % rules.seats
+
+    def copy(self) -> PlayState:
+        copied = PlayState.__new__(PlayState)
+        copied.rules, copied.trump, copied.leader = self.rules, self.trump, self.leader
+        copied.hands = [hand[:] for hand in self.hands]
+        copied.trick, copied.points, copied.took = self.trick[:], self.points[:], self.took[:]
+        copied.done, copied.left, copied.to_act = self.done, self.left, self.to_act
+        return copied
+
+    def legal(self) -> list[Card]:
+        """The distinct cards the seat to act may play (the game engine's rules)."""
+        counts = self.hands[self.to_act]
+        rules, trick, trump = self.rules, self.trick, self.trump
+        if not trick:
+            return leads(counts, trump, must_lead_trump=rules.lead_trump_first and not self.done)
+        win = trick_winner(trick, trump)
+        duty = True
+        if rules.partner_exempt:
+            winner = (self.leader + win) % rules.seats
+            duty = rules.side_of[winner] != rules.side_of[self.to_act]
+        return legal_plays(
+            counts,
+            trick[0] // 6,
+            trick[win],
+            trump,
+            head=duty and rules.head,
+            overtrump=duty and rules.overtrump,
+            trump_when_void=rules.trump_when_void,
+        )
+
+    def play(self, c: Card) -> None:
+        rules = self.rules
+        self.hands[self.to_act][c] -= 1
+        trick = self.trick
+        trick.append(c)
+        if len(trick) < rules.seats:
+            self.to_act = (self.to_act + 1) % rules.seats
+            return
+        winner = (self.leader + trick_winner(trick, self.trump)) % rules.seats
+        side = rules.side_of[winner]
+        value = rules.value
+        self.points[side] += sum(value[x] for x in trick)
+        self.took[side] = True
+        self.done += 1
+        self.left -= 1
+        if not self.left:
+            self.points[side] += rules.last_trick
+        self.trick = []
+        self.leader = self.to_act = winner
+
+    def over(self) -> bool:
+        return self.left == 0
+
+
+# ---------------------------------------------------------------- the playout policy
+
+
+def _beaten_by(hand: list[int], c: Card, led: Suit, trump: Suit) -> bool:
+    """Whether a hand that must play to a trick led in ``led`` could take over card ``c``.
+
+    Following suit it can only beat with a higher card of ``c``'s suit; void in ``led`` it may trump.
+    """
+    base = led * 6
+    follows = any(hand[base : base + 6])
+    suit = c // 6
+    if follows:
+        return suit == led and any(hand[suit * 6 : c])
+    tbase = trump * 6
+    if suit == trump:
+        return any(hand[tbase:c])
+    return any(hand[tbase : tbase + 6])
+
+
+def _safe(state: PlayState, c: Card, led: Suit, seat: int) -> bool:
+    """``c``, winning now for ``seat``'s side, cannot be beaten by an opponent still to play."""
+    rules = state.rules
+    mine = rules.side_of[seat]
+    for i in range(len(state.trick) + 1, rules.seats):
+        other = (state.leader + i) % rules.seats
+        if rules.side_of[other] != mine and _beaten_by(state.hands[other], c, led, state.trump):
+            return False
+    return True
+
+
+def _threats(state: PlayState, seat: int) -> list[tuple[list[int], bool]]:
+    """Per opponent of ``seat``: its highest card per suit (past the suit: none), and whether it has trump."""
+    rules, hands, trump = state.rules, state.hands, state.trump
+    mine = rules.side_of[seat]
+    found = []
+    for other in range(rules.seats):
+        if rules.side_of[other] == mine:
+            continue
+        hand = hands[other]
+        tops = []
+        for base in (0, 6, 12, 18):
+            card = base
+            while card < base + 6 and not hand[card]:
+                card += 1
+            tops.append(card)
+        found.append((tops, tops[trump] < trump * 6 + 6))
+    return found
+
+
+def _boss(c: Card, trump: Suit, threats: list[tuple[list[int], bool]]) -> bool:
+    """Led now, ``c`` wins the trick whatever the opponents hold (``_threats``)."""
+    suit = c // 6
+    end = suit * 6 + 6
+    for tops, trumps in threats:
+        top = tops[suit]
+        if top < end:  # follows suit: beaten only by a higher card of it
+            if top < c:
+                return False
+        elif trumps and suit != trump:  # void: trumps it
+            return False
+    return True
+
+
+def policy(state: PlayState) -> Card:
+    """The playout's choice for the seat to act (it sees every hand of the sampled deal)."""
+    legal = state.legal()
+    if len(legal) == 1:
+        return legal[0]
+    seat, trump, value = state.to_act, state.trump, state.rules.value
+    trick = state.trick
+    if not trick:
+        threats = _threats(state, seat)
+        bosses = [c for c in legal if _boss(c, trump, threats)]
+        if bosses:  # cash a sure winner, side suits and counters first
+            return max(bosses, key=lambda c: (c // 6 != trump, value[c], -(c % 6)))
+        return min(legal, key=lambda c: (value[c], c // 6 == trump, -(c % 6)))
+    led = trick[0] // 6
+    win = trick_winner(trick, trump)
+    winning = trick[win]
+    rules = state.rules
+    if rules.side_of[(state.leader + win) % rules.seats] == rules.side_of[seat] and _safe(
+        state, winning, led, seat
+    ):
+        # partner has it: smear the richest card, a trump only when nothing else is left
+        return max(legal, key=lambda c: (c // 6 != trump, value[c], c % 6))
+    sure = [
+        c
+        for c in legal
+        if (c // 6 == winning // 6 and c < winning) or (c // 6 == trump and winning // 6 != trump)
+        if _safe(state, c, led, seat)
+    ]
+    if sure:
+        return min(sure, key=lambda c: (c // 6 == trump, -value[c], -(c % 6)))
+    return min(legal, key=lambda c: (value[c], c // 6 == trump, -(c % 6)))
+
+
+def playout(state: PlayState, contract: Contract, side: int, exact_from: int) -> float:
+    """Play ``state`` (in place) to the end; ``side``'s margin. The last ``exact_from`` tricks
+    are searched exactly instead of played by the policy."""
+    while state.left:
+        if state.left <= exact_from and not state.trick:
+            return solve(state, contract, side, -INFINITY, INFINITY)
+        state.play(policy(state))
+    return contract.margin(state.points, state.took, side)
+
+
+def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
+    """The exact value for ``side`` of the rest of the hand: ``side`` maximises, every other seat
+    minimises (alpha-beta over the distinct legal cards)."""
+    if not state.left:
+        return contract.margin(state.points, state.took, side)
+    maximising = state.rules.side_of[state.to_act] == side
+    best = -INFINITY if maximising else INFINITY
+    for c in state.legal():
+        child = state.copy()
+        child.play(c)
+        value = solve(child, contract, side, alpha, beta)
+        if maximising:
+            if value > best:
+                best = value
+            alpha = max(alpha, value)
+        else:
+            if value < best:
+                best = value
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best

@@ -1,0 +1,152 @@
+"""The engine's search kit: from a sampled deal to a lean play state, and whole contracts simulated.
+
+* ``play_state(view, hands)``: the trick play of ``view``'s hand continued on a sampled deal
+  (``knowledge.determinize``), as a ``lean.PlayState`` and the ``lean.Contract`` that scores it.
+* ``contract_state(...)``: a sampled deal with a given bidder, bid and trump carried through the
+  passing (§1.3) and the meld (a real ``HandState``, so every rule applies) up to the first lead.
+* ``simulate_contract(...)``: that, then played out with the lean policy: what the hand scores.
+
+Nothing here sees a real hidden card: callers pass deals they sampled themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Suit, cards_from_counts
+from .game import HandState, deal_hands, seat_view
+from .lean import Contract, PlayState, play_rules, playout
+from .scoring import HandEntry, score_hand
+from .variants import Settings, Variant
+from .view import PASS, PLAY, SeatView
+
+# Chooses the cards a seat passes, from that seat's own view.
+Passer = Callable[[SeatView], tuple[Card, ...]]
+
+
+def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayState, Contract]:
+    """``view``'s trick play (its completed tricks and the trick in progress) on the deal ``hands``."""
+    variant, settings = view.variant, view.settings
+    assert view.bidder is not None
+    assert view.bid is not None
+    assert view.trump is not None
+    rules = play_rules(variant, settings, view.bid)
+    sides = rules.sides
+    points, took = [0] * sides, [False] * sides
+    for trick in view.tricks:
+        assert trick.winner is not None
+        side = rules.side_of[trick.winner]
+        points[side] += sum(rules.value[c] for c in trick.cards)
+        took[side] = True
+    current = view.trick
+    state = PlayState(
+        rules,
+        view.trump,
+        [list(hand) for hand in hands],
+        current.leader if current is not None else view.bidder,
+        list(current.cards) if current is not None else [],
+        points,
+        took,
+        len(view.tricks),
+    )
+    meld = tuple(sum(view.meld[s] for s in side) for side in variant.sides)
+    return state, Contract(variant, settings, view.bidder, view.bid, view.trump, meld)
+
+
+def contract_state(
+    variant: Variant,
+    settings: Settings,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    bidder: int,
+    bid: int,
+    trump: Suit,
+    passer: Passer,
+) -> HandState:
+    """The deal ``hands`` after an auction won by ``bidder`` at ``bid``, with ``trump`` named, the
+    cards passed (``passer`` answers for each seat that passes) and meld shown: at the first lead,
+    or over (the rule of 20 stopped it)."""
+    state = deal_hands(variant, settings, dealer, [cards_from_counts(hand) for hand in hands])
+    state.auction = [(bidder, bid)]
+    state.bidder, state.bid = bidder, bid
+    state.decision, state.to_act = "trump", bidder
+    state.push(trump)
+    while state.decision == PASS:
+        assert state.to_act is not None
+        state.push(passer(seat_view(state, state.to_act)))
+    return state
+
+
+def lean_of(state: HandState) -> tuple[PlayState, Contract]:
+    """A ``HandState`` at its first lead as a lean play state and its contract."""
+    assert state.decision == PLAY
+    assert state.bidder is not None
+    assert state.bid is not None
+    assert state.trump is not None
+    assert state.meld is not None
+    variant = state.variant
+    rules = play_rules(variant, state.settings, state.bid)
+    sides = rules.sides
+    lean = PlayState(
+        rules,
+        state.trump,
+        [hand[:] for hand in state.hands],
+        state.bidder,
+        [],
+        [0] * sides,
+        [False] * sides,
+        0,
+    )
+    meld = tuple(sum(state.meld[s] for s in side) for side in variant.sides)
+    return lean, Contract(variant, state.settings, state.bidder, state.bid, state.trump, meld)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One simulated hand: what the bidders' side counted towards the bid, and every side's score."""
+
+    bidders_took: int  # meld + trick points of the bidders' side (no meld without a trick where it needs one)
+    meld: tuple[int, ...]  # per side
+    points: tuple[int, ...]  # per side (zeros when the hand was not played)
+    took: tuple[bool, ...]
+    played: bool
+
+
+def simulate_contract(
+    variant: Variant,
+    settings: Settings,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    bidder: int,
+    trump: Suit,
+    passer: Passer,
+    *,
+    exact_from: int = 0,
+) -> Outcome:
+    """Simulate the hand with ``bidder`` playing in ``trump``: what each side melds and takes.
+
+    The bid only decides the score, so it is left out: score an ``Outcome`` at any bid with
+    ``outcome_scores``. (One above the minimum stands in while playing: the play rules look at the
+    bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
+    """
+    state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
+    assert state.meld is not None
+    meld = tuple(sum(state.meld[s] for s in side) for side in variant.sides)
+    bidders = variant.side_of(bidder)
+    if state.decision != PLAY:
+        nothing = (0,) * len(variant.sides)
+        return Outcome(meld[bidders], meld, nothing, (False,) * len(nothing), played=False)
+    lean, contract = lean_of(state)
+    playout(lean, contract, bidders, exact_from)
+    took_meld = meld[bidders] if (lean.took[bidders] or not settings.meld_requires_trick) else 0
+    return Outcome(took_meld + lean.points[bidders], meld, tuple(lean.points), tuple(lean.took), played=True)
+
+
+def outcome_scores(
+    variant: Variant, settings: Settings, outcome: Outcome, bidder: int, bid: int, trump: Suit
+) -> tuple[int, ...]:
+    """Each side's score for a simulated hand had the bid been ``bid`` (the real scorer)."""
+    tricks = outcome.points if outcome.played else None
+    took = outcome.took if outcome.played else None
+    return score_hand(variant, settings, HandEntry(bidder, bid, trump, outcome.meld, tricks, took)).scores

@@ -1,0 +1,106 @@
+"""``manage.py botmatch``: a duplicate match between two bots (each deal twice, seats swapped).
+
+    python manage.py botmatch --variant classic --deals 500 --seed 1 --a expert --b heuristic
+
+A progress bar goes to stderr; the last line on stdout is one JSON object: ``variant, deals, a, b,
+margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95`` (the decision
+times are bot ``a``'s). ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
+Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
+SIGTERM), it still prints the line for the deals played so far, then exits with status 130.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sys
+from argparse import ArgumentParser
+from collections.abc import Callable
+from typing import Any
+
+from django.core.management.base import CommandError
+
+from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
+from scorepad.engine.match import MatchResult, duplicate_match
+from scorepad.engine.simulate import GameStopped
+from scorepad.engine.view import Bot
+from scorepad.management.base import EngineCommand
+from scorepad.management.commands.simulate import _rules
+
+
+class Command(EngineCommand):
+    help = "A duplicate match between two bots: each deal played twice, the seats swapped."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--variant", help="classic, double-deck or six-handed")
+        parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
+        parser.add_argument("--seed", type=int, default=0, help="the same seed deals the same cards")
+        parser.add_argument(
+            "--a", required=True, help="the first bot: easy, heuristic, expert, random or cmd:PROGRAM"
+        )
+        parser.add_argument("--b", required=True, help="the second bot")
+        parser.add_argument("--house-rules", default="{}", help="§4 settings as JSON")
+        parser.add_argument(
+            "--playouts",
+            type=int,
+            default=DEFAULT_PLAYOUTS,
+            help=f"expert: hands simulated per decision ({DEFAULT_PLAYOUTS})",
+        )
+        parser.add_argument(
+            "--budget-ms",
+            type=float,
+            default=DEFAULT_BUDGET_MS,
+            help=f"expert: wall clock per decision ({DEFAULT_BUDGET_MS:g} ms)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        variant, settings = _rules(options["variant"], options["house_rules"])
+        deals = options["deals"]
+        if deals < 1:
+            raise CommandError(f"--deals must be at least 1; got {deals}")
+        if options["playouts"] < 1 or options["budget_ms"] <= 0:
+            raise CommandError("--playouts and --budget-ms must be above 0")
+
+        def factory(name: str, seat: int, rng: random.Random) -> Bot:
+            return make_bot(name, seat, rng, playouts=options["playouts"], budget_ms=options["budget_ms"])
+
+        for option in ("a", "b"):
+            try:
+                factory(options[option], 0, random.Random(0)).close()
+            except ValueError as error:
+                raise CommandError(f"--{option}: {error}") from None
+        result = MatchResult(variant.id, options["a"], options["b"])
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            a, b = options["a"], options["b"]
+            seed = options["seed"]
+            duplicate_match(variant, settings, a, b, deals, seed, factory, _progress(deals), result)
+        except (GameStopped, ValueError) as error:  # bots.BotError is a ValueError
+            raise CommandError(str(error)) from None
+        except KeyboardInterrupt:
+            # Stopped early (Ctrl-C, kill): the deals played so far are still a result; say so.
+            sys.stderr.write("\n")
+            self.stdout.write(json.dumps(result.to_json()))
+            stopped = f"stopped after {len(result.margins)} of {deals} deals"
+            raise CommandError(stopped, returncode=130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        sys.stderr.write("\n")
+        self.stdout.write(json.dumps(result.to_json()))
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _progress(deals: int) -> Callable[[int], None]:
+    """A one-line bar on stderr, redrawn after every deal."""
+
+    def show(number: int) -> None:
+        done = number + 1
+        bar = "#" * (30 * done // deals)
+        sys.stderr.write(f"\r[{bar:<30}] deal {done}/{deals}")
+        sys.stderr.flush()
+
+    return show

@@ -1,0 +1,128 @@
+"""The `expert` and `easy` bots: legal in every variant, and free of the heuristic's known weaknesses.
+
+The expert samples with a seeded ``random.Random`` and a fixed number of playouts (with a generous
+clock, so the machine's load cannot change its answer): every test here is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scorepad.engine.bots import HINT_BOT, PRACTICE_STRENGTHS, ExpertBot, HeuristicBot, check_answer, make_bot
+from scorepad.engine.cards import HEARTS, parse_cards
+from scorepad.engine.game import deal, seat_view
+from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.engine.view import SeatView, Trick
+from tests.engine.test_bots import make_view
+
+QUICK = {"playouts": 12, "budget_ms": 60_000.0}  # small and clock-proof: tests stay fast and repeatable
+CAREFUL = {"playouts": 400, "budget_ms": 60_000.0}
+
+HOUSE_RULES = [
+    {},
+    {"head_partner_exempt": True, "bidder_must_lead_trump": True},
+    {"pass_cards": 3, "play_mode": "FOLLOW", "must_overtrump": False},
+    {"must_trump_when_void": False, "trump_requires_marriage": True},
+]
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+@pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: ",".join(r) or "defaults")
+def test_the_expert_only_ever_answers_legally(variant_id: str, rules: dict[str, object]) -> None:
+    variant = get_variant(variant_id)
+    settings = variant.settings(rules)
+    state = deal(variant, settings, 1, random.Random(len(rules) + len(variant_id)))
+    bots = [ExpertBot(seat, random.Random(seat), **QUICK) for seat in range(variant.seats)]
+    while state.decision is not None:
+        assert state.to_act is not None
+        view = seat_view(state, state.to_act)
+        answer, reason = bots[state.to_act].explain(view)
+        check_answer(view, answer)  # raises BotError on anything illegal
+        assert reason
+        state.push(answer)
+    assert state.result is not None
+
+
+def test_practice_strengths_run_weakest_to_strongest_and_hints_come_from_the_expert() -> None:
+    assert PRACTICE_STRENGTHS == ("easy", "heuristic", "expert")
+    assert HINT_BOT == "expert"
+    bot = make_bot("expert", 0, random.Random(0), playouts=10, budget_ms=50)
+    assert isinstance(bot, ExpertBot)
+    assert bot.playouts == 10
+
+
+def test_the_easy_bot_plays_whole_hands_legally() -> None:
+    variant = get_variant("classic")
+    state = deal(variant, variant.defaults, 0, random.Random(2))
+    bots = [make_bot("easy", seat, random.Random(seat)) for seat in range(4)]
+    while state.decision is not None:
+        assert state.to_act is not None
+        view = seat_view(state, state.to_act)
+        answer = bots[state.to_act].decide(view)
+        check_answer(view, answer)
+        state.push(answer)
+
+
+# ---------------------------------------------------------------- the heuristic's weaknesses
+
+
+def bid_view(hand: str, least: int) -> SeatView:
+    return make_view(decision="bid", hand=hand, seat=1, dealer=0, legal=(None, least))
+
+
+def test_the_expert_does_not_bid_a_meld_hand_that_takes_no_tricks_as_high() -> None:
+    # Jacks and queens around, a pinochle, two marriages, and not one ace or ten: meld, not tricks.
+    weak = "JS JH JD JC QS QH QD QC KD KC 9S 9H"
+    assert HeuristicBot(1).decide(bid_view(weak, 34)) == 34
+    assert ExpertBot(1, random.Random(1), **CAREFUL).decide(bid_view(weak, 34)) is None
+
+
+def after_auction(decision: str, hand: str, **fields: object) -> SeatView:
+    """A `classic` view once seat 1 has won the auction at 25 (seat 0 dealt)."""
+    auction = ((1, 25), (2, None), (3, None), (0, None))
+    return make_view(decision=decision, hand=hand, dealer=0, auction=auction, bidder=1, bid=25, **fields)
+
+
+def test_the_expert_names_its_long_trump_not_a_two_card_marriage_suit() -> None:
+    hand = "AS TS QS 9S AH AH TH JH 9H KD QD AC"  # five hearts with both aces; KD QD is all of diamonds
+    view = after_auction("trump", hand, seat=1, legal=(0, 1, 2, 3))
+    diamonds, hearts = 2, HEARTS
+    assert HeuristicBot(1).decide(view) == diamonds
+    assert ExpertBot(1, random.Random(1), **CAREFUL).decide(view) == hearts
+
+
+def test_the_partner_passes_the_bidder_trumps_rather_than_its_aces() -> None:
+    hand = "AS AS TS KS AH TH KH QH JH JD 9D TC"
+    whole_hand = tuple(sorted(parse_cards(hand)))
+    view = after_auction("pass", hand, seat=3, trump=HEARTS, legal=whole_hand, pass_count=4)
+    assert sorted(HeuristicBot(3).decide(view)) == sorted(parse_cards("AS AS AH TH"))  # both spade aces away
+    passed = ExpertBot(3, random.Random(1), **CAREFUL).decide(view)
+    assert all(c // 6 == HEARTS for c in passed)
+
+
+def last_to_play(trick_cards: str) -> SeatView:
+    """Seat 0, last to a spade trick led by seat 1, holding neither spades nor trump (hearts)."""
+    hand = "AD TD KD 9D AC TC KC QC JC 9C JD QD"
+    return make_view(
+        hand=hand,
+        decision="play",
+        bidder=1,
+        bid=25,
+        trump=HEARTS,
+        trick=Trick(1, tuple(parse_cards(trick_cards))),
+        legal=tuple(sorted(set(parse_cards(hand)))),
+        meld=(0, 4, 0, 0),
+        shown=((), tuple(parse_cards("KH QH")), (), ()),
+        auction=((1, 25), (2, None), (3, None), (0, None)),
+    )
+
+
+def test_counters_go_to_a_partner_who_is_winning_and_not_to_an_opponent() -> None:
+    counter_values = get_variant("classic").defaults.counter_values
+    bot = ExpertBot(0, random.Random(1), playouts=200, budget_ms=60_000)
+    opponent_wins = bot.decide(last_to_play("AS 9S KS"))  # seat 1's ace takes it
+    partner_wins = bot.decide(last_to_play("9S AS KS"))  # seat 2, the partner, has it
+    assert counter_values[opponent_wins % 6] == 0
+    assert counter_values[partner_wins % 6] > 0

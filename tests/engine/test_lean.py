@@ -1,0 +1,82 @@
+"""The lean play-only state (lean.py) against the game engine, and its exact search."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorepad.engine.bots import HeuristicBot
+from scorepad.engine.game import deal, seat_view
+from scorepad.engine.lean import INFINITY, Contract, PlayState, solve
+from scorepad.engine.search import play_state
+from scorepad.engine.variants import VARIANTS, get_variant
+from tests.engine.test_knowledge import advance
+
+
+def playing_hand(variant_id: str, seed: int, extra_steps: int, overrides: dict[str, object]):  # type: ignore[no-untyped-def]
+    """A real hand advanced by heuristic bots into its trick play (None if it never gets there)."""
+    variant = get_variant(variant_id)
+    state = deal(variant, variant.settings(overrides), seed % variant.seats, random.Random(seed))
+    bots = [HeuristicBot(seat) for seat in range(variant.seats)]
+    while state.decision not in ("play", None):
+        assert state.to_act is not None
+        state.push(bots[state.to_act].decide(seat_view(state, state.to_act)))
+    if state.decision is None:
+        return None, bots
+    return advance(state, extra_steps), bots
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant_id=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 10_000),
+    extra_steps=st.integers(0, 30),
+    exempt=st.booleans(),
+    lead_trump=st.booleans(),
+)
+def test_the_lean_state_allows_and_scores_exactly_what_the_game_engine_does(
+    variant_id: str, seed: int, extra_steps: int, exempt: bool, lead_trump: bool
+) -> None:
+    overrides = {"head_partner_exempt": exempt, "bidder_must_lead_trump": lead_trump}
+    state, bots = playing_hand(variant_id, seed, extra_steps, overrides)
+    if state is None or state.decision is None:
+        return
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    while state.decision is not None:
+        assert lean.to_act == state.to_act
+        assert sorted(lean.legal()) == sorted(set(state.legal()))
+        card = bots[state.to_act].decide(seat_view(state, state.to_act))
+        state.push(card)
+        lean.play(card)
+    assert lean.over()
+    assert state.result is not None
+    assert contract.scores(lean.points, lean.took) == state.result.scores
+
+
+def brute_force(state: PlayState, contract: Contract, side: int) -> float:
+    """Minimax without pruning: the yardstick for ``solve``."""
+    if state.over():
+        return contract.margin(state.points, state.took, side)
+    values = []
+    for c in state.legal():
+        child = state.copy()
+        child.play(c)
+        values.append(brute_force(child, contract, side))
+    return max(values) if state.rules.side_of[state.to_act] == side else min(values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant_id=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10_000))
+def test_the_exact_search_of_the_last_tricks_equals_plain_minimax(variant_id: str, seed: int) -> None:
+    variant = get_variant(variant_id)
+    steps = (variant.hand_size - 2) * variant.seats + seed % variant.seats  # two tricks left, give or take
+    state, _ = playing_hand(variant_id, seed, steps, {})
+    if state is None or state.decision is None:
+        return
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    side = variant.side_of(state.to_act)
+    assert solve(lean.copy(), contract, side, -INFINITY, INFINITY) == brute_force(lean, contract, side)
