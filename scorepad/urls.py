@@ -18,8 +18,9 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/hands/", games.hand_create, name="hand_create"),
     path("games/<int:game_id>/undo/", games.game_undo, name="game_undo"),
-    path("games/<int:game_id>/hands/<int:number>/edit/", games.hand_edit_view, name="hand_edit"),
-    path("games/<int:game_id>/hands/<int:number>/delete/", games.hand_delete_view, name="hand_delete"),
+    path("games/<int:game_id>/redo/", games.game_redo, name="game_redo"),
+    path("games/<int:game_id>/hands/<int:hand_id>/edit/", games.hand_edit_view, name="hand_edit"),
+    path("games/<int:game_id>/hands/<int:hand_id>/delete/", games.hand_delete_view, name="hand_delete"),
     path("games/<int:game_id>/export.json", history.game_export_json, name="game_export"),
     # Practice mode: games against the bots (views/practice.py)
     path("practice/", practice.practice_home, name="practice"),

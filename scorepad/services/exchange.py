@@ -68,7 +68,12 @@ def game_import(*, household: Household, data: Any, seats: Sequence[Player], fir
         first_dealer=first_dealer,
     )
     Hand.objects.bulk_create(
-        Hand(game=game, number=number, **Hand.fields_from_entry(entry.to_json()))
+        Hand(
+            game=game,
+            number=number,
+            dealer=dealer_for_hand(variant, first_dealer, number),  # §9.3 has no dealer: §8's rotation
+            **Hand.fields_from_entry(entry.to_json()),
+        )
         for number, entry in enumerate(entries)
     )
     game.finished, game.winner_sides = scored.finished, list(scored.winners)
@@ -93,7 +98,8 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
     names = [seat.player.name for seat in game.seats.all()]
     sides = seated_side_names(game, variant)
     date = localdate(game.created_at).isoformat()
-    for number, hand in enumerate(scored.hands):
+    stored = [hand for hand in game.hands.all() if not hand.thrown_in]  # the record's hands, in order
+    for row_hand, hand in zip(stored, scored.hands, strict=True):
         entry = hand.entry.to_json()
         per_side = {
             "side": [_cell(name) for name in sides],
@@ -106,8 +112,8 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
             game.pk,
             date,
             variant.id,
-            number + 1,
-            _cell(names[dealer_for_hand(variant, game.first_dealer, number)]),
+            row_hand.number + 1,
+            _cell(names[row_hand.dealer]),
             _cell(names[entry["bidder"]]),
             entry["bid"],
             entry["trump"] or "",
