@@ -18,14 +18,14 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import reswap
+from django_htmx.http import replace_url, reswap
 
 from ..access import get_game_for_user, get_household_for_user
 from ..engine.cards import SUITS
 from ..engine.scoring import score_hand
 from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..meld_forms import parse_meld_now
+from ..meld_forms import NO_TRUMP, parse_meld_now
 from ..models import Game, Hand, Household
 from ..selectors import Scoresheet, last_game, scoresheet
 from ..services import ServiceError
@@ -156,9 +156,11 @@ def _render_game(
     return page_or_partial(request, "scorepad/game.html", "scorepad", context)
 
 
-def _show_result(response: HttpResponse) -> HttpResponse:
-    """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result."""
-    return reswap(response, "outerHTML show:top")
+def _show_result(response: HttpResponse, sheet: Scoresheet) -> HttpResponse:
+    """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result,
+    and drop any prefill (a count-it round trip's ``?meld_0=…``) from the address: a reload must not
+    fill the next hand with the last one's values."""
+    return replace_url(reswap(response, "outerHTML show:top"), reverse("game", args=[sheet.game.pk]))
 
 
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
@@ -242,6 +244,8 @@ def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> Http
         params["meld_now"] = meld_now
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
+    elif values.get("trump") == NO_MARRIAGE:  # counted with no trump, never the best suit (§2.3)
+        params["trump"] = NO_TRUMP
     # The house rules that change meld, so the calculator counts as this table does.
     params.update({key: sheet.game.settings[key] for key in MELD_SETTINGS if key in sheet.game.settings})
     return go_to(request, f"{reverse('meld')}?{urlencode(params)}")
@@ -307,7 +311,7 @@ def _recorded(request: HttpRequest, sheet: Scoresheet) -> HttpResponse:
     """Back to a blank form for the next hand (a plain redirect drops any prefill from the URL)."""
     if not request.htmx:
         return redirect("game", game_id=sheet.game.pk)
-    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})))
+    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})), sheet)
 
 
 def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
@@ -353,7 +357,7 @@ def _after_correction(request: HttpRequest, sheet: Scoresheet, notice: str) -> H
     if not request.htmx:
         messages.info(request, notice)
         return redirect("game", game_id=sheet.game.pk)
-    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice))
+    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice), sheet)
 
 
 @login_required

@@ -325,6 +325,18 @@ def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game)
     assert htmx["HX-Redirect"] == location
 
 
+def test_count_it_on_a_no_marriage_hand_counts_with_no_trump(client, game):
+    data = form_data(count_meld="1", bidder=2, trump="none", meld_0="0", tricks_0=None)
+    query = parse_qs(urlsplit(client.post(reverse("hand_create", args=[game.pk]), data)["Location"]).query)
+    assert query["trump"] == ["none"]  # RULES §2.3: not the best suit
+
+
+def test_recording_over_htmx_drops_the_prefill_from_the_address(client, game):
+    url = reverse("hand_create", args=[game.pk])
+    response = client.post(url, form_data(), HTTP_HX_CURRENT_URL=f"/games/{game.pk}/?meld_0=24", **HTMX)
+    assert response["HX-Replace-Url"] == reverse("game", args=[game.pk])
+
+
 def test_count_it_names_the_side_for_the_calculators_way_back(client, game):
     response = client.post(reverse("hand_create", args=[game.pk]), form_data(count_meld="1"))
     assert parse_qs(urlsplit(response["Location"]).query)["side_label"] == ["Bob & Dan"]
