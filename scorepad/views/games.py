@@ -255,11 +255,8 @@ def _bid_step(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) 
     """The stepper's − / + buttons and the bid chips: the form comes back with the bid set; nothing
     is saved. The live preview is answered here too: it saves nothing either."""
     if "preview" in request.POST:
-        context = {
-            "preview": hand_preview(sheet, request.POST),
-            "action": request.path,
-        }  # posted to the action
-        return render(request, "scorepad/game.html#hand-preview", context)
+        preview = hand_preview(sheet, request.POST)
+        return render(request, "scorepad/game.html#preview-text", {"preview": preview})
     if "bid_step" in request.POST or "bid_set" in request.POST:
         form = _hand_form(sheet, initial=_stepped_bid(sheet, request.POST))
         return render_page(form, partial="hand-form" if request.htmx else None)
