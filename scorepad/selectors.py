@@ -290,10 +290,15 @@ class PlayerStatistics:
         return self.side_meld_total / self.hands if self.hands else None
 
 
+def counted_games(household: Household) -> QuerySet[Game]:
+    """The games statistics count: every game but the abandoned ones."""
+    return household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
+
+
 def player_statistics(household: Household) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game in household.games.prefetch_related("seats__player", "hands"):
+    for game in counted_games(household):
         scored = game_score(game)
         variant = scored.variant
         for seat in game.seats.all():
@@ -320,3 +325,49 @@ def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
             stats.bids_won += 1
             stats.bids_made += hand.score.made
             stats.bid_total += hand.entry.bid
+
+
+@dataclass(slots=True)
+class PartnershipRecord:
+    """Two partners in one partnership variant: the games they played together and won."""
+
+    names: str  # "Ann & Cy"
+    variant: Variant
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+
+def partnership_leaderboard(household: Household) -> list[PartnershipRecord]:
+    """Every pair that sat as partners, best share of finished games won first (then most wins)."""
+    table: dict[tuple[str, tuple[int, ...]], PartnershipRecord] = {}
+    for game in counted_games(household):
+        scored = game_score(game)
+        variant = scored.variant
+        if not variant.partnerships:
+            continue
+        seats = list(game.seats.all())
+        for side, positions in enumerate(variant.sides):
+            players = sorted(
+                (seats[position].player for position in positions), key=lambda p: p.name.casefold()
+            )
+            key = (variant.id, tuple(player.pk for player in players))
+            names = " & ".join(player.name for player in players)
+            record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
+            record.games += 1
+            if scored.finished:
+                record.finished += 1
+                record.wins += side in scored.winners
+    return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
+
+
+def current_games(user_households: QuerySet[Household]) -> QuerySet[Game]:
+    """Games still going (neither finished nor abandoned) in these households, latest first."""
+    games = Game.objects.filter(household__in=user_households, finished=False, abandoned=False)
+    return (
+        games.select_related("household").annotate(hand_count=Count("hands")).order_by("-created_at", "-id")
+    )

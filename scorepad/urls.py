@@ -15,12 +15,27 @@ urlpatterns = [
     path("households/<int:household_id>/", households.household_detail, name="household"),
     path("households/<int:household_id>/players/", households.player_add, name="player_add"),
     path("households/<int:household_id>/invites/", households.invite_new, name="invite_new"),
+    path(
+        "households/<int:household_id>/invites/<int:invite_id>/revoke/",
+        households.invite_revoke_view,
+        name="invite_revoke",
+    ),
+    path(
+        "households/<int:household_id>/members/<int:user_id>/remove/",
+        households.member_remove_view,
+        name="member_remove",
+    ),
+    path(
+        "households/<int:household_id>/players/<int:player_id>/", households.player_edit, name="player_edit"
+    ),
     path("invite/<str:token>/", households.invite_join, name="invite"),
     path("households/<int:household_id>/games/new/", games.game_new, name="game_new"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/hands/", games.hand_create, name="hand_create"),
     path("games/<int:game_id>/undo/", games.game_undo, name="game_undo"),
     path("games/<int:game_id>/redo/", games.game_redo, name="game_redo"),
+    path("games/<int:game_id>/abandon/", games.game_abandon_view, name="game_abandon"),
+    path("games/<int:game_id>/delete/", games.game_delete_view, name="game_delete"),
     path("games/<int:game_id>/hands/<int:hand_id>/edit/", games.hand_edit_view, name="hand_edit"),
     path("games/<int:game_id>/hands/<int:hand_id>/delete/", games.hand_delete_view, name="hand_delete"),
     path("games/<int:game_id>/export.json", history.game_export_json, name="game_export"),

@@ -286,3 +286,20 @@ def hand_redo(*, game: Game, undone: UndoneHand) -> Scoresheet:
         )
     Hand.objects.create(game=game, number=undone.number, **undone.fields)
     return _rescore(game)
+
+
+@transaction.atomic
+def game_abandon(*, game: Game, abandoned: bool) -> Game:
+    """An unfinished game left for good: it stays in the history, out of the statistics."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if abandoned and game.finished:
+        raise ServiceError("A finished game can't be abandoned: it was won.")
+    game.abandoned = abandoned
+    game.save(update_fields=["abandoned"])
+    return game
+
+
+@transaction.atomic
+def game_delete(*, game: Game) -> None:
+    """Delete a game and every hand of it (a game started by mistake)."""
+    Game.objects.filter(pk=game.pk).delete()

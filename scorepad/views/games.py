@@ -36,6 +36,8 @@ from ..services.games import (
     StaleCorrection,
     UndoneHand,
     checked_entry,
+    game_abandon,
+    game_delete,
     game_start,
     hand_delete,
     hand_edit,
@@ -65,7 +67,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
     if variant is None:
         return render(request, "scorepad/game_new.html", {"household": household, "variants": VARIANTS})
-    players = household.players.all()
+    players = household.players.filter(retired=False)
     context: dict[str, Any] = {"household": household, "variant": variant}
     if request.method != "POST":
         form = NewGameForm(variant, players, initial=NewGameForm.like(variant, last_game(household, variant)))
@@ -92,7 +94,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
 
 def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
-    players = household.players.all()
+    players = household.players.filter(retired=False)
     initial = NewGameForm.kept(variant, request.POST)
     seats = [f"seat_{seat}" for seat in range(variant.seats)]
     error = ""
@@ -497,3 +499,35 @@ def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpRe
     sheet = scoresheet(game)
     context = {"game": game, "sheet": sheet, "hand": hand, "row": sheet.rows[hand.number], "notice": notice}
     return render(request, "scorepad/hand_delete.html", context)
+
+
+# ---- the game itself --------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Abandon an unfinished game (out of the statistics), or take it up again."""
+    game = get_game_for_user(request.user, game_id)
+    abandon = request.POST.get("abandoned") == "1"
+    try:
+        game_abandon(game=game, abandoned=abandon)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, "Game abandoned: it is left out of the statistics." if abandon else "Game resumed."
+        )
+    return _to_game(request, game)
+
+
+@login_required
+def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET asks first; POST deletes the game and its hands."""
+    game = get_game_for_user(request.user, game_id)
+    if request.method != "POST":
+        return render(request, "scorepad/game_delete.html", {"game": game, "sheet": scoresheet(game)})
+    household_id = game.household_id
+    game_delete(game=game)
+    messages.success(request, "The game was deleted.")
+    return redirect("household", household_id=household_id)

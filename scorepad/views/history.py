@@ -17,7 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import game_score, games_for_household, player_statistics, seated_side_names
+from ..selectors import (
+    game_score,
+    games_for_household,
+    partnership_leaderboard,
+    player_statistics,
+    seated_side_names,
+)
 from ..services import ServiceError
 from ..services.exchange import (
     MAX_BACKUP_BYTES,
@@ -101,7 +107,11 @@ def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     rows = player_statistics(household)
     by_variant = [(variant, [row for row in rows if row.variant == variant]) for variant in VARIANTS.values()]
-    context = {"household": household, "by_variant": [(v, r) for v, r in by_variant if r]}
+    context = {
+        "household": household,
+        "by_variant": [(v, r) for v, r in by_variant if r],
+        "partnerships": partnership_leaderboard(household),
+    }
     return render(request, "scorepad/statistics.html", context)
 
 

@@ -87,4 +87,31 @@
       form.querySelector("button[name=save]").click();
     }
   });
+
+  // Invitation links: "Copy the link" and "Share…" (the phone's share sheet), shown only where they
+  // work; without them the link sits in a read-only box to select by hand.
+  function showWhereSupported() {
+    document.querySelectorAll(".copy-button").forEach(function (button) {
+      button.hidden = !(navigator.clipboard && window.isSecureContext);
+    });
+    document.querySelectorAll(".share-button").forEach(function (button) {
+      button.hidden = typeof navigator.share !== "function";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", showWhereSupported);
+
+  document.addEventListener("click", function (event) {
+    const target = event.target instanceof Element ? event.target : null;
+    const copy = target && target.closest("[data-copy]");
+    const share = target && target.closest("[data-share]");
+    if (copy) {
+      const box = document.getElementById(copy.getAttribute("data-copy"));
+      navigator.clipboard.writeText(box.value).then(function () {
+        copy.textContent = "Copied";
+      });
+    } else if (share) {
+      const link = document.getElementById(share.getAttribute("data-share")).value;
+      navigator.share({ title: share.getAttribute("data-share-title"), url: link }).catch(function () {});
+    }
+  });
 })();

@@ -76,6 +76,9 @@ def world(db):
         "token": lambda: invite.token,
         "practice_id": lambda: practice.pk,  # member A's practice game
         "share_token": lambda: scoreboard_link.token,
+        "invite_id": lambda: invite.pk,
+        "user_id": lambda: member_a.pk,
+        "player_id": lambda: household.players.first().pk,
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 
