@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, QuerySet
 
@@ -156,15 +157,22 @@ def scoresheet(game: Game) -> Scoresheet:
     return Scoresheet(game, variant, settings, players, names, score, rows)
 
 
+def _stored(hand: Hand, players: list[Player]) -> dict[str, Any]:
+    """What every row takes from the stored hand: which deal it is, its version and its dealer."""
+    return {
+        "number": hand.number,
+        "hand_id": hand.pk,
+        "version": hand.version,
+        "dealer_seat": hand.dealer,
+        "dealer": players[hand.dealer].name,
+    }
+
+
 def _thrown_in_row(hand: Hand, players: list[Player], names: list[str], totals: list[int]) -> HandRow:
     """A deal thrown in: no bid and no score; the totals stand."""
     sides = [SideResult(name, 0, total, "", False) for name, total in zip(names, totals, strict=True)]
     return HandRow(
-        number=hand.number,
-        hand_id=hand.pk,
-        version=hand.version,
-        dealer_seat=hand.dealer,
-        dealer=players[hand.dealer].name,
+        **_stored(hand, players),
         thrown_in=True,
         bidder="",
         bidder_side=0,
@@ -201,11 +209,7 @@ def _row(
         )
     ]
     return HandRow(
-        number=hand.number,
-        hand_id=hand.pk,
-        version=hand.version,
-        dealer_seat=hand.dealer,
-        dealer=players[hand.dealer].name,
+        **_stored(hand, players),
         thrown_in=False,
         bidder=players[entry.bidder].name,
         bidder_side=bidder_side,

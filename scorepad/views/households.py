@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from ..access import get_household_for_user
 from ..forms import HouseholdForm, PlayerForm
-from ..models import Invite
+from ..models import Household, Invite
 from ..services import ServiceError
 from ..services.households import (
     household_create,
@@ -77,6 +77,11 @@ def player_add(request: HttpRequest, household_id: int) -> HttpResponse:
     return _detail(request, household_id, player_form=form)
 
 
+def _to_section(household: Household, section: str) -> HttpResponse:
+    """Back to the household page, at the section that changed (POST, then redirect)."""
+    return redirect(f"{reverse('household', args=[household.pk])}#{section}")
+
+
 @login_required
 @require_POST
 def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
@@ -84,7 +89,7 @@ def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     invite_create(household=household, user=request.user)
     messages.success(request, "A new invitation link is ready below: send it to the person you invite.")
-    return redirect(f"{reverse('household', args=[household.pk])}#invites")
+    return _to_section(household, "invites")
 
 
 @login_required
@@ -93,7 +98,7 @@ def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) 
     household = get_household_for_user(request.user, household_id)
     invite_revoke(invite=get_object_or_404(household.invites, pk=invite_id))
     messages.success(request, "The invitation link was withdrawn: it no longer works.")
-    return redirect(f"{reverse('household', args=[household.pk])}#invites")
+    return _to_section(household, "invites")
 
 
 @login_required
@@ -130,7 +135,7 @@ def player_edit(request: HttpRequest, household_id: int, player_id: int) -> Http
         messages.error(request, str(error))
     else:
         messages.success(request, done)
-    return redirect(f"{reverse('household', args=[household.pk])}#players")
+    return _to_section(household, "players")
 
 
 @login_required

@@ -117,6 +117,8 @@ def test_an_ordinary_six_handed_hand(live_server, page: Page, django_user_model)
     tricks = {0: "45", 1: "60", 2: "40", 3: "35", 4: "20"}
     touches = enter(page, "Ann", "120", "clubs", meld, tricks)
     expect(page.locator(".totals .points").first).to_have_text("155")
+    # The six-player hand table reads at 375 px without scrolling sideways.
+    assert page.locator("#hands .table-scroll").evaluate("box => box.scrollWidth <= box.clientWidth")
     report("six-handed", touches)
     assert touches.total <= 30
 

@@ -157,6 +157,15 @@ def test_other_target_needs_a_number(client, household, players):
     assert Game.objects.get().settings == {"target": 750}
 
 
+def test_an_other_target_typed_beside_a_chosen_chip_is_told_not_dropped(client, household, players):
+    data = _new_game_post(players[:4], target="500", target_other="750")
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    assert response.context["form"].errors["target_other"] == [
+        "You typed 750 but 500 is chosen: tap “other” to play to 750, or clear it."
+    ]
+    assert not Game.objects.exists()
+
+
 def test_a_target_or_minimum_bid_too_big_for_any_game_is_refused(client, household, players):
     data = _new_game_post(players[:4], target="other", target_other=str(10**20), min_bid=str(10**20))
     response = client.post(reverse("game_new", args=[household.pk]), data)
