@@ -1,4 +1,4 @@
-"""Migration 0003 stores each old hand's dealer as RULES §8 gave it: (first dealer + number) mod seats."""
+"""Migration 0004 stores each old hand's dealer as RULES §8 gave it: (first dealer + number) mod seats."""
 
 import pytest
 from django.db import connection
@@ -6,8 +6,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("scorepad", "0002_practice_game")]
-AFTER = [("scorepad", "0003_scorepad_corrections")]
+BEFORE = [("scorepad", "0003_scoreboard_links")]
+AFTER = [("scorepad", "0004_scorepad_corrections")]
 
 
 def migrate(targets):

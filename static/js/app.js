@@ -50,15 +50,21 @@
   });
 
   // Hand form: fewer touches. Tapping the trump moves the cursor to the first empty meld box, and the
-  // keyboard's Enter ("next") moves to the next empty number box instead of recording half a hand;
-  // on the last box it records. Without JavaScript every box is simply tapped.
+  // keyboard's Enter ("next") moves on from the bid and the meld boxes to the next empty box instead of
+  // recording half a hand; in a trick box it records. Without JavaScript every box is simply tapped.
   function numberBoxes(form) {
     return Array.prototype.slice.call(form.querySelectorAll("input[type=number]:not(#id_bid)"));
   }
 
+  // Only a tap moves the cursor: a keyboard user stepping through the suits with the arrows keeps it.
+  let lastTap = 0;
+  document.addEventListener("pointerdown", function () {
+    lastTap = Date.now();
+  });
+
   document.addEventListener("change", function (event) {
     const input = event.target;
-    if (!(input instanceof HTMLInputElement) || input.name !== "trump") {
+    if (!(input instanceof HTMLInputElement) || input.name !== "trump" || Date.now() - lastTap > 1000) {
       return;
     }
     const form = input.closest("#hand-form");
@@ -79,8 +85,11 @@
     }
     // Never the browser's implicit submit: it would press the form's first button (a bid chip).
     event.preventDefault();
+    // From the bid or a meld box, on to the next empty box; from a trick box (one may stay blank:
+    // it is worked out), record.
     const boxes = numberBoxes(form);
-    const next = boxes.slice(boxes.indexOf(input) + 1).find(function (box) { return box.value === ""; });
+    const next = input.name.startsWith("tricks_") ? null
+      : boxes.slice(boxes.indexOf(input) + 1).find(function (box) { return box.value === ""; });
     if (next) {
       next.focus();
     } else {

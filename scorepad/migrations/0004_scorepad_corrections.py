@@ -20,7 +20,7 @@ def store_dealers(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorepad', '0002_practice_game'),
+        ('scorepad', '0003_scoreboard_links'),
     ]
 
     operations = [
