@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from .models import Game, Hand, Household
+from .models import Game, Household
 
 
 def households_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Household]:
@@ -24,8 +24,3 @@ def get_household_for_user(user: AbstractBaseUser | AnonymousUser, household_id:
 def get_game_for_user(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
     games = Game.objects.filter(household__in=households_for_user(user)).select_related("household")
     return get_object_or_404(games, pk=game_id)
-
-
-def get_hand_for_user(user: AbstractBaseUser | AnonymousUser, game_id: int, number: int) -> Hand:
-    game = get_game_for_user(user, game_id)
-    return get_object_or_404(game.hands.select_related("game__household"), number=number)

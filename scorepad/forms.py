@@ -293,6 +293,13 @@ class NewGameForm(forms.Form):
                 seen[player.pk] = seat
         if data.get("target") == OTHER and not data.get("target_other") and "target_other" not in self.errors:
             self.add_error("target_other", "Enter the target score.")
+        elif data.get("target") not in (OTHER, None) and data.get("target_other"):
+            chip, typed = data["target"], data["target_other"]
+            if str(typed) != chip:
+                self.add_error(
+                    "target_other",
+                    f"You typed {typed} but {chip} is chosen: tap “other” to play to {typed}, or clear it.",
+                )
         if data.get("rule_of_20"):
             self._need("rule_of_20_meld", "Enter the meld a side needs under the rule of 20.")
             self._need("rule_of_20_tricks", "Enter the trick points a side needs under the rule of 20.")
@@ -332,6 +339,9 @@ class HandForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    # A correction posts back the version of the hand it was made from (a stale one is refused).
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
+    dealer = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Dealer")
     bidder = forms.TypedChoiceField(
         coerce=int,
         widget=forms.RadioSelect,
@@ -367,6 +377,7 @@ class HandForm(forms.Form):
         self.trick_total = variant.trick_points_total(settings)
         self.group_errors: dict[str, list[str]] = {"meld": [], "tricks": [], "took_trick": []}
         self.fields["bidder"].choices = [(seat, player.name) for seat, player in enumerate(players)]
+        self.fields["dealer"].choices = self.fields["bidder"].choices
         suits = [(suit, SUIT_NAMES[suit]) for suit in SUITS]
         if settings.trump_requires_marriage:
             suits.append((NO_MARRIAGE, "No marriage"))
@@ -377,6 +388,35 @@ class HandForm(forms.Form):
             if self.asks_took_trick:
                 self.fields[f"took_{side}"] = forms.BooleanField(required=False, label=name)
 
+    CHIPS = 12  # two rows of six: the common bids, one tap each
+
+    @property
+    def bid_chips(self) -> list[int]:
+        """The variant's common bids from the minimum: every legal bid while bids go up by 1 under
+        30, otherwise in fives or the §4 increment if larger (20 … 31; 50, 55 … 105; 50, 60 … 160)."""
+        settings, bids = self.settings, [self.settings.min_bid]
+        while len(bids) < self.CHIPS:
+            current = bids[-1]
+            step = settings.next_bid_step(current)
+            bids.append(current + (step if step > 1 or current < 30 else 5))
+        return bids
+
+    @property
+    def first_error(self) -> str:
+        """Where the first refusal is shown, in the form's order, so the page can focus it."""
+        if not self.is_bound:
+            return ""
+        for name in ("bidder", "bid", "trump"):
+            if name in self.errors:
+                return name
+        for kind, group in (("meld", "meld"), ("tricks", "tricks"), ("took", "took_trick")):
+            for side in range(len(self.side_names)):
+                if f"{kind}_{side}" in self.errors:
+                    return f"{kind}_{side}"
+            if self.group_errors.get(group):
+                return group
+        return "__all__" if self.non_field_errors() else ""
+
     @property
     def asks_took_trick(self) -> bool:
         """Only where meld needs a trick: 0 trick points may still mean a trick was taken."""
@@ -385,7 +425,7 @@ class HandForm(forms.Form):
     @classmethod
     def field_names(cls, sides: int) -> list[str]:
         per_side = [f"{kind}_{side}" for kind in ("meld", "tricks", "took") for side in range(sides)]
-        return ["number", "bidder", "bid", "trump", *per_side]
+        return ["number", "version", "dealer", "bidder", "bid", "trump", *per_side]
 
     @classmethod
     def values_from(cls, data: Mapping[str, Any], sides: int) -> dict[str, Any]:
@@ -422,9 +462,16 @@ class HandForm(forms.Form):
 
     def _tricks(self, data: dict[str, Any]) -> list[int] | None:
         """Trick points per side; the one left blank is the hand's total minus the others."""
-        if data.get("trump") == NO_MARRIAGE:
-            return None  # not played: §9.3 tricks are null
         entered = [data.get(f"tricks_{side}") for side in range(len(self.side_names))]
+        if data.get("trump") == NO_MARRIAGE:
+            # Not played (§9.3 tricks are null): trick points typed anyway contradict it, so say so.
+            typed = [side for side, points in enumerate(entered) if points is not None]
+            if typed:
+                self.add_error(
+                    f"tricks_{typed[0]}",
+                    "No marriage means the hand was not played: clear the trick points, or pick the trump.",
+                )
+            return None
         blanks = [side for side, points in enumerate(entered) if points is None]
         if len(blanks) == len(entered):
             return None

@@ -18,14 +18,13 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
-from .engine.scoring import HandEntry
 from .models import Game, ScoreboardLink
 from .selectors import Scoresheet
 
 POLL_SECONDS = 1  # how often a phone asks: a hand shows everywhere within this plus one round trip
 
 
-def _fingerprint(game: Game, players: Iterable[Sequence[Any]], entries: Iterable[dict[str, Any]]) -> str:
+def _fingerprint(game: Game, players: Iterable[Sequence[Any]], entries: Iterable[Any]) -> str:
     payload = [game.pk, game.variant, game.settings, game.first_dealer, list(players), list(entries)]
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
@@ -34,16 +33,16 @@ def _fingerprint(game: Game, players: Iterable[Sequence[Any]], entries: Iterable
 def game_fingerprint(game: Game) -> str:
     """What ``game`` holds now, as a short string: equal strings mean nothing a page shows changed."""
     players = game.seats.order_by("position").values_list("player_id", "player__name")
-    hands = game.hands.order_by("number")
-    # Read back through the engine's parser so the values match ``sheet_fingerprint``'s exactly.
-    entries = (HandEntry.from_json(hand.entry(), index).to_json() for index, hand in enumerate(hands))
-    return _fingerprint(game, ([pk, name] for pk, name in players), entries)
+    # Each deal by id and version (every correction bumps it), number, dealer and whether thrown in.
+    deals = game.hands.order_by("number").values_list("pk", "version", "number", "dealer", "thrown_in")
+    return _fingerprint(game, ([pk, name] for pk, name in players), (list(deal) for deal in deals))
 
 
 def sheet_fingerprint(sheet: Scoresheet) -> str:
     """The fingerprint of the hands ``sheet`` was scored from (same value as ``game_fingerprint``)."""
     players = ([player.pk, player.name] for player in sheet.players)
-    return _fingerprint(sheet.game, players, (hand.entry.to_json() for hand in sheet.score.hands))
+    deals = ([row.hand_id, row.version, row.number, row.dealer_seat, row.thrown_in] for row in sheet.rows)
+    return _fingerprint(sheet.game, players, deals)
 
 
 def shared_game(token: str) -> Game:

@@ -126,6 +126,7 @@ class MeldQuery:
     variant: Variant
     hand: tuple[Card, ...] = ()
     trump: Suit | None = None
+    no_trump: bool = False  # trump=none: counted with no trump suit (a no-marriage hand, RULES §2.3)
     overrides: tuple[tuple[str, str], ...] = ()
     dropped: tuple[Card, ...] = ()  # cards a variant switch left out, shown once with the reason
     trip: ReturnTrip | None = None  # carried through every tap, so the way back to the scorepad stays
@@ -147,6 +148,8 @@ class MeldQuery:
         params: dict[str, str] = {"variant": self.variant.id}
         if self.trump is not None:
             params["trump"] = cards.SUITS[self.trump]
+        elif self.no_trump:
+            params["trump"] = NO_TRUMP
         if self.hand:
             params["cards"] = " ".join(cards.codes(self.hand))
         params.update(self.overrides)
@@ -177,7 +180,10 @@ class MeldQuery:
         return self._with(advise=True)
 
     def with_trump(self, trump: Suit | None) -> MeldQuery:
-        return self._with(trump=trump)
+        return self._with(trump=trump, no_trump=False)
+
+    def with_no_trump(self) -> MeldQuery:
+        return self._with(trump=None, no_trump=True)
 
     def with_variant(self, variant: Variant) -> MeldQuery:
         """Keep every card the new deck can still deal, in order; the rest go to ``dropped``."""
@@ -214,6 +220,9 @@ class MeldQuery:
         return f"a {variant.id} hand holds at most {variant.hand_size} cards"
 
 
+NO_TRUMP = "none"  # the URL's word for counting with no trump suit (the engine's trump=None)
+
+
 class MeldQueryForm(forms.Form):
     """Reads the query string; every refusal is a field error worded by the engine."""
 
@@ -237,7 +246,9 @@ class MeldQueryForm(forms.Form):
 
     def clean_trump(self) -> Suit | None:
         text = self.cleaned_data["trump"]
-        return _refusing(cards.parse_suit, text) if text else None
+        if not text or text.strip().lower() == NO_TRUMP:
+            return None
+        return _refusing(cards.parse_suit, text)
 
     def clean_run_extra_kq(self) -> str | None:
         return self._setting("run_extra_kq")
@@ -264,6 +275,7 @@ class MeldQueryForm(forms.Form):
             variant=self._variant(),
             hand=data.get("cards", ()),
             trump=data.get("trump"),
+            no_trump=str(self.data.get("trump", "")).strip().lower() == NO_TRUMP,
             overrides=overrides,
             dropped=data.get("dropped", ()),
             trip=trip,

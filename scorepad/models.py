@@ -5,6 +5,8 @@ reads ``Game.record()`` (RULES.md §9.3); ``finished`` and ``winner_sides`` are 
 services keep in step after every write, so history can be filtered in SQL.
 """
 
+from __future__ import annotations
+
 import secrets
 from typing import Any
 
@@ -22,6 +24,8 @@ class Household(models.Model):
     name = models.CharField(max_length=80)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="households")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The backup a household was restored from (``services.backup``): the same file twice is refused.
+    restored_from = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     def __str__(self) -> str:
         return self.name
@@ -42,6 +46,7 @@ class Invite(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"invite to {self.household}"
@@ -52,6 +57,7 @@ class Player(models.Model):
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
+    retired = models.BooleanField(default=False)  # off the new-game form; old games keep the name
 
     class Meta:
         ordering = ["name"]
@@ -69,6 +75,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished = models.BooleanField(default=False)
     winner_sides = models.JSONField(default=list, blank=True)
+    # Counts every change to the game's hands; a redo is refused once it has moved on from the undo.
+    revision = models.PositiveIntegerField(default=0)
+    abandoned = models.BooleanField(default=False)  # left unfinished on purpose: not in statistics
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -81,12 +90,20 @@ class Game(models.Model):
         return get_variant(self.variant)
 
     def record(self) -> dict[str, Any]:
-        """The game as RULES.md §9.3 writes it: what the engine scores and what export writes."""
-        return {
-            "variant": self.variant,
-            "settings": dict(self.settings),
-            "hands": [hand.entry() for hand in self.hands.all()],  # Hand.Meta orders by number
-        }
+        """The game as RULES.md §9.3 writes it: what the engine scores and what export writes.
+
+        A thrown-in deal scores nothing and §9.3 has no way to write it, so it is left out.
+        """
+        return record_of(self, list(self.hands.all()))  # Hand.Meta orders by number
+
+
+def record_of(game: Game, hands: list[Hand]) -> dict[str, Any]:
+    """The §9.3 record of ``game`` with ``hands`` (all of its hands, in order)."""
+    return {
+        "variant": game.variant,
+        "settings": dict(game.settings),
+        "hands": [hand.entry() for hand in hands if not hand.thrown_in],
+    }
 
 
 class Seat(models.Model):
@@ -106,15 +123,24 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
-    """One hand as entered at the table (§9.3 hand object). ``number`` counts from 0."""
+    """One deal as entered at the table (§9.3 hand object). ``number`` counts from 0.
+
+    ``dealer`` is stored (RULES §8 gives it from the first dealer, but a table may override it, and
+    deleting a hand must not move the deal of the hands after it). A thrown-in deal (a misdeal, or
+    all passed and the cards were thrown in) keeps only its dealer: no bid, meld or score.
+    ``version`` goes up with every correction, so a phone that saw an older one is refused.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
-    bidder = models.PositiveSmallIntegerField()
-    bid = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    thrown_in = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+    bidder = models.PositiveSmallIntegerField(null=True, blank=True)
+    bid = models.PositiveIntegerField(null=True, blank=True)
     # null is §9.3's "no trump": a double-deck bidder with no marriage.
     trump = models.CharField(max_length=1, choices=TRUMP_CHOICES, null=True, blank=True)  # noqa: DJ001
-    meld = models.JSONField()  # one entry per side
+    meld = models.JSONField(null=True, blank=True)  # one entry per side; null when thrown in
     tricks = models.JSONField(null=True, blank=True)  # one entry per side; null when not played
     took_trick = models.JSONField(null=True, blank=True)  # one bool per side, when entered
     created_at = models.DateTimeField(auto_now_add=True)
@@ -124,6 +150,11 @@ class Hand(models.Model):
         constraints = [
             # A double tap or a resent form can never create a second hand with the same number.
             models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number"),
+            models.CheckConstraint(
+                condition=models.Q(thrown_in=True)
+                | models.Q(bidder__isnull=False, bid__isnull=False, meld__isnull=False),
+                name="played_hand_has_a_bid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -137,6 +168,7 @@ class Hand(models.Model):
         return {name: entry.get(name) for name in cls.ENTRY_FIELDS}
 
     def entry(self) -> dict[str, Any]:
+        """The §9.3 hand object (a thrown-in deal has none)."""
         data: dict[str, Any] = {
             "bidder": self.bidder,
             "bid": self.bid,

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, QuerySet
 
 from .engine.cards import SUITS
-from .engine.scoring import GameScore, ScoredHand, dealer_for_hand, parse_record, score_game
+from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from .engine.variants import VARIANTS, Settings, Variant
-from .models import Game, Household, Player
+from .models import Game, Hand, Household, Player, record_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,8 @@ class SideResult:
     total: int
     reason: str
     bidding: bool
+    meld: int = 0
+    tricks: int | None = None  # None: not played
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +36,11 @@ class HandRow:
     """One line of the game page's table: a stored hand with its score."""
 
     number: int
+    hand_id: int
+    version: int  # what a correction posts back, so a stale one is refused
+    dealer_seat: int
     dealer: str
+    thrown_in: bool
     bidder: str
     bidder_side: int
     bid: int
@@ -49,7 +56,7 @@ class HandRow:
 
     @property
     def bidder_reason(self) -> str:
-        return self.reasons[self.bidder_side]
+        return "thrown in: no score" if self.thrown_in else self.reasons[self.bidder_side]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +82,14 @@ class Scoresheet:
     def finished(self) -> bool:
         return self.score.finished
 
-    def dealer_of(self, number: int) -> int:
-        """The seat that deals hand ``number`` (from 0), RULES §8."""
-        return dealer_for_hand(self.variant, self.game.first_dealer, number)
-
     @property
     def next_dealer(self) -> int | None:
-        return None if self.finished else self.dealer_of(self.next_number)
+        """The seat on the left of the last dealer (RULES §8); hands store who dealt them."""
+        if self.finished:
+            return None
+        if not self.rows:
+            return self.game.first_dealer
+        return next_dealer(self.variant, self.rows[-1].dealer_seat)
 
     @property
     def next_dealer_name(self) -> str:
@@ -132,28 +140,77 @@ def game_score(game: Game) -> GameScore:
 
 def scoresheet(game: Game) -> Scoresheet:
     """Score ``game`` as stored. Read-only: writes go through ``services.games``."""
-    score = game_score(game)
+    hands = list(game.hands.all())
+    score = score_game(*parse_record(record_of(game, hands)))
     variant, settings = score.variant, score.settings
     players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
     names = side_names(variant, players)
-    rows = [_row(variant, game, players, names, number, hand) for number, hand in enumerate(score.hands)]
+    rows: list[HandRow] = []
+    scored = iter(score.hands)
+    totals = [0] * len(names)
+    for hand in hands:
+        if hand.thrown_in:
+            rows.append(_thrown_in_row(hand, players, names, totals))
+        else:
+            rows.append(_row(variant, hand, players, names, next(scored)))
+            totals = rows[-1].totals
     return Scoresheet(game, variant, settings, players, names, score, rows)
 
 
+def _stored(hand: Hand, players: list[Player]) -> dict[str, Any]:
+    """What every row takes from the stored hand: which deal it is, its version and its dealer."""
+    return {
+        "number": hand.number,
+        "hand_id": hand.pk,
+        "version": hand.version,
+        "dealer_seat": hand.dealer,
+        "dealer": players[hand.dealer].name,
+    }
+
+
+def _thrown_in_row(hand: Hand, players: list[Player], names: list[str], totals: list[int]) -> HandRow:
+    """A deal thrown in: no bid and no score; the totals stand."""
+    sides = [SideResult(name, 0, total, "", False) for name, total in zip(names, totals, strict=True)]
+    return HandRow(
+        **_stored(hand, players),
+        thrown_in=True,
+        bidder="",
+        bidder_side=0,
+        bid=0,
+        trump=None,
+        meld=[0] * len(names),
+        tricks=None,
+        made=False,
+        played=False,
+        scores=[0] * len(names),
+        totals=list(totals),
+        reasons=[""] * len(names),
+        sides=sides,
+    )
+
+
 def _row(
-    variant: Variant, game: Game, players: list[Player], names: list[str], number: int, scored: ScoredHand
+    variant: Variant, hand: Hand, players: list[Player], names: list[str], scored: ScoredHand
 ) -> HandRow:
     entry, score = scored.entry, scored.score
     bidder_side = variant.side_of(entry.bidder)
     sides = [
-        SideResult(name, points, total, reason, side == bidder_side)
+        SideResult(
+            name,
+            points,
+            total,
+            reason,
+            side == bidder_side,
+            meld=entry.meld[side],
+            tricks=None if entry.tricks is None else entry.tricks[side],
+        )
         for side, (name, points, total, reason) in enumerate(
             zip(names, score.scores, scored.totals, score.reasons, strict=True)
         )
     ]
     return HandRow(
-        number=number,
-        dealer=players[dealer_for_hand(variant, game.first_dealer, number)].name,
+        **_stored(hand, players),
+        thrown_in=False,
         bidder=players[entry.bidder].name,
         bidder_side=bidder_side,
         bid=entry.bid,
@@ -237,10 +294,15 @@ class PlayerStatistics:
         return self.side_meld_total / self.hands if self.hands else None
 
 
+def counted_games(household: Household) -> QuerySet[Game]:
+    """The games statistics count: every game but the abandoned ones."""
+    return household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
+
+
 def player_statistics(household: Household) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game in household.games.prefetch_related("seats__player", "hands"):
+    for game in counted_games(household):
         scored = game_score(game)
         variant = scored.variant
         for seat in game.seats.all():
@@ -267,3 +329,49 @@ def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
             stats.bids_won += 1
             stats.bids_made += hand.score.made
             stats.bid_total += hand.entry.bid
+
+
+@dataclass(slots=True)
+class PartnershipRecord:
+    """Two partners in one partnership variant: the games they played together and won."""
+
+    names: str  # "Ann & Cy"
+    variant: Variant
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+
+def partnership_leaderboard(household: Household) -> list[PartnershipRecord]:
+    """Every pair that sat as partners, best share of finished games won first (then most wins)."""
+    table: dict[tuple[str, tuple[int, ...]], PartnershipRecord] = {}
+    for game in counted_games(household):
+        scored = game_score(game)
+        variant = scored.variant
+        if not variant.partnerships:
+            continue
+        seats = list(game.seats.all())
+        for side, positions in enumerate(variant.sides):
+            players = sorted(
+                (seats[position].player for position in positions), key=lambda p: p.name.casefold()
+            )
+            key = (variant.id, tuple(player.pk for player in players))
+            names = " & ".join(player.name for player in players)
+            record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
+            record.games += 1
+            if scored.finished:
+                record.finished += 1
+                record.wins += side in scored.winners
+    return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
+
+
+def current_games(user_households: QuerySet[Household]) -> QuerySet[Game]:
+    """Games still going (neither finished nor abandoned) in these households, latest first."""
+    games = Game.objects.filter(household__in=user_households, finished=False, abandoned=False)
+    return (
+        games.select_related("household").annotate(hand_count=Count("hands")).order_by("-created_at", "-id")
+    )

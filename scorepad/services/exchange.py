@@ -7,18 +7,36 @@ field; the write itself is one transaction.
 
 import csv
 import io
+import json
+import re
+import uuid
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-from django.utils.timezone import localdate
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.dateparse import parse_datetime
+from django.utils.timezone import localdate, now
 
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
-from ..models import Game, Hand, Household, Player
+from ..models import Game, Hand, Household, Player, Seat
 from ..selectors import game_score, seated_side_names
 from . import ServiceError
-from .games import bid_problems, game_start
+from .games import NUMBER_LIMIT, game_start
+from .households import NAME_MAX
+
+# A record nests four deep and a backup six; anything far deeper is not one of ours.
+MAX_JSON_DEPTH = 20
+# The longest real game is a few dozen hands (a six-handed game to 1000 takes about 20); 500 is far
+# beyond any of them, and keeps a game's page quick: every page scores every hand of its game, and a
+# 15,871-hand game made pages take seconds.
+MAX_HANDS = 500
+MAX_RECORD_BYTES = 1_000_000  # one game: a 500-hand record is about 50 kB
+MAX_BACKUP_BYTES = 20_000_000  # a household: hundreds of full games
+BACKUP_FORMAT = "pinochle-table-household-backup"
+BACKUP_VERSION = 1
 
 # Wide enough for the variant with the most sides, so every game fits one header.
 MAX_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
@@ -43,16 +61,70 @@ def game_export(*, game: Game) -> dict[str, Any]:
     return game.record()
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ServiceError(f"{name} is not a number a score can hold.")
+
+
+def load_json(text: str | bytes) -> Any:
+    """Parse an uploaded or pasted JSON document, refusing in words what would crash or bloat the
+    app: bad syntax, nesting deeper than any record (Python raises RecursionError), integers of
+    thousands of digits (ValueError beyond 4300) and NaN/Infinity."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ServiceError(
+            f"This is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        ) from None
+    except ServiceError:
+        raise  # NaN or Infinity, refused by _refuse_constant (a ServiceError is a ValueError)
+    except RecursionError:
+        raise ServiceError(
+            f"This JSON nests too deeply: a record nests at most {MAX_JSON_DEPTH} levels."
+        ) from None
+    except ValueError:
+        raise ServiceError(
+            f"This JSON holds a number far too long for any score (at most {NUMBER_LIMIT})."
+        ) from None
+    _check_shape(data)
+    return data
+
+
+def _check_shape(data: Any) -> None:
+    """No nesting past ``MAX_JSON_DEPTH`` and no number past the form's limit, wherever it is."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ServiceError(f"This JSON nests too deeply: a record nests at most {MAX_JSON_DEPTH} levels.")
+        if isinstance(value, dict):
+            stack.extend(
+                (item, f"{path}.{key}" if path else str(key), depth + 1) for key, item in value.items()
+            )
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{index}]", depth + 1) for index, item in enumerate(value))
+        elif isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > NUMBER_LIMIT:
+            limit = f"at most {NUMBER_LIMIT}"
+            raise ServiceError(f"{_in_words(path)}: {value} is more than any real score: {limit}.")
+
+
+_NUMBERED = re.compile(r"\b(hand|game)s\[(\d+)\]")
+
+
+def _in_words(path: str) -> str:
+    """``games[0].hands[4].bid`` as players count: ``game 1: hand 5: bid``."""
+    return _NUMBERED.sub(lambda match: f"{match[1]} {int(match[2]) + 1}", path).replace(".", ": ")
+
+
 def record_check(data: Any) -> tuple[Variant, Settings, list[HandEntry], GameScore]:
     """Parse and score a §9.3 record; a refusal is a ServiceError naming the hand and field."""
+    _check_shape(data)
+    if isinstance(data, dict) and isinstance(data.get("hands"), list) and len(data["hands"]) > MAX_HANDS:
+        raise ServiceError(f"{len(data['hands'])} hands is more than one game holds: at most {MAX_HANDS}.")
     try:
         variant, settings, entries = parse_record(data)
         scored = score_game(variant, settings, entries)
     except (RecordError, SettingsError) as error:
         raise ServiceError(str(error)) from error
-    for number, entry in enumerate(entries):
-        for field, problem in bid_problems(entry):
-            raise ServiceError(f"hand {number + 1}: {field} {problem}")
     return variant, settings, entries, scored
 
 
@@ -68,7 +140,12 @@ def game_import(*, household: Household, data: Any, seats: Sequence[Player], fir
         first_dealer=first_dealer,
     )
     Hand.objects.bulk_create(
-        Hand(game=game, number=number, **Hand.fields_from_entry(entry.to_json()))
+        Hand(
+            game=game,
+            number=number,
+            dealer=dealer_for_hand(variant, first_dealer, number),  # §9.3 has no dealer: §8's rotation
+            **Hand.fields_from_entry(entry.to_json()),
+        )
         for number, entry in enumerate(entries)
     )
     game.finished, game.winner_sides = scored.finished, list(scored.winners)
@@ -93,7 +170,8 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
     names = [seat.player.name for seat in game.seats.all()]
     sides = seated_side_names(game, variant)
     date = localdate(game.created_at).isoformat()
-    for number, hand in enumerate(scored.hands):
+    stored = [hand for hand in game.hands.all() if not hand.thrown_in]  # the record's hands, in order
+    for row_hand, hand in zip(stored, scored.hands, strict=True):
         entry = hand.entry.to_json()
         per_side = {
             "side": [_cell(name) for name in sides],
@@ -106,8 +184,8 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
             game.pk,
             date,
             variant.id,
-            number + 1,
-            _cell(names[dealer_for_hand(variant, game.first_dealer, number)]),
+            row_hand.number + 1,
+            _cell(names[row_hand.dealer]),
             _cell(names[entry["bidder"]]),
             entry["bid"],
             entry["trump"] or "",
@@ -122,3 +200,208 @@ def _game_rows(game: Game) -> Iterable[list[Any]]:
 def _cell(text: str) -> str:
     """A name a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) is quoted."""
     return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
+# ---- household backup ---------------------------------------------------------------------------
+
+
+def household_backup(*, household: Household) -> dict[str, Any]:
+    """Everything a household keeps (README "Household backup"): its players, and every game with
+    its seats, first dealer, date and every deal as entered (§9.3 hands plus each dealer)."""
+    players = list(household.players.order_by("id"))
+    index = {player.pk: number for number, player in enumerate(players)}
+    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands")
+    return {
+        "format": BACKUP_FORMAT,
+        "version": BACKUP_VERSION,
+        "backup_id": uuid.uuid4().hex,
+        "exported_at": now().isoformat(),
+        "household": {"name": household.name, "created_at": household.created_at.isoformat()},
+        "players": [{"name": player.name, "retired": player.retired} for player in players],
+        "games": [_game_backup(game, index) for game in games],
+    }
+
+
+def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
+    return {
+        "created_at": game.created_at.isoformat(),
+        "variant": game.variant,
+        "settings": dict(game.settings),
+        "first_dealer": game.first_dealer,
+        "abandoned": game.abandoned,
+        "seats": [index[seat.player_id] for seat in game.seats.all()],  # players by seat, clockwise
+        "hands": [_deal_backup(hand) for hand in game.hands.all()],
+    }
+
+
+def _deal_backup(hand: Hand) -> dict[str, Any]:
+    """A §9.3 hand object with its ``dealer``; a thrown-in deal is ``{"dealer": d, "thrown_in": true}``."""
+    if hand.thrown_in:
+        return {"dealer": hand.dealer, "thrown_in": True}
+    return {"dealer": hand.dealer, **hand.entry()}
+
+
+def _backup_problem(where: str, message: str) -> ServiceError:
+    return ServiceError(f"{where}: {message}" if where else message)
+
+
+def _when(value: Any, where: str) -> datetime:
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None or moment.tzinfo is None:
+        raise _backup_problem(where, "created_at must be a date and time with its zone (ISO 8601)")
+    return moment
+
+
+def _checked_backup(data: Any) -> dict[str, Any]:
+    """The backup read and checked in full (every game scored by the engine) before any write."""
+    if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
+        raise ServiceError("This is not a household backup: export one from a household's page.")
+    if data.get("version") != BACKUP_VERSION:
+        raise ServiceError(
+            f"This backup is version {data.get('version')!r}: this app reads version {BACKUP_VERSION}."
+        )
+    backup_id = data.get("backup_id")
+    if not isinstance(backup_id, str) or not 8 <= len(backup_id) <= 64:
+        raise ServiceError("This backup has no backup_id: export it again.")
+    household = data.get("household")
+    if (
+        not isinstance(household, dict)
+        or not isinstance(household.get("name"), str)
+        or not household["name"].strip()
+    ):
+        raise ServiceError("household: a household needs a name.")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(_is_player(player) for player in players):
+        raise ServiceError(f'players: a list of {{"name": …}} objects, names of 1 to {NAME_MAX} characters.')
+    names = [player["name"] for player in players]
+    if len({name.casefold() for name in names}) < len(names):
+        raise ServiceError("players: the same name twice.")
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise ServiceError("games: a list of games.")
+    checked = [_checked_game(game, len(players), f"game {number + 1}") for number, game in enumerate(games)]
+    return {
+        "backup_id": backup_id,
+        "household": household["name"].strip()[:80],
+        "created_at": _when(household.get("created_at"), "household"),
+        "players": players,
+        "games": checked,
+    }
+
+
+def _stored_deals(deals: list[dict[str, Any]], entries: list[HandEntry]) -> list[dict[str, Any]]:
+    """Each deal as it will be stored: its dealer, and the engine's reading of a played hand."""
+    played = iter(entries)
+    return [
+        {"dealer": deal["dealer"], "thrown_in": True}
+        if deal.get("thrown_in")
+        else {"dealer": deal["dealer"], **Hand.fields_from_entry(next(played).to_json())}
+        for deal in deals
+    ]
+
+
+def _is_player(player: Any) -> bool:
+    name = player.get("name") if isinstance(player, dict) else None
+    return (
+        isinstance(name, str)
+        and 0 < len(name.strip()) <= NAME_MAX
+        and isinstance(player.get("retired", False), bool)
+    )
+
+
+def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
+    if not isinstance(game, dict):
+        raise _backup_problem(where, "must be an object")
+    deals = game.get("hands")
+    if not isinstance(deals, list) or not all(isinstance(deal, dict) for deal in deals):
+        raise _backup_problem(where, "hands: a list of hand objects")
+    played = [
+        {key: value for key, value in deal.items() if key not in ("dealer", "thrown_in")}
+        for deal in deals
+        if not deal.get("thrown_in")
+    ]
+    try:
+        variant, _settings, entries, scored = record_check(
+            {"variant": game.get("variant"), "settings": game.get("settings") or {}, "hands": played}
+        )
+    except ServiceError as error:
+        raise _backup_problem(where, str(error)) from None
+    if len(deals) > MAX_HANDS:
+        raise _backup_problem(where, f"{len(deals)} deals is more than one game holds: at most {MAX_HANDS}")
+    seats = game.get("seats")
+    if (
+        not isinstance(seats, list)
+        or len(seats) != variant.seats
+        or not all(isinstance(seat, int) and 0 <= seat < roster for seat in seats)
+        or len(set(seats)) != len(seats)
+    ):
+        raise _backup_problem(
+            where, f"seats: {variant.seats} different players from the list, by their place in it"
+        )
+    seats_ok = range(variant.seats)
+    first_dealer = game.get("first_dealer")
+    if first_dealer not in seats_ok or not all(deal.get("dealer") in seats_ok for deal in deals):
+        raise _backup_problem(
+            where, f"first_dealer and each hand's dealer are seats 0 to {variant.seats - 1}"
+        )
+    for number, deal in enumerate(deals):
+        if deal.get("thrown_in") and set(deal) != {"dealer", "thrown_in"}:
+            raise _backup_problem(where, f"hand {number + 1}: a thrown-in deal has only its dealer")
+    return {
+        "variant": variant.id,
+        "settings": game.get("settings") or {},
+        "first_dealer": first_dealer,
+        "abandoned": game.get("abandoned") is True,
+        "created_at": _when(game.get("created_at"), where),
+        "seats": seats,
+        "deals": _stored_deals(deals, entries),
+        "finished": scored.finished,
+        "winners": list(scored.winners),
+    }
+
+
+@transaction.atomic
+def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
+    """A new household, made of a backup exactly, with ``user`` its member. All or nothing; the
+    same backup restored twice is refused (its ``backup_id`` is kept on the household)."""
+    backup = _checked_backup(data)
+    existing = Household.objects.filter(restored_from=backup["backup_id"]).first()
+    if existing is not None:
+        raise ServiceError(
+            f"This backup was already restored, as “{existing.name}”: nothing was imported twice."
+        )
+    try:
+        with transaction.atomic():
+            household = Household.objects.create(name=backup["household"], restored_from=backup["backup_id"])
+    except IntegrityError:
+        raise ServiceError("This backup was already restored: nothing was imported twice.") from None
+    Household.objects.filter(pk=household.pk).update(created_at=backup["created_at"])  # auto_now_add
+    household.members.add(user)
+    players = Player.objects.bulk_create(
+        Player(household=household, name=" ".join(p["name"].split()), retired=p.get("retired", False))
+        for p in backup["players"]
+    )
+    for game in backup["games"]:
+        _restore_game(household, players, game)
+    household.refresh_from_db()
+    return household
+
+
+def _restore_game(household: Household, players: list[Player], game: dict[str, Any]) -> None:
+    stored = Game.objects.create(
+        household=household,
+        variant=game["variant"],
+        settings=game["settings"],
+        first_dealer=game["first_dealer"],
+        abandoned=game["abandoned"],
+        finished=game["finished"],
+        winner_sides=game["winners"],
+    )
+    Game.objects.filter(pk=stored.pk).update(created_at=game["created_at"])
+    Seat.objects.bulk_create(
+        Seat(game=stored, player=players[index], position=position)
+        for position, index in enumerate(game["seats"])
+    )
+    Hand.objects.bulk_create(
+        Hand(game=stored, number=number, **deal) for number, deal in enumerate(game["deals"])
+    )

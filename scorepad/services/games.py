@@ -8,11 +8,12 @@ winners onto the ``Game`` row, so those columns never drift from what the hands 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from ..engine.scoring import HandEntry, RecordError, validate_hand
+from ..engine.scoring import HandEntry, RecordError, next_dealer, validate_hand
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
 from ..selectors import Scoresheet, game_settings, scoresheet
@@ -110,73 +111,195 @@ def bid_problems(entry: HandEntry) -> list[tuple[str, str]]:
     return [("bid", f"{entry.bid} is more than any real bid: at most {NUMBER_LIMIT}")]
 
 
+class StaleCorrection(ServiceError):
+    """A correction made from a page the table has since moved past: nothing is changed."""
+
+
+HAND_GONE = (
+    "That hand is no longer in the game: it was undone or deleted on another phone. Nothing was changed."
+)
+
+
 def _rescore(game: Game) -> Scoresheet:
-    """Score every hand again and keep ``finished``/``winner_sides`` in step with them."""
+    """Score every hand again and keep ``finished``/``winner_sides``/``revision`` in step with them."""
     try:
         sheet = scoresheet(game)
     except RecordError as error:
-        if error.field is None and error.hand is not None:
+        # The engine counts the hands of the §9.3 record, which leaves out thrown-in deals.
+        number = None if error.hand is None else _stored_number(game, error.hand)
+        if error.field is None and number is not None:
             # A correction that ends the game before hands that were played after it.
-            won = f"With this change the game is won before hand {error.hand + 1}"
+            won = f"With this change the game is won before hand {number + 1}"
             message = f"{won}: delete the later hands first."
         else:
-            message = ("" if error.hand is None else f"Hand {error.hand + 1}: ") + error.detail
+            message = ("" if number is None else f"Hand {number + 1}: ") + error.detail
         raise HandRefused([("", message)]) from None
-    winners = list(sheet.score.winners)
-    if game.finished != sheet.finished or game.winner_sides != winners:
-        game.finished, game.winner_sides = sheet.finished, winners
-        game.save(update_fields=["finished", "winner_sides"])
+    game.finished, game.winner_sides = sheet.finished, list(sheet.score.winners)
+    game.revision += 1
+    game.save(update_fields=["finished", "winner_sides", "revision"])
     return sheet
 
 
-@transaction.atomic
-def hand_record(*, game: Game, number: int, data: Mapping[str, Any]) -> Scoresheet:
-    """Record hand ``number`` (from 0). The form says which hand it is for, so a second
-    submission of the same hand meets the unique (game, number) constraint and is refused."""
-    game = _locked(game)
-    entry = checked_entry(game, number, data)
+def _stored_number(game: Game, record_index: int) -> int:
+    played = game.hands.filter(thrown_in=False).values_list("number", flat=True)
+    return list(played)[record_index] if record_index < len(played) else record_index
+
+
+def _dealer(game: Game, dealer: int) -> int:
+    if not 0 <= dealer < game.rules.seats:
+        raise HandRefused([("dealer", f"The dealer must be one of the {game.rules.seats} seats.")])
+    return dealer
+
+
+def _append(game: Game, number: int, fields: Mapping[str, Any]) -> Hand:
+    """Hand ``number`` added at the end; the form names the hand, so a resend is refused."""
     next_number = game.hands.count()
     if number > next_number:
         raise ServiceError(f"Hand {number + 1} cannot be recorded before hand {next_number + 1}.")
     try:
         with transaction.atomic():  # a savepoint, so the outer transaction survives the refusal
-            Hand.objects.create(game=game, number=number, **Hand.fields_from_entry(entry.to_json()))
+            hand = Hand.objects.create(game=game, number=number, **fields)
     except IntegrityError:
         raise HandAlreadyRecorded(number) from None
     if game.finished:
         raise GameOver("The game is over: no more hands can be recorded.")
+    return hand
+
+
+@transaction.atomic
+def hand_record(*, game: Game, number: int, data: Mapping[str, Any], dealer: int | None = None) -> Scoresheet:
+    """Record hand ``number`` (from 0) dealt by ``dealer`` (by default the seat after the last
+    hand's dealer, RULES §8). The form says which hand it is for, so a second submission of the
+    same hand meets the unique (game, number) constraint and is refused."""
+    game = _locked(game)
+    entry = checked_entry(game, number, data)
+    dealer = _dealer(game, next_dealer_of(game) if dealer is None else dealer)
+    _append(game, number, {"dealer": dealer, **Hand.fields_from_entry(entry.to_json())})
     return _rescore(game)
 
 
 @transaction.atomic
-def hand_edit(*, hand: Hand, data: Mapping[str, Any]) -> Scoresheet:
-    """Correct a past hand; every later hand is scored again from the new totals."""
-    game = _locked(hand.game)
+def hand_throw_in(*, game: Game, number: int, dealer: int) -> Scoresheet:
+    """Record deal ``number`` as thrown in (a misdeal, or all passed and the cards were redealt):
+    it scores nothing, and the deal passes on to the left as after any hand."""
+    game = _locked(game)
+    _append(game, number, {"dealer": _dealer(game, dealer), "thrown_in": True})
+    return _rescore(game)
+
+
+def next_dealer_of(game: Game) -> int:
+    """The seat on the left of the last deal's dealer; the first dealer before any hand (§8)."""
+    last = game.hands.order_by("-number").values_list("dealer", flat=True).first()
+    return game.first_dealer if last is None else next_dealer(game.rules, last)
+
+
+def _current(game: Game, hand_id: int, version: int, *, seen: str) -> Hand:
+    """The hand a correction names, as long as nobody has changed it since the phone ``seen`` it."""
+    hand = game.hands.filter(pk=hand_id).first()
+    if hand is None:
+        raise StaleCorrection(HAND_GONE)
+    if hand.version != version:
+        raise StaleCorrection(f"Hand {hand.number + 1} was changed on another phone since you {seen}.")
+    return hand
+
+
+@transaction.atomic
+def hand_edit(
+    *, game: Game, hand_id: int, version: int, data: Mapping[str, Any], dealer: int | None = None
+) -> Scoresheet:
+    """Correct hand ``hand_id`` as it was at ``version``; every later hand is scored again."""
+    game = _locked(game)
+    hand = _current(game, hand_id, version, seen="opened it: here it is now")
     entry = checked_entry(game, hand.number, data)
-    for name, value in Hand.fields_from_entry(entry.to_json()).items():
-        setattr(hand, name, value)
-    hand.save()
+    fields = {**Hand.fields_from_entry(entry.to_json()), "thrown_in": False}
+    if dealer is not None:
+        fields["dealer"] = _dealer(game, dealer)
+    # Compare-and-set: the row changes only if it is still the version the phone saw.
+    updated = Hand.objects.filter(pk=hand.pk, version=version).update(version=version + 1, **fields)
+    if not updated:
+        raise StaleCorrection(f"Hand {hand.number + 1} was changed on another phone since you opened it.")
     return _rescore(game)
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand) -> Scoresheet:
-    """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 …"""
-    game = _locked(hand.game)
+def hand_delete(*, game: Game, hand_id: int, version: int) -> Scoresheet:
+    """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 … and keep their dealers."""
+    game = _locked(game)
+    hand = _current(game, hand_id, version, seen="looked at it")
+    _remove(game, hand)
+    return _rescore(game)
+
+
+def _remove(game: Game, hand: Hand) -> None:
     number = hand.number
     hand.delete()
     # Ascending order: each hand moves into the number just freed, so (game, number) stays unique.
     for later in game.hands.filter(number__gt=number).order_by("number"):
         later.number -= 1
         later.save(update_fields=["number"])
+
+
+@dataclass(frozen=True, slots=True)
+class UndoneHand:
+    """What an undo took away, to put back exactly by a redo while the game is as the undo left it."""
+
+    number: int
+    fields: dict[str, Any]
+    revision: int  # the game's revision right after the undo
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "fields": self.fields, "revision": self.revision}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> UndoneHand:
+        return cls(int(data["number"]), dict(data["fields"]), int(data["revision"]))
+
+
+UNDO_FIELDS = ("dealer", "thrown_in", *Hand.ENTRY_FIELDS)
+
+
+@transaction.atomic
+def hand_undo(*, game: Game, hand_id: int, version: int) -> tuple[Scoresheet, UndoneHand]:
+    """Take back the last hand, named by id and version: a second phone's "Undo hand 3" after the
+    first one's is refused, never taken as "undo hand 2"."""
+    game = _locked(game)
+    hand = _current(game, hand_id, version, seen="saw it: nothing was undone")
+    last = game.hands.order_by("-number").values_list("number", flat=True).first()
+    if hand.number != last:
+        raise StaleCorrection(
+            f"Hand {hand.number + 1} is no longer the last hand: hand {last + 1 if last is not None else 1} "
+            "was recorded since. Nothing was undone."
+        )
+    fields = {name: getattr(hand, name) for name in UNDO_FIELDS}
+    hand.delete()
+    sheet = _rescore(game)
+    return sheet, UndoneHand(hand.number, fields, game.revision)
+
+
+@transaction.atomic
+def hand_redo(*, game: Game, undone: UndoneHand) -> Scoresheet:
+    """Put back exactly the hand an undo took, if nothing has changed in the game since."""
+    game = _locked(game)
+    if game.revision != undone.revision:
+        raise StaleCorrection(
+            f"Hand {undone.number + 1} can't be redone: the game has changed since the undo. Record it again."
+        )
+    Hand.objects.create(game=game, number=undone.number, **undone.fields)
     return _rescore(game)
 
 
 @transaction.atomic
-def hand_undo_last(*, game: Game) -> Scoresheet:
-    game = _locked(game)
-    last = game.hands.order_by("-number").first()
-    if last is None:
-        raise ServiceError("There is no hand to undo.")
-    last.delete()
-    return _rescore(game)
+def game_abandon(*, game: Game, abandoned: bool) -> Game:
+    """An unfinished game left for good: it stays in the history, out of the statistics."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if abandoned and game.finished:
+        raise ServiceError("A finished game can't be abandoned: it was won.")
+    game.abandoned = abandoned
+    game.save(update_fields=["abandoned"])
+    return game
+
+
+@transaction.atomic
+def game_delete(*, game: Game) -> None:
+    """Delete a game and every hand of it (a game started by mistake)."""
+    Game.objects.filter(pk=game.pk).delete()

@@ -1,5 +1,7 @@
 """Households, their members (accounts) and their roster of players (people at the table)."""
 
+from datetime import timedelta
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -8,6 +10,11 @@ from ..models import Household, Invite, Player
 from . import ServiceError
 
 NAME_MAX = 40
+INVITE_LIFETIME = timedelta(days=7)  # an invitation link left lying in a chat stops working
+
+
+def invite_expired(invite: Invite) -> bool:
+    return timezone.now() - invite.created_at > INVITE_LIFETIME
 
 
 @transaction.atomic
@@ -38,6 +45,10 @@ def invite_accept(*, token: str, user: AbstractBaseUser) -> Household:
         if invite.used_by_id == user.pk:
             return household
         raise ServiceError("This invitation link has already been used. Ask for a new one.")
+    if invite.revoked_at is not None:
+        raise ServiceError("This invitation link was withdrawn. Ask for a new one.")
+    if invite_expired(invite):
+        raise ServiceError("This invitation link has expired (links last 7 days). Ask for a new one.")
     invite.used_by = user
     invite.used_at = timezone.now()
     invite.save(update_fields=["used_by", "used_at"])
@@ -46,16 +57,63 @@ def invite_accept(*, token: str, user: AbstractBaseUser) -> Household:
 
 
 @transaction.atomic
-def player_create(*, household: Household, name: str) -> Player:
+def invite_revoke(*, invite: Invite) -> None:
+    """Withdraw an unused link; a used one has done its work and stays as a record."""
+    if invite.used_at is None and invite.revoked_at is None:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+
+
+@transaction.atomic
+def member_remove(*, household: Household, user: AbstractBaseUser) -> None:
+    """Take an account out of the household (its games stay); the last member cannot leave it empty."""
+    household = Household.objects.select_for_update().get(pk=household.pk)
+    if not household.members.filter(pk=user.pk).exists():
+        raise ServiceError("That account is not a member any more.")
+    if household.members.count() == 1:
+        raise ServiceError("The last member can't be removed: a household needs someone to keep its score.")
+    household.members.remove(user)
+
+
+def _roster_name(household: Household, name: str, *, other_than: Player | None = None) -> str:
     name = " ".join(name.split())
     if not name:
         raise ServiceError("A player needs a name.")
     if len(name) > NAME_MAX:
         raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
-    if household.players.filter(name__iexact=name).exists():
+    taken = household.players.filter(name__iexact=name)
+    if other_than is not None:
+        taken = taken.exclude(pk=other_than.pk)
+    if taken.exists():
         raise ServiceError(f"{name} is already on the roster.")
+    return name
+
+
+@transaction.atomic
+def player_create(*, household: Household, name: str) -> Player:
+    name = _roster_name(household, name)
     try:
         with transaction.atomic():
             return Player.objects.create(household=household, name=name)
     except IntegrityError:
         raise ServiceError(f"{name} is already on the roster.") from None
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str) -> Player:
+    """A new name everywhere, past games included: they point at the player, not the name."""
+    player.name = _roster_name(player.household, name, other_than=player)
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError:
+        raise ServiceError(f"{player.name} is already on the roster.") from None
+    return player
+
+
+@transaction.atomic
+def player_retire(*, player: Player, retired: bool) -> Player:
+    """A retired player leaves the new-game form; their games and statistics stay."""
+    player.retired = retired
+    player.save(update_fields=["retired"])
+    return player

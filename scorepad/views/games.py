@@ -18,24 +18,33 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import reswap
+from django_htmx.http import replace_url, reswap
 
-from ..access import get_game_for_user, get_hand_for_user, get_household_for_user
+from ..access import get_game_for_user, get_household_for_user
 from ..engine.cards import SUITS
+from ..engine.scoring import score_hand
 from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..meld_forms import parse_meld_now
+from ..meld_forms import NO_TRUMP, parse_meld_now
 from ..models import Game, Hand, Household
 from ..selectors import Scoresheet, last_game, scoresheet
 from ..services import ServiceError
 from ..services.games import (
+    HAND_GONE,
     HandAlreadyRecorded,
     HandRefused,
+    StaleCorrection,
+    UndoneHand,
+    checked_entry,
+    game_abandon,
+    game_delete,
     game_start,
     hand_delete,
     hand_edit,
     hand_record,
-    hand_undo_last,
+    hand_redo,
+    hand_throw_in,
+    hand_undo,
 )
 from ..services.households import player_create
 from .rendering import go_to, page_or_partial
@@ -58,7 +67,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
     if variant is None:
         return render(request, "scorepad/game_new.html", {"household": household, "variants": VARIANTS})
-    players = household.players.all()
+    players = household.players.filter(retired=False)
     context: dict[str, Any] = {"household": household, "variant": variant}
     if request.method != "POST":
         form = NewGameForm(variant, players, initial=NewGameForm.like(variant, last_game(household, variant)))
@@ -85,7 +94,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
 
 def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
-    players = household.players.all()
+    players = household.players.filter(retired=False)
     initial = NewGameForm.kept(variant, request.POST)
     seats = [f"seat_{seat}" for seat in range(variant.seats)]
     error = ""
@@ -119,7 +128,7 @@ def _new_hand_initial(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) ->
     """A blank next hand: the bid starts at the minimum; a link (the meld calculator) may prefill."""
     values = HandForm.values_from(prefill, len(sheet.side_names))
     values.pop("number", None)
-    return {"bid": sheet.settings.min_bid, **values, "number": sheet.next_number}
+    return {"bid": sheet.settings.min_bid, "dealer": sheet.next_dealer, **values, "number": sheet.next_number}
 
 
 def _next_hand_form(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
@@ -137,6 +146,7 @@ def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dic
         "action": reverse("hand_create", args=[game.pk]),
         "form_target": "#scorepad",
         "dealer": sheet.next_dealer,
+        "can_correct": True,  # the hand table's Edit/Delete links (a read-only scoreboard has none)
         **extra,
     }
 
@@ -144,12 +154,15 @@ def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dic
 def _render_game(
     request: HttpRequest, sheet: Scoresheet, form: HandForm | None, **extra: Any
 ) -> HttpResponse:
-    return page_or_partial(request, "scorepad/game.html", "scorepad", _game_context(sheet, form, **extra))
+    context = _game_context(sheet, form, redo=_redo_of(request, sheet), **extra)
+    return page_or_partial(request, "scorepad/game.html", "scorepad", context)
 
 
-def _show_result(response: HttpResponse) -> HttpResponse:
-    """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result."""
-    return reswap(response, "outerHTML show:top")
+def _show_result(response: HttpResponse, sheet: Scoresheet) -> HttpResponse:
+    """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result,
+    and drop any prefill (a count-it round trip's ``?meld_0=…``) from the address: a reload must not
+    fill the next hand with the last one's values."""
+    return replace_url(reswap(response, "outerHTML show:top"), reverse("game", args=[sheet.game.pk]))
 
 
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
@@ -170,11 +183,42 @@ def _stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
         current = max(int(values.get("bid", "")), settings.min_bid)
     except ValueError:
         current = settings.min_bid
-    if data.get("bid_step") == "+":
+    if "bid_set" in data:  # a quick chip: the bid itself
+        values["bid"] = data["bid_set"]
+    elif data.get("bid_step") == "+":
         values["bid"] = current + settings.next_bid_step(current)
     else:
         values["bid"] = max(settings.min_bid, current - settings.next_bid_step(current - 1))
     return values
+
+
+def hand_preview(sheet: Scoresheet, data: QueryDict) -> str:
+    """What the hand would score, in words ("Ann & Cy 31 of 30: made · Ann & Cy +31, Bo & Di +21"),
+    or the first thing missing or wrong. Scored by the one scorer, nothing saved."""
+    form = _hand_form(sheet, data=data)
+    if not form.is_valid():
+        return "Preview: " + _first_problem(form)
+    try:
+        entry = checked_entry(sheet.game, form.cleaned_data["number"], form.hand_data())
+    except HandRefused as error:
+        return f"Preview: {error.errors[0][1]}"
+    score = score_hand(sheet.variant, sheet.settings, entry)
+    bidders = sheet.variant.side_of(entry.bidder)
+    name = sheet.side_names[bidders]
+    changes = ", ".join(
+        f"{side} {'+' if points > 0 else ''}{points}"
+        for side, points in zip(sheet.side_names, score.scores, strict=True)
+    )
+    if not score.played:
+        return f"{name}: not played, bid {entry.bid} lost · {changes}"
+    took = entry.meld[bidders] + (entry.tricks or [0] * len(entry.meld))[bidders]
+    return f"{name} {took} of {entry.bid}: {'made' if score.made else 'set'} · {changes}"
+
+
+def _first_problem(form: HandForm) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "check the hand."
 
 
 def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
@@ -202,14 +246,20 @@ def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> Http
         params["meld_now"] = meld_now
     if values.get("trump") in tuple(SUITS):
         params["trump"] = values["trump"]
+    elif values.get("trump") == NO_MARRIAGE:  # counted with no trump, never the best suit (§2.3)
+        params["trump"] = NO_TRUMP
     # The house rules that change meld, so the calculator counts as this table does.
     params.update({key: sheet.game.settings[key] for key in MELD_SETTINGS if key in sheet.game.settings})
     return go_to(request, f"{reverse('meld')}?{urlencode(params)}")
 
 
 def _bid_step(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse | None:
-    """The stepper's − / + buttons: the form comes back with the bid moved; nothing is saved."""
-    if "bid_step" in request.POST:
+    """The stepper's − / + buttons and the bid chips: the form comes back with the bid set; nothing
+    is saved. The live preview is answered here too: it saves nothing either."""
+    if "preview" in request.POST:
+        preview = hand_preview(sheet, request.POST)
+        return render(request, "scorepad/game.html#preview-text", {"preview": preview})
+    if "bid_step" in request.POST or "bid_set" in request.POST:
         form = _hand_form(sheet, initial=_stepped_bid(sheet, request.POST))
         return render_page(form, partial="hand-form" if request.htmx else None)
     return None
@@ -233,10 +283,17 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
         return stepped
     if "count_meld" in request.POST:
         return _meld_calculator(request, sheet, reverse("game", args=[game.pk]))
+    if "thrown_in" in request.POST:
+        return _throw_in(request, sheet, render_page)
     form = _hand_form(sheet, data=request.POST)
     if form.is_valid():
         try:
-            sheet = hand_record(game=game, number=form.cleaned_data["number"], data=form.hand_data())
+            sheet = hand_record(
+                game=game,
+                number=form.cleaned_data["number"],
+                data=form.hand_data(),
+                dealer=form.cleaned_data["dealer"],
+            )
         except HandAlreadyRecorded as error:
             messages.info(request, str(error))
             return _to_game(request, game)
@@ -245,40 +302,104 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            if not request.htmx:
-                return redirect("game", game_id=game.pk)
-            return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})))
+            return _recorded(request, sheet)
     return render_page(form)
+
+
+def _recorded(request: HttpRequest, sheet: Scoresheet) -> HttpResponse:
+    """Back to a blank form for the next hand (a plain redirect drops any prefill from the URL)."""
+    if not request.htmx:
+        return redirect("game", game_id=sheet.game.pk)
+    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})), sheet)
+
+
+def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
+    """The deal was thrown in (a misdeal, or all passed): recorded with its dealer, scoring nothing."""
+    game = sheet.game
+    number, dealer = _posted_int(request, "number"), _posted_int(request, "dealer")
+    try:
+        sheet = hand_throw_in(
+            game=game,
+            number=sheet.next_number if number is None else number,
+            dealer=sheet.next_dealer if dealer is None else dealer,
+        )
+    except HandAlreadyRecorded as error:
+        messages.info(request, str(error))
+        return _to_game(request, game)
+    except ServiceError as error:
+        form = _hand_form(sheet, initial=_new_hand_initial(sheet, request.POST))
+        form.add_error(None, str(error))
+        return render_page(form)
+    return _recorded(request, sheet)
+
+
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
+REDO_KEY = "redo-{}"  # per game, in the session of the phone that undid
+
+
+def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
+    """The hand this phone undid, while the game is still as the undo left it."""
+    data = request.session.get(REDO_KEY.format(sheet.game.pk))
+    if not data:
+        return None
+    undone = UndoneHand.from_json(data)
+    return undone if undone.revision == sheet.game.revision else None
+
+
+def _after_correction(request: HttpRequest, sheet: Scoresheet, notice: str) -> HttpResponse:
+    if not request.htmx:
+        messages.info(request, notice)
+        return redirect("game", game_id=sheet.game.pk)
+    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice), sheet)
 
 
 @login_required
 @require_POST
 def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Undo names the hand (id and version): a stale or repeated undo is refused, never shifted."""
     game = get_game_for_user(request.user, game_id)
+    hand_id, version = _posted_int(request, "hand_id"), _posted_int(request, "version")
+    if hand_id is None or version is None:
+        return _after_correction(request, scoresheet(game), "Undo which hand? Reload the page and try again.")
     try:
-        sheet = hand_undo_last(game=game)
+        sheet, undone = hand_undo(game=game, hand_id=hand_id, version=version)
     except ServiceError as error:
-        notice = str(error)
-        sheet = scoresheet(game)
-    else:
-        notice = f"Hand {sheet.next_number + 1} undone."
-    if not request.htmx:
-        messages.info(request, notice)
-        return redirect("game", game_id=game.pk)
-    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice))
+        return _after_correction(request, scoresheet(game), str(error))
+    request.session[REDO_KEY.format(game.pk)] = undone.to_json()
+    return _after_correction(request, sheet, f"Hand {undone.number + 1} undone.")
+
+
+@login_required
+@require_POST
+def game_redo(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Put back what this phone undid, exactly, unless the game has moved on since."""
+    game = get_game_for_user(request.user, game_id)
+    data = request.session.pop(REDO_KEY.format(game.pk), None)
+    if not data:
+        return _after_correction(request, scoresheet(game), "There is nothing to redo.")
+    undone = UndoneHand.from_json(data)
+    try:
+        sheet = hand_redo(game=game, undone=undone)
+    except ServiceError as error:
+        return _after_correction(request, scoresheet(game), str(error))
+    return _after_correction(request, sheet, f"Hand {undone.number + 1} is back.")
 
 
 # ---- corrections ------------------------------------------------------------------------------
 
 
 def _hand_initial(hand: Hand) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "number": hand.number,
-        "bidder": hand.bidder,
-        "bid": hand.bid,
-        "trump": hand.trump or NO_MARRIAGE,
-    }
-    for side, meld in enumerate(hand.meld):
+    values: dict[str, Any] = {"number": hand.number, "version": hand.version, "dealer": hand.dealer}
+    if hand.thrown_in:
+        return values
+    values.update({"bidder": hand.bidder, "bid": hand.bid, "trump": hand.trump or NO_MARRIAGE})
+    for side, meld in enumerate(hand.meld or []):
         values[f"meld_{side}"] = meld
     for side, points in enumerate(hand.tricks or []):
         values[f"tricks_{side}"] = points
@@ -287,12 +408,23 @@ def _hand_initial(hand: Hand) -> dict[str, Any]:
     return values
 
 
+def _hand_or_back(request: HttpRequest, game: Game, hand_id: int) -> Hand | HttpResponse:
+    """The hand a link names, or back to the game saying it is gone (deleted on another phone)."""
+    hand = game.hands.filter(pk=hand_id).first()
+    if hand is None:
+        messages.info(request, HAND_GONE)
+        return _to_game(request, game)
+    return hand
+
+
 @login_required
-def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-    hand = get_hand_for_user(request.user, game_id, number)
-    game = hand.game
+def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
+    game = get_game_for_user(request.user, game_id)
+    hand = _hand_or_back(request, game, hand_id)
+    if isinstance(hand, HttpResponse):
+        return hand
     sheet = scoresheet(game)
-    page = reverse("hand_edit", args=[game.pk, number])
+    page = reverse("hand_edit", args=[game.pk, hand.pk])
 
     def render_page(form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse:
         context = {
@@ -300,16 +432,18 @@ def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpRespo
             "hand": hand,
             "action": page,
             "form_target": "#hand-form",
-            "dealer": sheet.dealer_of(number),
+            "dealer": hand.dealer,
             "editing": True,
         }
         if partial or request.htmx:
             return render(request, "scorepad/game.html#hand-form", context)
         return render(request, "scorepad/hand_edit.html", context)
 
+    def fresh_form(**values: Any) -> HandForm:
+        return _hand_form(sheet, initial={**_hand_initial(hand), **values, "number": hand.number})
+
     if request.method != "POST":
-        prefill = HandForm.values_from(request.GET, len(sheet.side_names))
-        return render_page(_hand_form(sheet, initial={**_hand_initial(hand), **prefill, "number": number}))
+        return render_page(fresh_form(**HandForm.values_from(request.GET, len(sheet.side_names))))
     if (stepped := _bid_step(request, sheet, render_page)) is not None:
         return stepped
     if "count_meld" in request.POST:
@@ -317,30 +451,83 @@ def hand_edit_view(request: HttpRequest, game_id: int, number: int) -> HttpRespo
     form = _hand_form(sheet, data=request.POST)
     if form.is_valid():
         try:
-            hand_edit(hand=hand, data=form.hand_data())
+            hand_edit(
+                game=game,
+                hand_id=hand.pk,
+                version=form.cleaned_data["version"] or 0,
+                data=form.hand_data(),
+                dealer=form.cleaned_data["dealer"],
+            )
+        except StaleCorrection as error:
+            if not game.hands.filter(pk=hand.pk).exists():
+                messages.info(request, str(error))
+                return _to_game(request, game)
+            hand.refresh_from_db()
+            sheet = scoresheet(game)
+            # The hand as it is now, with its new version, under the refusal.
+            return render_page(fresh_form(), refusal=str(error))
         except HandRefused as error:
             form.add_refusals(error.errors)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"Hand {number + 1} corrected; the totals are scored again.")
+            messages.success(request, f"Hand {hand.number + 1} corrected; the totals are scored again.")
             return _to_game(request, game)
     return render_page(form)
 
 
 @login_required
-def hand_delete_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-    """GET asks first (a page that works without JavaScript); POST deletes."""
-    hand = get_hand_for_user(request.user, game_id, number)
-    game = hand.game
-    if request.method != "POST":
-        sheet = scoresheet(game)
-        context = {"game": game, "sheet": sheet, "hand": hand, "row": sheet.rows[number]}
-        return render(request, "scorepad/hand_delete.html", context)
+def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
+    """GET asks first (a page that works without JavaScript); POST deletes the version it showed."""
+    game = get_game_for_user(request.user, game_id)
+    hand = _hand_or_back(request, game, hand_id)
+    if isinstance(hand, HttpResponse):
+        return hand
+    notice = ""
+    if request.method == "POST":
+        try:
+            hand_delete(game=game, hand_id=hand.pk, version=_posted_int(request, "version") or 0)
+        except StaleCorrection as error:
+            notice = str(error)  # changed since: show it as it is now and ask again
+            hand.refresh_from_db()
+        except ServiceError as error:
+            messages.error(request, str(error))
+            return _to_game(request, game)
+        else:
+            messages.success(request, f"Hand {hand.number + 1} deleted; the totals are scored again.")
+            return _to_game(request, game)
+    sheet = scoresheet(game)
+    context = {"game": game, "sheet": sheet, "hand": hand, "row": sheet.rows[hand.number], "notice": notice}
+    return render(request, "scorepad/hand_delete.html", context)
+
+
+# ---- the game itself --------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Abandon an unfinished game (out of the statistics), or take it up again."""
+    game = get_game_for_user(request.user, game_id)
+    abandon = request.POST.get("abandoned") == "1"
     try:
-        hand_delete(hand=hand)
+        game_abandon(game=game, abandoned=abandon)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Hand {number + 1} deleted; the totals are scored again.")
+        messages.success(
+            request, "Game abandoned: it is left out of the statistics." if abandon else "Game resumed."
+        )
     return _to_game(request, game)
+
+
+@login_required
+def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET asks first; POST deletes the game and its hands."""
+    game = get_game_for_user(request.user, game_id)
+    if request.method != "POST":
+        return render(request, "scorepad/game_delete.html", {"game": game, "sheet": scoresheet(game)})
+    household_id = game.household_id
+    game_delete(game=game)
+    messages.success(request, "The game was deleted.")
+    return redirect("household", household_id=household_id)

@@ -1,6 +1,5 @@
 """History, statistics, and games in and out: JSON export and import, the household CSV."""
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +17,28 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import game_score, games_for_household, player_statistics, seated_side_names
+from ..selectors import (
+    game_score,
+    games_for_household,
+    partnership_leaderboard,
+    player_statistics,
+    seated_side_names,
+)
 from ..services import ServiceError
-from ..services.exchange import game_export, game_import, household_history_csv, record_check
+from ..services.exchange import (
+    MAX_BACKUP_BYTES,
+    MAX_RECORD_BYTES,
+    game_export,
+    game_import,
+    household_backup,
+    household_history_csv,
+    household_restore,
+    load_json,
+    record_check,
+)
 from .rendering import page_or_partial
 
 GAMES_PER_PAGE = 20
-MAX_RECORD_BYTES = 1_000_000  # a 1000-hand game is far below this
 STATUS_FILTERS = {"": None, "finished": True, "playing": False}
 
 
@@ -93,7 +107,11 @@ def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     rows = player_statistics(household)
     by_variant = [(variant, [row for row in rows if row.variant == variant]) for variant in VARIANTS.values()]
-    context = {"household": household, "by_variant": [(v, r) for v, r in by_variant if r]}
+    context = {
+        "household": household,
+        "by_variant": [(v, r) for v, r in by_variant if r],
+        "partnerships": partnership_leaderboard(household),
+    }
     return render(request, "scorepad/statistics.html", context)
 
 
@@ -119,8 +137,25 @@ def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
     return response
 
 
-def _too_big() -> str:
-    return f"This is too big for one game: a game record is under {MAX_RECORD_BYTES:,} bytes."
+def uploaded_text(upload: Any, limit: int, what: str) -> str:
+    """An uploaded file's text, refused in words when it is too big (checked before reading) or not text."""
+    if upload.size > limit:
+        raise forms.ValidationError(f"This is too big for {what}: at most {limit:,} bytes.")
+    try:
+        return upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise forms.ValidationError("The file is not a text file (UTF-8): choose the .json export.") from None
+
+
+def parsed_json(text: str, limit: int, what: str) -> Any:
+    if len(text) > limit:
+        raise forms.ValidationError(f"This is too big for {what}: at most {limit:,} bytes.")
+    if not text.strip():
+        raise forms.ValidationError(f"Choose a file or paste {what}.")
+    try:
+        return load_json(text)
+    except ServiceError as error:
+        raise forms.ValidationError(str(error)) from None
 
 
 class ImportForm(forms.Form):
@@ -131,34 +166,15 @@ class ImportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        text = self._uploaded_text(cleaned.get("file")) if cleaned.get("file") else cleaned.get("record", "")
-        if len(text) > MAX_RECORD_BYTES:
-            raise forms.ValidationError(_too_big())
-        if not text.strip():
-            raise forms.ValidationError("Choose a game file or paste a game record.")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                f"This is not a JSON game record: {error.msg} at line {error.lineno}, column {error.colno}."
-            ) from None
+        upload, what = cleaned.get("file"), "a JSON game record"
+        text = uploaded_text(upload, MAX_RECORD_BYTES, what) if upload else cleaned.get("record", "")
+        data = parsed_json(text, MAX_RECORD_BYTES, what)
         try:
             cleaned["variant"], _settings, _entries, cleaned["scored"] = record_check(data)
         except ServiceError as error:
             raise forms.ValidationError(f"This game record can't be imported: {error}") from None
         cleaned["text"], cleaned["data"] = text, data
         return cleaned
-
-    @staticmethod
-    def _uploaded_text(upload: Any) -> str:
-        if upload.size > MAX_RECORD_BYTES:
-            raise forms.ValidationError(_too_big())
-        try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                "The file is not a text file (UTF-8): choose the .json export."
-            ) from None
 
 
 class SeatsForm(forms.Form):
@@ -225,3 +241,46 @@ def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
         "roster_size": household.players.count(),
     }
     return render(request, "scorepad/import.html", context)
+
+
+# ---- household backup ---------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def household_backup_json(request: HttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    response = JsonResponse(household_backup(household=household), json_dumps_params={"ensure_ascii": False})
+    filename = f"pinochle-{slugify(household.name) or 'household'}-backup.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+class RestoreForm(forms.Form):
+    file = forms.FileField(label="Backup file (.json)")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("file"):
+            what = "a household backup"
+            cleaned["data"] = parsed_json(
+                uploaded_text(cleaned["file"], MAX_BACKUP_BYTES, what), MAX_BACKUP_BYTES, what
+            )
+        return cleaned
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def household_restore_view(request: HttpRequest) -> HttpResponse:
+    """Upload a household backup: checked in full, then restored as a new household you belong to."""
+    form = RestoreForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            household = household_restore(data=form.cleaned_data["data"], user=request.user)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            games = household.games.count()
+            messages.success(request, f"Restored {household.name}: {games} game{pluralize(games)}.")
+            return redirect("household", household_id=household.pk)
+    return render(request, "scorepad/household_restore.html", {"form": form})

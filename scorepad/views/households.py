@@ -3,15 +3,25 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ..access import get_household_for_user
 from ..forms import HouseholdForm, PlayerForm
-from ..models import Invite
+from ..models import Household, Invite
 from ..services import ServiceError
-from ..services.households import household_create, invite_accept, invite_create, player_create
+from ..services.households import (
+    household_create,
+    invite_accept,
+    invite_create,
+    invite_expired,
+    invite_revoke,
+    member_remove,
+    player_create,
+    player_rename,
+    player_retire,
+)
 
 
 @login_required
@@ -29,12 +39,18 @@ def household_new(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, household_id: int, **context: object) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
+    pending = [
+        (invite, request.build_absolute_uri(reverse("invite", args=[invite.token])))
+        for invite in household.invites.filter(used_at=None, revoked_at=None).order_by("-created_at")
+        if not invite_expired(invite)
+    ]
     context = {
         "household": household,
         "members": household.members.order_by("username"),
         "players": household.players.all(),
         "games": household.games.prefetch_related("seats__player")[:20],
         "player_form": PlayerForm(),
+        "invites": pending,
         **context,
     }
     return render(request, "scorepad/household.html", context)
@@ -61,13 +77,65 @@ def player_add(request: HttpRequest, household_id: int) -> HttpResponse:
     return _detail(request, household_id, player_form=form)
 
 
+def _to_section(household: Household, section: str) -> HttpResponse:
+    """Back to the household page, at the section that changed (POST, then redirect)."""
+    return redirect(f"{reverse('household', args=[household.pk])}#{section}")
+
+
 @login_required
 @require_POST
 def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
+    """POST makes a link, then a redirect shows it (a reload makes no second link)."""
     household = get_household_for_user(request.user, household_id)
-    invite = invite_create(household=household, user=request.user)
-    link = request.build_absolute_uri(reverse("invite", args=[invite.token]))
-    return _detail(request, household_id, invite_link=link)
+    invite_create(household=household, user=request.user)
+    messages.success(request, "A new invitation link is ready below: send it to the person you invite.")
+    return _to_section(household, "invites")
+
+
+@login_required
+@require_POST
+def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    invite_revoke(invite=get_object_or_404(household.invites, pk=invite_id))
+    messages.success(request, "The invitation link was withdrawn: it no longer works.")
+    return _to_section(household, "invites")
+
+
+@login_required
+@require_POST
+def member_remove_view(request: HttpRequest, household_id: int, user_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    member = get_object_or_404(household.members, pk=user_id)
+    try:
+        member_remove(household=household, user=member)
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("household", household_id=household.pk)
+    messages.success(request, f"{member.get_username()} is no longer a member.")
+    if member.pk == request.user.pk:
+        return redirect("home")  # you left: the household is not yours to see any more
+    return redirect("household", household_id=household.pk)
+
+
+@login_required
+@require_POST
+def player_edit(request: HttpRequest, household_id: int, player_id: int) -> HttpResponse:
+    """Rename a player, or retire one (off the new-game form; games and statistics stay) and back."""
+    household = get_household_for_user(request.user, household_id)
+    player = get_object_or_404(household.players, pk=player_id)
+    try:
+        if "retire" in request.POST:
+            player_retire(player=player, retired=request.POST["retire"] == "1")
+            done = f"{player.name} is retired." if player.retired else f"{player.name} is back on the roster."
+        else:
+            old = player.name
+            player_rename(player=player, name=request.POST.get("name", ""))
+            done = f"{old} is now {player.name}."
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return _to_section(household, "players")
 
 
 @login_required
@@ -82,4 +150,5 @@ def invite_join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("home")
         messages.success(request, f"You are now a member of {household.name}.")
         return redirect("household", household_id=household.pk)
-    return render(request, "scorepad/invite.html", {"invite": invite})
+    expired = invite is not None and invite_expired(invite)
+    return render(request, "scorepad/invite.html", {"invite": invite, "expired": expired})

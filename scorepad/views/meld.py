@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from scorepad.engine import cards
 from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
-from scorepad.engine.meld import MeldResult, best_trumps
+from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
 from scorepad.meld_forms import (
     MELD_SETTING_CHOICES,
@@ -144,6 +144,8 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
     result_suit = _suit_label(trump_results[0][0] if query.trump is None else query.trump)
+    if query.no_trump:  # a no-marriage hand is counted with no trump at all (RULES §2.3)
+        chosen = count_meld(query.counts, None, query.variant, query.settings)
     return {
         "variants": _variant_choices(query),
         "trumps": _trump_choices(query),
@@ -154,7 +156,7 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
         "hand_error": hand_error,
         "result": chosen,
         "result_suit": result_suit,
-        "trump_rows": [] if query.trump is not None else _trump_rows(query, trump_results),
+        "trump_rows": [] if query.trump is not None or query.no_trump else _trump_rows(query, trump_results),
         "settings_fields": _settings_fields(query, form),
         "dropped_notes": query.why_dropped(),
         "way_back": _way_back(query, None if hand_error else chosen, result_suit),
@@ -189,7 +191,7 @@ def _way_back(query: MeldQuery, result: MeldResult | None, suit: SuitLabel) -> W
     if trip.side is None or result is None:
         return WayBack(trip.back_path, trip.label, None, None, None)
     # Trump not chosen: the best suit's total goes back, and the link says which suit that was.
-    best = suit if query.trump is None and query.hand else None
+    best = suit if query.trump is None and not query.no_trump and query.hand else None
     use_url = trip.with_meld(result.total)
     if not trip.meld_now:  # 0 + N is just N: one link is enough
         return WayBack(trip.back_path, trip.label, use_url, result.total, best)
@@ -212,11 +214,12 @@ def _variant_choices(query: MeldQuery) -> list[Choice]:
 
 
 def _trump_choices(query: MeldQuery) -> list[Choice]:
-    choices = [Choice("Not chosen", query.with_trump(None).url(), query.trump is None)]
+    choices = [Choice("Not chosen", query.with_trump(None).url(), query.trump is None and not query.no_trump)]
     for suit, letter in enumerate(cards.SUITS):
         url = query.with_trump(suit).url()
         label = cards.SUIT_NAMES[letter].capitalize()
         choices.append(Choice(label, url, query.trump == suit, cards.SYMBOL_OF_SUIT[letter], letter))
+    choices.append(Choice("No trump", query.with_no_trump().url(), query.no_trump))
     return choices
 
 

@@ -10,11 +10,14 @@ from scorepad.services.games import (
     GameOver,
     HandAlreadyRecorded,
     HandRefused,
+    StaleCorrection,
     game_start,
     hand_delete,
     hand_edit,
     hand_record,
-    hand_undo_last,
+    hand_redo,
+    hand_throw_in,
+    hand_undo,
 )
 from scorepad.services.households import household_create, invite_accept, invite_create, player_create
 
@@ -244,21 +247,46 @@ def test_dealer_moves_one_seat_clockwise_each_hand(six_handed):
 # ---- corrections ---------------------------------------------------------------------------------
 
 
+def named(game, number):
+    """What a page shows of hand ``number``: its id and version, as a correction posts them back."""
+    hand = game.hands.get(number=number)
+    return {"hand_id": hand.pk, "version": hand.version}
+
+
 def test_editing_a_hand_rescores_the_later_hands(double_deck):
     hand_record(game=double_deck, number=0, data=SET_HAND)
     hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
     made = {**SET_HAND, "tricks": [20, 30]}  # side 1 now makes 31 + 30 = 61 ≥ 55
-    state = hand_edit(hand=double_deck.hands.get(number=0), data=made)
+    state = hand_edit(game=double_deck, **named(double_deck, 0), data=made)
     assert state.rows[0].scores == [44, 61]
     assert state.rows[1].totals == [44 - 50, 61 + 26]
     assert double_deck.hands.get(number=0).tricks == [20, 30]
+    assert double_deck.hands.get(number=0).version == 2
 
 
 def test_a_refused_edit_changes_nothing(double_deck):
     hand_record(game=double_deck, number=0, data=SET_HAND)
     with pytest.raises(HandRefused):
-        hand_edit(hand=double_deck.hands.get(number=0), data={**SET_HAND, "bid": 10})
+        hand_edit(game=double_deck, **named(double_deck, 0), data={**SET_HAND, "bid": 10})
     assert double_deck.hands.get(number=0).bid == 55
+
+
+def test_an_edit_made_from_an_older_version_is_refused_in_words(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    seen = named(double_deck, 0)
+    hand_edit(game=double_deck, **seen, data={**SET_HAND, "tricks": [20, 30]})  # the other phone
+    with pytest.raises(StaleCorrection, match="Hand 1 was changed on another phone since you opened it"):
+        hand_edit(game=double_deck, **seen, data={**SET_HAND, "bid": 60})
+    assert double_deck.hands.get(number=0).bid == 55
+
+
+def test_an_edit_names_its_hand_by_id_so_an_earlier_delete_cannot_redirect_it(double_deck):
+    for number in range(3):
+        hand_record(game=double_deck, number=number, data={**SET_HAND, "bid": 55 + 5 * number})
+    third = named(double_deck, 2)  # "Correct hand 3" left open on one phone
+    hand_delete(game=double_deck, **named(double_deck, 0))  # another phone deletes hand 1
+    hand_edit(game=double_deck, **third, data={**SET_HAND, "bid": 70})
+    assert list(double_deck.hands.values_list("bid", flat=True)) == [60, 70]
 
 
 def test_an_edit_that_ends_the_game_before_later_hands_is_refused(six_handed):
@@ -266,30 +294,99 @@ def test_an_edit_that_ends_the_game_before_later_hands_is_refused(six_handed):
     hand_record(game=six_handed, number=1, data=six(1, [0] * 6, [40] * 6))
     winning = six(0, [300, 0, 0, 0, 0, 0], [240, 0, 0, 0, 0, 0])
     with pytest.raises(HandRefused, match="won before hand 2"):
-        hand_edit(hand=six_handed.hands.get(number=0), data=winning)
+        hand_edit(game=six_handed, **named(six_handed, 0), data=winning)
     assert six_handed.hands.get(number=0).meld == [0] * 6
     six_handed.refresh_from_db()
     assert not six_handed.finished
 
 
-def test_deleting_a_hand_renumbers_the_later_ones_and_rescores(double_deck):
+def test_deleting_a_hand_renumbers_the_later_ones_and_keeps_their_dealers(double_deck):
     hand_record(game=double_deck, number=0, data=SET_HAND)
     hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
-    state = hand_delete(hand=double_deck.hands.get(number=0))
-    assert list(double_deck.hands.values_list("number", "bidder")) == [(0, 2)]
+    state = hand_delete(game=double_deck, **named(double_deck, 0))
+    assert list(double_deck.hands.values_list("number", "bidder", "dealer")) == [(0, 2, 1)]
     assert list(state.score.totals) == [-50, 26]
+    assert state.next_dealer == 2  # the seat after hand 2's dealer, not a shifted rotation
+
+
+def test_a_resent_or_concurrent_delete_is_refused_and_deletes_nothing_else(double_deck):
+    for number in range(3):
+        hand_record(game=double_deck, number=number, data=SET_HAND)
+    second = named(double_deck, 1)
+    hand_delete(game=double_deck, **second)
+    with pytest.raises(StaleCorrection, match="no longer in the game"):
+        hand_delete(game=double_deck, **second)  # the same confirmation sent again
+    assert double_deck.hands.count() == 2
+
+
+def test_two_phones_undoing_the_same_hand_undo_it_once(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    hand_record(game=double_deck, number=1, data=SET_HAND)
+    both_see = named(double_deck, 1)  # both phones show "Undo hand 2"
+    hand_undo(game=double_deck, **both_see)
+    with pytest.raises(StaleCorrection, match="no longer in the game"):
+        hand_undo(game=double_deck, **both_see)
+    assert list(double_deck.hands.values_list("number", flat=True)) == [0]
+
+
+def test_undo_of_a_hand_that_is_no_longer_the_last_is_refused(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    seen = named(double_deck, 0)
+    hand_record(game=double_deck, number=1, data=SET_HAND)  # another phone records hand 2
+    with pytest.raises(StaleCorrection, match="Hand 1 is no longer the last hand: hand 2 was recorded"):
+        hand_undo(game=double_deck, **seen)
+    assert double_deck.hands.count() == 2
 
 
 def test_undo_removes_the_last_hand_and_reopens_a_won_game(six_handed):
     hand_record(game=six_handed, number=0, data=six(0, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10]))
     hand_record(game=six_handed, number=1, data=six(1, [150, 150, 0, 0, 0, 0], [100, 100, 10, 10, 10, 10]))
-    state = hand_undo_last(game=six_handed)
+    state, _undone = hand_undo(game=six_handed, **named(six_handed, 1))
     assert state.next_number == 1
     assert not state.finished
     six_handed.refresh_from_db()
     assert (six_handed.finished, six_handed.winner_sides) == (False, [])
 
 
-def test_undo_with_no_hands_is_refused(double_deck):
-    with pytest.raises(ServiceError, match="no hand to undo"):
-        hand_undo_last(game=double_deck)
+def test_redo_puts_back_exactly_what_was_undone(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND, dealer=2)
+    before = double_deck.hands.values("bidder", "bid", "trump", "meld", "tricks", "dealer").get()
+    _state, undone = hand_undo(game=double_deck, **named(double_deck, 0))
+    state = hand_redo(game=double_deck, undone=undone)
+    assert double_deck.hands.values("bidder", "bid", "trump", "meld", "tricks", "dealer").get() == before
+    assert list(state.score.totals) == [52, -55]
+
+
+def test_redo_is_refused_once_the_game_has_moved_on(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    _state, undone = hand_undo(game=double_deck, **named(double_deck, 0))
+    hand_record(game=double_deck, number=0, data=NO_MARRIAGE)  # another phone records a hand 1
+    with pytest.raises(StaleCorrection, match="can't be redone"):
+        hand_redo(game=double_deck, undone=undone)
+    assert list(double_deck.hands.values_list("bidder", flat=True)) == [2]
+
+
+# ---- the dealer ----------------------------------------------------------------------------------
+
+
+def test_a_dealer_override_is_stored_and_the_deal_passes_on_from_it(double_deck):
+    state = hand_record(game=double_deck, number=0, data=SET_HAND, dealer=2)
+    assert (state.rows[0].dealer_seat, state.next_dealer) == (2, 3)
+
+
+def test_a_thrown_in_deal_scores_nothing_and_passes_the_deal(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)  # dealt by seat 0
+    state = hand_throw_in(game=double_deck, number=1, dealer=1)
+    hand_record(game=double_deck, number=2, data=NO_MARRIAGE)
+    state = scoresheet(double_deck)
+    assert [row.thrown_in for row in state.rows] == [False, True, False]
+    assert [row.dealer_seat for row in state.rows] == [0, 1, 2]
+    assert state.rows[1].totals == [52, -55]
+    assert list(state.score.totals) == [2, -29]  # §9.4: the thrown-in deal changes no score
+    assert len(double_deck.record()["hands"]) == 2  # §9.3 has no thrown-in hand: left out
+
+
+def test_a_thrown_in_deal_is_refused_twice_like_any_hand(double_deck):
+    hand_throw_in(game=double_deck, number=0, dealer=0)
+    with pytest.raises(HandAlreadyRecorded):
+        hand_throw_in(game=double_deck, number=0, dealer=0)

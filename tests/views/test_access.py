@@ -73,10 +73,13 @@ def world(db):
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
         "game_id": lambda: game.pk,
-        "number": lambda: 0,  # hand 1 of the game
+        "hand_id": lambda: game.hands.get(number=0).pk,  # hand 1 of the game
         "token": lambda: invite.token,
         "practice_id": lambda: practice.pk,  # member A's practice game
         "share_token": lambda: scoreboard_link.token,
+        "invite_id": lambda: invite.pk,
+        "user_id": lambda: member_a.pk,
+        "player_id": lambda: household.players.first().pk,
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 
@@ -103,7 +106,7 @@ def is_login_redirect(response, url: str) -> bool:
 def test_the_walk_finds_the_scorepad_urls():
     names = {name for name, _ in ROUTES}
     assert {"home", "meld", "login", "household", "game", "hand_edit", "history", "game_export"} <= names
-    assert ("hand_edit", ("game_id", "number")) in ROUTES
+    assert ("hand_edit", ("game_id", "hand_id")) in ROUTES
 
 
 def test_every_public_view_exists():

@@ -157,6 +157,15 @@ def test_other_target_needs_a_number(client, household, players):
     assert Game.objects.get().settings == {"target": 750}
 
 
+def test_an_other_target_typed_beside_a_chosen_chip_is_told_not_dropped(client, household, players):
+    data = _new_game_post(players[:4], target="500", target_other="750")
+    response = client.post(reverse("game_new", args=[household.pk]), data)
+    assert response.context["form"].errors["target_other"] == [
+        "You typed 750 but 500 is chosen: tap “other” to play to 750, or clear it."
+    ]
+    assert not Game.objects.exists()
+
+
 def test_a_target_or_minimum_bid_too_big_for_any_game_is_refused(client, household, players):
     data = _new_game_post(players[:4], target="other", target_other=str(10**20), min_bid=str(10**20))
     response = client.post(reverse("game_new", args=[household.pk]), data)
@@ -325,6 +334,18 @@ def test_count_it_goes_to_the_meld_calculator_with_the_hand_so_far(client, game)
     assert htmx["HX-Redirect"] == location
 
 
+def test_count_it_on_a_no_marriage_hand_counts_with_no_trump(client, game):
+    data = form_data(count_meld="1", bidder=2, trump="none", meld_0="0", tricks_0=None)
+    query = parse_qs(urlsplit(client.post(reverse("hand_create", args=[game.pk]), data)["Location"]).query)
+    assert query["trump"] == ["none"]  # RULES §2.3: not the best suit
+
+
+def test_recording_over_htmx_drops_the_prefill_from_the_address(client, game):
+    url = reverse("hand_create", args=[game.pk])
+    response = client.post(url, form_data(), HTTP_HX_CURRENT_URL=f"/games/{game.pk}/?meld_0=24", **HTMX)
+    assert response["HX-Replace-Url"] == reverse("game", args=[game.pk])
+
+
 def test_count_it_names_the_side_for_the_calculators_way_back(client, game):
     response = client.post(reverse("hand_create", args=[game.pk]), form_data(count_meld="1"))
     assert parse_qs(urlsplit(response["Location"]).query)["side_label"] == ["Bob & Dan"]
@@ -490,7 +511,7 @@ def test_a_number_too_big_for_any_hand_is_refused_in_words_on_record_and_edit(
     assert errors_of(response, field) == [message]
     assert not Hand.objects.exists()
     hand_record(game=game, number=0, data=SET_HAND)
-    edit = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(**fields))
+    edit = client.post(hand_url("hand_edit", game, 0), form_data(version=1, **fields))
     assert errors_of(edit, field) == [message]
     assert Hand.objects.get().bid == SET_HAND["bid"]
 
@@ -517,13 +538,23 @@ def test_the_last_trick_field_left_blank_is_shown_filled_in_on_a_refusal(client,
 
 
 def test_no_marriage_records_a_hand_not_played(client, game):
-    data = form_data(bidder=2, bid=50, trump="none", meld_0=0, meld_1=26, tricks_0=30)
+    data = form_data(bidder=2, bid=50, trump="none", meld_0=0, meld_1=26, tricks_0=None)
     client.post(reverse("hand_create", args=[game.pk]), data)
     hand = Hand.objects.get()
     assert (hand.trump, hand.tricks) == (None, None)
     page = client.get(reverse("game", args=[game.pk]))
     assert list(page.context["sheet"].score.totals) == [-50, 26]
     assert b"not played" in page.content
+
+
+def test_trick_points_on_a_hand_not_played_are_told_not_dropped(client, game):
+    data = form_data(bidder=2, bid=50, trump="none", meld_0=0, meld_1=26, tricks_0=30)
+    response = client.post(reverse("hand_create", args=[game.pk]), data)
+    assert errors_of(response, "tricks_0") == [
+        "No marriage means the hand was not played: clear the trick points, or pick the trump."
+    ]
+    assert re.search(rb'<input[^>]*name="tricks_0"[^>]*value="30" autofocus', response.content)
+    assert not Hand.objects.exists()
 
 
 def test_took_a_trick_with_no_counters_keeps_the_meld(client, classic):
@@ -628,43 +659,137 @@ def test_a_hand_sent_after_the_end_goes_back_to_the_finished_game_without_a_form
 # ---- corrections ---------------------------------------------------------------------------------
 
 
+def hand_url(name, game, number):
+    return reverse(name, args=[game.pk, game.hands.get(number=number).pk])
+
+
+def shown(game, number):
+    """The hidden inputs a page holds for hand ``number``: its id and version."""
+    hand = game.hands.get(number=number)
+    return {"hand_id": hand.pk, "version": hand.version}
+
+
 def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
     hand_record(game=game, number=0, data=SET_HAND)
-    url = reverse("hand_edit", args=[game.pk, 0])
+    url = hand_url("hand_edit", game, 0)
     page = client.get(url)
     assert page.context["form"]["tricks_0"].value() == 28
     assert page.context["dealer"] == 3  # hand 1 was dealt by the first dealer, Dan
     assert b'Dan<small class="dealer-mark">deals</small>' in page.content
-    response = client.post(url, form_data(tricks_0=20))
+    assert b'name="version" value="1"' in page.content
+    response = client.post(url, form_data(tricks_0=20, version=1))
     assert response["Location"] == reverse("game", args=[game.pk])
     assert list(client.get(reverse("game", args=[game.pk])).context["sheet"].score.totals) == [44, 61]
 
 
 def test_a_refused_edit_shows_its_error_and_changes_nothing(client, game):
     hand_record(game=game, number=0, data=SET_HAND)
-    response = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(bid=40))
+    url = hand_url("hand_edit", game, 0)
+    response = client.post(url, form_data(bid=40, version=1))
     assert "40 is under the minimum bid of 50" in errors_of(response, "bid")
+    assert re.search(rb'<input[^>]*name="bid"[^>]*aria-invalid="true" autofocus', response.content)
     assert Hand.objects.get().bid == 55
-    htmx = client.post(reverse("hand_edit", args=[game.pk, 0]), form_data(bid=40), **HTMX)
-    assert htmx.content.lstrip().startswith(b'<form id="hand-form"')
+    htmx = client.post(url, form_data(bid=40, version=1), **HTMX)
+    assert htmx.content.lstrip().startswith(b"<form")
 
 
-def test_delete_asks_first_then_deletes_on_post(client, game):
+def test_a_stale_edit_is_refused_and_shows_the_hand_as_it_is_now(client, game):
     hand_record(game=game, number=0, data=SET_HAND)
-    url = reverse("hand_delete", args=[game.pk, 0])
+    url = hand_url("hand_edit", game, 0)
+    client.post(url, form_data(tricks_0=20, version=1))  # one phone corrects it
+    response = client.post(url, form_data(bid=60, version=1))  # the other still had version 1
+    assert "Hand 1 was changed on another phone since you opened it: here it is now." in html.unescape(
+        response.content.decode()
+    )
+    assert response.context["form"]["tricks_0"].value() == 20
+    assert b'name="version" value="2"' in response.content
+    assert Hand.objects.get().bid == 55
+
+
+def test_editing_a_hand_deleted_on_another_phone_changes_nothing(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = hand_url("hand_edit", game, 0)
+    Hand.objects.all().delete()
+    response = client.post(url, form_data(version=1), follow=True)
+    assert b"no longer in the game" in response.content
+    assert not Hand.objects.exists()
+
+
+def test_delete_asks_first_then_deletes_the_version_it_showed(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = hand_url("hand_delete", game, 0)
     confirm = client.get(url)
     assert b"Delete hand 1?" in confirm.content
+    assert b'name="version" value="1"' in confirm.content
     assert Hand.objects.count() == 1
-    client.post(url)
+    client.post(url, {"version": 1})
     assert not Hand.objects.exists()
 
 
-def test_undo_removes_the_last_hand(client, game):
+def test_a_resent_delete_confirmation_deletes_nothing_more(client, game):
+    for number in range(3):
+        hand_record(game=game, number=number, data=SET_HAND)
+    url = hand_url("hand_delete", game, 1)
+    client.post(url, {"version": 1})
+    again = client.post(url, {"version": 1}, follow=True)
+    assert b"no longer in the game" in again.content
+    assert game.hands.count() == 2
+
+
+def test_delete_of_a_hand_changed_since_asks_again(client, game):
     hand_record(game=game, number=0, data=SET_HAND)
-    response = client.post(reverse("game_undo", args=[game.pk]), **HTMX)
+    url = hand_url("hand_delete", game, 0)
+    client.post(hand_url("hand_edit", game, 0), form_data(tricks_0=20, version=1))
+    response = client.post(url, {"version": 1})
+    assert b"was changed on another phone" in response.content
+    assert b'name="version" value="2"' in response.content
+    assert Hand.objects.count() == 1
+
+
+def test_undo_removes_the_named_hand_and_offers_redo(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(reverse("game_undo", args=[game.pk]), shown(game, 0), **HTMX)
     assert b"Hand 1 undone." in response.content
+    assert b"Redo hand 1" in response.content
     assert not Hand.objects.exists()
+    redo = client.post(reverse("game_redo", args=[game.pk]), **HTMX)
+    assert b"Hand 1 is back." in redo.content
+    assert Hand.objects.get().bid == 55
     assert client.get(reverse("game_undo", args=[game.pk])).status_code == 405
+
+
+def test_a_second_phones_stale_undo_is_refused_not_shifted(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    hand_record(game=game, number=1, data=SET_HAND)
+    page = shown(game, 1)  # both phones show "Undo hand 2"
+    client.post(reverse("game_undo", args=[game.pk]), page)
+    response = client.post(reverse("game_undo", args=[game.pk]), page, follow=True)
+    assert b"no longer in the game" in response.content
+    assert list(game.hands.values_list("number", flat=True)) == [0]
+
+
+def test_an_undo_without_a_named_hand_undoes_nothing(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(reverse("game_undo", args=[game.pk]), follow=True)
+    assert b"Undo which hand?" in response.content
+    assert game.hands.count() == 1
+
+
+def test_a_thrown_in_deal_is_recorded_with_its_dealer(client, game):
+    response = client.post(
+        reverse("hand_create", args=[game.pk]), {"number": 0, "dealer": 3, "thrown_in": "1"}
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.thrown_in, hand.dealer) == (True, 3)
+    page = client.get(reverse("game", args=[game.pk]))
+    assert page.context["sheet"].next_dealer == 0
+    assert b"thrown in" in page.content
+
+
+def test_the_dealer_can_be_overridden_on_the_hand_form(client, game):
+    client.post(reverse("hand_create", args=[game.pk]), form_data(dealer=1))
+    assert Hand.objects.get().dealer == 1
 
 
 # ---- scoping -------------------------------------------------------------------------------------
@@ -675,11 +800,12 @@ def test_another_households_game_is_a_404_everywhere(client, game):
     client.force_login(User.objects.create_user("zed", password="pw-zed-12345"))
     assert client.get(reverse("game", args=[game.pk])).status_code == 404
     assert client.post(reverse("hand_create", args=[game.pk]), form_data(number=1)).status_code == 404
-    assert client.get(reverse("hand_edit", args=[game.pk, 0])).status_code == 404
-    assert client.post(reverse("hand_delete", args=[game.pk, 0])).status_code == 404
+    assert client.get(hand_url("hand_edit", game, 0)).status_code == 404
+    assert client.post(hand_url("hand_delete", game, 0)).status_code == 404
     assert client.post(reverse("game_undo", args=[game.pk])).status_code == 404
     assert game.hands.count() == 1
 
 
-def test_an_unknown_hand_number_is_a_404(client, game):
-    assert client.get(reverse("hand_edit", args=[game.pk, 3])).status_code == 404
+def test_a_link_to_a_hand_no_longer_in_the_game_says_so(client, game):
+    response = client.get(reverse("hand_edit", args=[game.pk, 999]), follow=True)
+    assert b"no longer in the game" in response.content

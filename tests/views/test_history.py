@@ -270,8 +270,8 @@ def test_import_of_a_six_handed_game_asks_for_six_seats(member, household):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", ["Choose a game file or paste a game record"]),
-        ('{"variant": "classic", "hands": [', ["not a JSON game record", "line 1, column"]),
+        ("", ["Choose a file or paste a JSON game record"]),
+        ('{"variant": "classic", "hands": [', ["This is not JSON", "line 1, column"]),
         (
             json.dumps({**CLASSIC_WON, "hands": [{**CLASSIC_WON["hands"][0], "bid": 19}]}),
             ["hand 1", "bid", "19"],
@@ -382,6 +382,6 @@ def test_a_record_too_big_for_one_game_is_refused(member, household, monkeypatch
     pasted = page_of(member.post(import_url(household), {"record": json.dumps(CLASSIC_WON)}))
     uploaded = page_of(member.post(import_url(household), {"file": upload}))
 
-    assert "too big for one game" in pasted
-    assert "too big for one game" in uploaded
+    assert "too big for a JSON game record" in pasted
+    assert "too big for a JSON game record" in uploaded
     assert not Game.objects.exists()

@@ -466,3 +466,13 @@ def test_changing_the_hand_drops_the_advice_request(client):
     page = meld_page(client, cards=FULL_CLASSIC, advise="1")
     chip = link_params(page, "9C")  # taking a card out: the hand is no longer full
     assert "advise" not in chip
+
+
+def test_no_trump_counts_a_no_marriage_hand_without_run_royal_marriage_or_dix(client):
+    # C10 with hearts trump is 14 (2 royal marriages 8, pinochle 4, 2 dix 2); with no trump, RULES §2.3,
+    # its K♥ Q♥ pairs are plain marriages (4) and there is no dix: 4 + 4 = 8.
+    page = meld_page(client, cards=C10, trump="none")
+    assert total_shown(page) == 8
+    assert "No trump: no run, royal marriage or dix" in page
+    assert "Every trump, best first" not in page
+    assert link_params(page, "KH")["trump"] == ["none"]  # every tap keeps it

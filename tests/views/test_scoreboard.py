@@ -95,7 +95,10 @@ def test_an_unchanged_game_answers_204_and_a_recorded_hand_sends_the_new_board(c
 
 def test_a_corrected_hand_changes_the_fingerprint(game):
     before = game_fingerprint(game)
-    hand_edit(hand=game.hands.get(number=0), data={**CLASSIC_PLAYING["hands"][0], "bid": 21})
+    hand = game.hands.get(number=0)
+    hand_edit(
+        game=game, hand_id=hand.pk, version=hand.version, data={**CLASSIC_PLAYING["hands"][0], "bid": 21}
+    )
 
     assert game_fingerprint(game) != before
 
@@ -157,7 +160,7 @@ def test_the_game_page_polls_with_the_fingerprint_of_what_it_shows(client, alice
     body = client.get(reverse("game", args=[game.pk])).content.decode()
 
     assert f'hx-get="{reverse("game_live", args=[game.pk])}?since={game_fingerprint(game)}"' in body
-    assert 'hx-select-oob="#live-game,#scoreboard,#hands,#totals-chart"' in body
+    assert 'hx-select-oob="#live-game,#scoreboard,#corrections,#hands,#totals-chart"' in body
     assert reverse("game_share", args=[game.pk]) in body
 
 

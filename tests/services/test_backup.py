@@ -1,0 +1,124 @@
+"""Household backup and restore, and what any JSON import refuses: bombs, huge numbers, huge games."""
+
+import copy
+import json
+
+import pytest
+
+from scorepad.models import Game, Hand, Household, Player
+from scorepad.services import ServiceError
+from scorepad.services.exchange import (
+    MAX_HANDS,
+    household_backup,
+    household_restore,
+    load_json,
+    record_check,
+)
+from scorepad.services.games import hand_record, hand_throw_in
+from tests.sample_games import make_household, make_user, three_games
+
+pytestmark = pytest.mark.django_db
+
+
+def without_stamps(backup):
+    """A backup less what differs between two exports of the same household by design."""
+    return {key: value for key, value in backup.items() if key not in ("backup_id", "exported_at")}
+
+
+@pytest.fixture
+def backup():
+    """A household with a won, a playing and a double-deck game; one with an override and a thrown-in deal."""
+    household = make_household(make_user("ann"))
+    games = three_games(household)
+    playing = games["playing"]
+    hand_throw_in(game=playing, number=1, dealer=2)
+    hand_record(
+        game=playing,
+        number=2,
+        data={"bidder": 0, "bid": 21, "trump": "C", "meld": [4, 6], "tricks": [11, 14]},
+        dealer=0,
+    )
+    Game.objects.filter(pk=games["double"].pk).update(abandoned=True)
+    household.players.filter(name="Flo").update(retired=True)
+    return household_backup(household=household)
+
+
+def wipe():
+    """As good as a fresh database: the household and its games are gone."""
+    Hand.objects.all().delete()
+    Game.objects.all().delete()
+    Household.objects.all().delete()
+
+
+def test_a_restore_into_an_empty_database_gives_back_the_same_household(backup):
+    wipe()
+    restored = household_restore(data=json.loads(json.dumps(backup)), user=make_user("bea"))
+    again = household_backup(household=restored)
+    assert without_stamps(again) == without_stamps(backup)
+    assert restored.members.get().username == "bea"
+    playing = restored.games.get(hands__thrown_in=True)
+    assert list(playing.hands.values_list("number", "dealer", "thrown_in")) == [
+        (0, 0, False),
+        (1, 2, True),
+        (2, 0, False),
+    ]
+    assert Player.objects.get(name="Flo").retired
+
+
+def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
+    user = make_user("bea")
+    household_restore(data=backup, user=user)
+    with pytest.raises(ServiceError, match="already restored"):
+        household_restore(data=backup, user=user)
+    assert Household.objects.filter(restored_from=backup["backup_id"]).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda b: b.update(format="something else"), "not a household backup"),
+        (lambda b: b["games"][0]["hands"][0].update(bid=19), "game 1: hand 1: bid: 19 is under the minimum"),
+        (lambda b: b["games"][0].update(seats=[0, 0, 1, 2]), "game 1: seats"),
+        (lambda b: b["games"][1]["hands"][0].update(dealer=7), "game 2: first_dealer and each hand's dealer"),
+        (
+            lambda b: b["games"][0]["hands"].extend([{"dealer": 0, "thrown_in": True}] * MAX_HANDS),
+            "at most 500",
+        ),
+        (lambda b: b["games"][0]["hands"][0].update(meld=[100_000, 9]), "100000 is more than any real score"),
+        (lambda b: b["players"].append({"name": "ann"}), "the same name twice"),
+    ],
+)
+def test_a_bad_backup_restores_nothing_and_says_what_is_wrong(backup, change, words):
+    before = Household.objects.count()
+    bad = copy.deepcopy(backup)
+    change(bad)
+    with pytest.raises(ServiceError, match=words):
+        household_restore(data=bad, user=make_user("bea"))
+    assert Household.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        ('{"a": ' * 50 + "1" + "}" * 50, "nests too deeply"),
+        ("[" + "9" * 5000 + "]", "number far too long"),
+        ('{"variant": "classic", "hands": [], "x": NaN}', "NaN is not a number"),
+        ("{", "This is not JSON"),
+    ],
+)
+def test_json_bombs_are_refused_in_words(text, words):
+    with pytest.raises(ServiceError, match=words):
+        load_json(text)
+
+
+def test_a_game_record_over_the_hand_cap_is_refused():
+    hand = {"bidder": 0, "bid": 20, "trump": "H", "meld": [0, 0], "tricks": [13, 12]}
+    record = {"variant": "classic", "settings": {"target": 99_999}, "hands": [hand] * (MAX_HANDS + 1)}
+    with pytest.raises(ServiceError, match="501 hands is more than one game holds: at most 500"):
+        record_check(record)
+
+
+def test_a_huge_setting_in_a_game_record_is_refused():
+    with pytest.raises(ServiceError, match="settings: target: 1000000 is more than any real score"):
+        record_check({"variant": "classic", "settings": {"target": 10**6}, "hands": []})
