@@ -9,7 +9,7 @@ from scorepad.live import game_fingerprint, sheet_fingerprint
 from scorepad.models import ScoreboardLink
 from scorepad.selectors import scoresheet
 from scorepad.services import ServiceError
-from scorepad.services.games import hand_edit, hand_record
+from scorepad.services.games import hand_edit, hand_record, hand_throw_in
 from scorepad.services.scoreboards import scoreboard_link_create, scoreboard_link_revoke
 from tests.sample_games import CLASSIC_PLAYING, CLASSIC_WON, import_game, make_household, make_user
 
@@ -56,6 +56,15 @@ def test_a_shared_link_shows_the_scores_to_anyone_and_offers_no_action(client, l
     assert 'id="totals-chart"' in body
     assert "<form" not in body  # no undo, no log out, no hand form
     assert "The Smiths" not in body  # nothing about the household
+
+
+def test_a_thrown_in_deal_shows_as_thrown_in_not_as_an_empty_bid(client, game, link):
+    hand_throw_in(game=game, number=1, dealer=1)
+
+    body = client.get(board_url(link)).content.decode()
+    assert "thrown in" in body
+    assert "None" not in body  # no bidder, bid or result for a deal nobody played
+    assert points(body) == ["15", "30"]
 
 
 def test_a_wrong_or_stopped_token_is_a_404(client, game, link):
