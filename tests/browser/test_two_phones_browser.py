@@ -2,9 +2,10 @@
 from a page the other phone has since changed is refused in words and changes nothing."""
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from scorepad.models import Hand
 from tests.browser.test_history_browser import PASSWORD, log_in
@@ -30,20 +31,19 @@ def game(django_user_model):
     return import_game(make_household(user), THREE_HANDS, ("Ann", "Bo", "Cy", "Di"))
 
 
-def phone(browser: Browser, browser_context_args: dict, base: str, url: str) -> tuple[Page, list[str]]:
-    context: BrowserContext = browser.new_context(**browser_context_args)
+def phone(new_phone: Callable[..., BrowserContext], base: str, url: str) -> tuple[Page, list[str]]:
+    """A phone on the game page; ``new_phone`` closes it after the test, so its page stops polling."""
+    context = new_phone()
     page = context.new_page()
     errors = log_in(page, base)
     page.goto(url)
     return page, errors
 
 
-def test_a_stale_undo_and_a_stale_edit_from_a_second_phone_are_refused(
-    live_server, browser: Browser, browser_context_args, game
-):
+def test_a_stale_undo_and_a_stale_edit_from_a_second_phone_are_refused(live_server, new_phone, game):
     url = f"{live_server.url}/games/{game.pk}/"
-    one, one_errors = phone(browser, browser_context_args, live_server.url, url)
-    two, two_errors = phone(browser, browser_context_args, live_server.url, url)
+    one, one_errors = phone(new_phone, live_server.url, url)
+    two, two_errors = phone(new_phone, live_server.url, url)
     for page in (one, two):
         expect(page.get_by_role("button", name="Undo hand 3")).to_be_visible()
 
