@@ -73,12 +73,14 @@ def _rate(made: int, bids: int) -> float | None:
     return round(made / bids, 4) if bids else None
 
 
-def _percentile(values: Sequence[float], percent: float) -> float | None:
-    if not values:
-        return None
+def percentile(values: Sequence[float], percent: float) -> float:
+    """Nearest-rank percentile of a non-empty sample: the least value with ``percent`` % at or below it."""
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, math.ceil(percent / 100 * len(ordered)) - 1))
-    return round(ordered[index], 2)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(percent / 100 * len(ordered)) - 1))]
+
+
+def _percentile(values: Sequence[float], percent: float) -> float | None:
+    return round(percentile(values, percent), 2) if values else None
 
 
 def seat_bots(variant: Variant, first: str, second: str) -> list[str]:

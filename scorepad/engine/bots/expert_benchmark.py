@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from ..auction import trump_suits
 from ..game import HandState, deal, seat_view
 from ..lean import playout
+from ..match import percentile
 from ..search import contract_state, lean_of
 from ..simulate import play_hand
 from ..variants import VARIANTS, Variant
@@ -104,11 +105,6 @@ def decision_times(
                 answer = others[seat].decide(view)
             state.push(answer)
     return times, cpu_times
-
-
-def percentile(values: Sequence[float], percent: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * int(percent) // 100) - 1))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
