@@ -11,6 +11,7 @@ import random
 import pytest
 
 from scorepad.engine.bots import HINT_BOT, PRACTICE_STRENGTHS, ExpertBot, HeuristicBot, check_answer, make_bot
+from scorepad.engine.bots.expert import clearly_better
 from scorepad.engine.cards import HEARTS, parse_cards
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
@@ -126,3 +127,12 @@ def test_counters_go_to_a_partner_who_is_winning_and_not_to_an_opponent() -> Non
     partner_wins = bot.decide(last_to_play("9S AS KS"))  # seat 2, the partner, has it
     assert counter_values[opponent_wins % 6] == 0
     assert counter_values[partner_wins % 6] > 0
+
+
+def test_the_natural_play_gives_way_only_to_a_card_clearly_better_on_the_same_deals() -> None:
+    natural = [0.0, 10.0, -5.0, 20.0, 3.0, 8.0]
+    assert clearly_better([v + 2 for v in natural], natural)  # 2 points better on every deal
+    assert not clearly_better([v + 0.2 for v in natural], natural)  # consistent, but too little to matter
+    noisy = [v + gain for v, gain in zip(natural, [40, -30, 35, -25, 30, -20], strict=True)]
+    assert sum(noisy) > sum(natural)  # better on average …
+    assert not clearly_better(noisy, natural)  # … but within the noise of six deals
