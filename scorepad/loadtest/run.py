@@ -37,6 +37,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, connections
 from django.urls import reverse
 
+from ..engine.match import percentile
 from ..engine.variants import VARIANTS
 from ..models import Game, Household
 from ..selectors import game_score
@@ -481,12 +482,8 @@ def check(players: list[Player], stats: Stats, shown: dict[int, list[int] | None
 def _percentiles(times: list[float]) -> dict[str, float]:
     if not times:
         return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
-    ordered = sorted(times)
-
-    def at(share: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000, 1)
-
-    return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99)}
+    at = {f"p{share}": round(percentile(times, share) * 1000, 1) for share in (50, 95, 99)}
+    return {"n": len(times), **at}
 
 
 def disruption_window(stats: Stats) -> tuple[float, float] | None:

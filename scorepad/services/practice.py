@@ -18,10 +18,13 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS, make_bot
@@ -84,7 +87,20 @@ def practice_start(
     )
     _play_on(game, state)
     game.save()
+    if game.user is None:
+        practice_forget_visitors()
     return game
+
+
+def practice_forget_visitors(*, now: datetime | None = None) -> int:
+    """Delete visitors' games nobody has touched for a session's lifetime; how many went.
+
+    A visitor's games are found through their session alone, and that session has expired by
+    then, so nobody can reach them again. Run whenever a visitor starts a game.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=django_settings.SESSION_COOKIE_AGE)
+    deleted, _ = PracticeGame.objects.filter(user__isnull=True, updated_at__lt=cutoff).delete()
+    return deleted
 
 
 @transaction.atomic

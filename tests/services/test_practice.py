@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
@@ -183,3 +186,17 @@ def test_a_whole_game_ends_with_the_winners_and_offers_no_next_hand():
         practice_next_hand(game=game, version=game.version)
     rematch = practice_rematch(game=game, version=game.version, user=None)
     assert (rematch.variant, rematch.settings, rematch.finished) == ("classic", {"target": 30}, False)
+
+
+def test_visitors_games_older_than_a_session_are_forgotten_when_a_visitor_starts_one(django_user_model):
+    member = django_user_model.objects.create_user(username="ann", password="x")
+    expired_session = timezone.now() - timedelta(seconds=settings.SESSION_COOKIE_AGE + 60)
+    abandoned = practice_start(user=None, variant_id="classic", seed=1)
+    kept_for_member = practice_start(user=member, variant_id="classic", seed=2)
+    recent = practice_start(user=None, variant_id="classic", seed=3)
+    PracticeGame.objects.filter(pk__in=[abandoned.pk, kept_for_member.pk]).update(updated_at=expired_session)
+
+    started = practice_start(user=None, variant_id="classic", seed=4)
+
+    remaining = set(PracticeGame.objects.values_list("pk", flat=True))
+    assert remaining == {kept_for_member.pk, recent.pk, started.pk}

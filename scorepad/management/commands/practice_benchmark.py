@@ -10,7 +10,6 @@ p50, p95 and the worst, per variant. Everything runs in a transaction that is ro
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from typing import Any
 
@@ -20,6 +19,7 @@ from django.db import DatabaseError, transaction
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
 from scorepad.engine.game import from_json, seat_view
+from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS
 from scorepad.management.base import EngineCommand
 from scorepad.models import PracticeGame
@@ -93,5 +93,4 @@ def play(variant: str, hands: int, seed: int, strength: str) -> tuple[list[float
 
 
 def ms(samples: list[float], percent: int) -> str:
-    value = statistics.quantiles(samples, n=100)[percent - 1] if len(samples) > 1 else samples[0]
-    return f"{value * 1000:7.1f} ms"
+    return f"{percentile(samples, percent) * 1000:7.1f} ms"
