@@ -154,18 +154,24 @@ class ExpertBot:
                     values[c].append(playout(child, contract, side, exact_from=0))
             if done >= MIN_ROUNDS and time.perf_counter() > deadline:
                 break
-        sensible = choose_card(view, p, self.memory)
-        best = max(legal, key=lambda c: sum(values[c]))
-        how = "searched to the end" if exact_root else "played out"
-        if best != sensible and not clearly_better(values[best], values[sensible]):
-            best = sensible
-            how += f"; no card clearly better than the natural play {CODES[sensible]}"
+        natural = choose_card(view, p, self.memory)
+        top = max(legal, key=lambda c: sum(values[c]))
+        best = top if top == natural or clearly_better(values[top], values[natural]) else natural
         done = len(values[best])
+
+        def scored(c: Card) -> str:
+            return f"{CODES[c]} at {_signed(sum(values[c]) / done)}"
+
+        how = "searched to the end" if exact_root else "played out"
         average = _signed(sum(values[best]) / done)
         reason = f"{CODES[best]}: {average} a hand on average over {done} sampled deals {how}"
-        others = sorted((c for c in legal if c != best), key=lambda c: -sum(values[c]))
-        if others:
-            reason += f" (next best {CODES[others[0]]}: {_signed(sum(values[others[0]]) / done)})"
+        if best != natural:
+            reason += f": clearly better than the natural play {scored(natural)}"
+        elif best != top:
+            reason += f": the natural play; {scored(top)} is not clearly better"
+        else:
+            runner_up = max((c for c in legal if c != best), key=lambda c: sum(values[c]))
+            reason += f" (next best {scored(runner_up)})"
         return Choice(best, reason)
 
     # ------------------------------------------------------------ bidding and trump
