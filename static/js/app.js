@@ -54,8 +54,8 @@
   //   hand with no marriage, which has no trick points).
   // * A trick-points box moves on by itself once no longer number fits in it: no side takes more than
   //   the hand's total (25 in classic), so after "13" or "3" no digit can follow, while after "1" or
-  //   "2" one can and the cursor stays. Only typing moves it (not deleting, not pasting), and only a
-  //   phone's: someone stepping through the form with Tab keeps the cursor where Tab puts it.
+  //   "2" one can and the cursor stays. Only typing moves it (not deleting, not pasting), and
+  //   someone stepping through the form with Tab keeps the cursor where Tab puts it.
   // * Enter (the keyboard's "next") moves on to the next empty box, in the form's order, and records
   //   on the last one. "Next" skips a trick box that is worked out (every other side's is filled).
   // Nothing waits on a timer: a tap into another box always has the last word.
