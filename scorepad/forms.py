@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.forms.boundfield import BoundWidget
 
 from .engine.cards import SUIT_NAMES, SUITS
 from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
@@ -409,7 +410,7 @@ class HandForm(forms.Form):
         for name in ("bidder", "bid", "trump"):
             if name in self.errors:
                 return name
-        for kind, group in (("meld", "meld"), ("tricks", "tricks"), ("took", "took_trick")):
+        for kind, group in (("tricks", "tricks"), ("took", "took_trick"), ("meld", "meld")):
             for side in range(len(self.side_names)):
                 if f"{kind}_{side}" in self.errors:
                     return f"{kind}_{side}"
@@ -436,6 +437,12 @@ class HandForm(forms.Form):
 
     def side_fields(self, kind: str) -> list[forms.BoundField]:
         return [self[f"{kind}_{side}"] for side in range(len(self.side_names))]
+
+    @property
+    def bidder_buttons(self) -> list[tuple[BoundWidget, int]]:
+        """Each seat's bidder button with the seat's side, so a tap on the trump can put the cursor
+        in the bidders' trick-points box."""
+        return [(radio, self.variant.side_of(seat)) for seat, radio in enumerate(self["bidder"])]
 
     @property
     def meld_fields(self) -> list[forms.BoundField]:

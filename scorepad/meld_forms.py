@@ -8,6 +8,7 @@ token; ``MeldQuery`` is what survived, and builds the URLs of every tap on the p
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -100,6 +101,12 @@ class ReturnTrip:
         return urlunsplit(parts._replace(query=urlencode([*kept, (key, str(total))])))
 
 
+def rules_param(overrides: Mapping[str, Any]) -> str:
+    """A game's house rules (§4 keys that differ from the defaults) as the calculator's ``rules``
+    parameter: one JSON object, keys sorted, so the same rules always make the same URL."""
+    return json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def parse_meld_now(text: str) -> int | None:
     """A side's meld so far: a whole number 0…``MELD_NOW_MAX`` in ASCII digits, else None."""
     # ASCII digits only, as for ``side``: int() would also take " 24", "+24" or "٢٤".
@@ -131,10 +138,17 @@ class MeldQuery:
     dropped: tuple[Card, ...] = ()  # cards a variant switch left out, shown once with the reason
     trip: ReturnTrip | None = None  # carried through every tap, so the way back to the scorepad stays
     advise: bool = False  # run the bid advisor on this (full) hand: a tap that changes the hand drops it
+    # A scorepad game's other house rules (``rules_param``), so the advisor bids and scores as that
+    # table does; a switch to another variant drops them.
+    rules: str = ""
+
+    @property
+    def table_rules(self) -> dict[str, Any]:
+        return dict(json.loads(self.rules)) if self.rules else {}
 
     @property
     def settings(self) -> Settings:
-        return self.variant.settings(dict(self.overrides))
+        return self.variant.settings({**self.table_rules, **dict(self.overrides)})
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -153,6 +167,8 @@ class MeldQuery:
         if self.hand:
             params["cards"] = " ".join(cards.codes(self.hand))
         params.update(self.overrides)
+        if self.rules:
+            params["rules"] = self.rules
         if self.dropped:
             params["dropped"] = " ".join(cards.codes(self.dropped))
         if self.advise:
@@ -196,8 +212,9 @@ class MeldQuery:
                 dropped.append(card)
             else:
                 kept.append(card)
+        rules = self.rules if variant is self.variant else ""
         return dataclasses.replace(
-            self, variant=variant, hand=tuple(kept), dropped=tuple(dropped), advise=False
+            self, variant=variant, hand=tuple(kept), dropped=tuple(dropped), advise=False, rules=rules
         )
 
     def why_dropped(self) -> list[tuple[list[str], str]]:
@@ -233,6 +250,7 @@ class MeldQueryForm(forms.Form):
     double_around_scale = forms.CharField(required=False, max_length=40)
     dropped = forms.CharField(required=False, max_length=400)
     advise = forms.BooleanField(required=False)
+    rules = forms.CharField(required=False, max_length=RETURN_MAX_LENGTH)
 
     def clean_variant(self) -> Variant:
         return _refusing(get_variant, self.cleaned_data["variant"] or DEFAULT_VARIANT_ID)
@@ -263,6 +281,20 @@ class MeldQueryForm(forms.Form):
         settings = _refusing(self._variant().settings, {key: value})
         return getattr(settings, key)  # the canonical spelling ("x10" comes back as "×10")
 
+    def clean_rules(self) -> str:
+        """A JSON object of §4 house rules, each checked by the engine; refused whole, in its words."""
+        text = self.cleaned_data["rules"]
+        if not text:
+            return ""
+        try:
+            rules = json.loads(text)
+        except (ValueError, RecursionError):
+            raise forms.ValidationError("The house rules are not readable (a JSON object).") from None
+        if not isinstance(rules, dict):
+            raise forms.ValidationError("The house rules are not readable (a JSON object).")
+        _refusing(self._variant().settings, rules)
+        return rules_param(rules)
+
     def clean_dropped(self) -> tuple[Card, ...]:
         return tuple(_refusing(cards.parse_cards, self.cleaned_data["dropped"]))
 
@@ -280,6 +312,7 @@ class MeldQueryForm(forms.Form):
             dropped=data.get("dropped", ()),
             trip=trip,
             advise=bool(data.get("advise")),
+            rules=data.get("rules", ""),
         )
 
 

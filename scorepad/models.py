@@ -210,6 +210,8 @@ class PracticeGame(models.Model):
     hands = models.JSONField(default=list, blank=True)
     finished = models.BooleanField(default=False)
     won = models.BooleanField(null=True, blank=True)  # the player's side among the winners
+    # The one-time token of the start form that made it: the same form sent twice starts one game.
+    start_token = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

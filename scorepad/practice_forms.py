@@ -6,9 +6,11 @@ engine's own (``setting_choices``), in the same words as the scorepad's new-game
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
+from django.core.validators import RegexValidator
 
 from .engine.bots import PRACTICE_STRENGTHS
 from .engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
@@ -21,6 +23,7 @@ STRENGTH_WORDS = {
     "expert": "Expert: looks ahead before it plays",
 }
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
+STALE_FORM = "This form is out of date (it came from an older page): check the choices and start again."
 
 
 class PracticeForm(forms.Form):
@@ -37,11 +40,20 @@ class PracticeForm(forms.Form):
     head_the_trick = forms.BooleanField(required=False, label="Must beat the winning card when able")
     last_trick = forms.IntegerField(min_value=0, max_value=9_999, label="Last trick bonus")
 
+    # One per page shown: the same form sent twice (a double tap, a resent form) starts one game.
+    start_token = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=64,
+        validators=[RegexValidator(r"^[A-Za-z0-9_-]{16,64}$")],
+        error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
+    )
+
     RULES = ("target", "min_bid", "bid_increment", "pass_cards", "last_trick")
     BOXES = ("trump_requires_marriage", "must_overtrump", "head_the_trick")
 
     def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", self.defaults_of(variant))
+        initial = kwargs.get("initial", self.defaults_of(variant))
+        kwargs["initial"] = {"start_token": new_start_token(), **initial}
         super().__init__(*args, **kwargs)
         self.variant = variant
         self.fields["strength"].choices = [
@@ -65,6 +77,11 @@ class PracticeForm(forms.Form):
             "must_overtrump": rules.must_overtrump,
             "head_the_trick": rules.play_mode == HEAD,
         }
+
+    def renew_token(self) -> None:
+        """A refused token is replaced, so the form shown again can start a game."""
+        self.data = self.data.copy()
+        self.data["start_token"] = new_start_token()
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*self.RULES, *self.BOXES) if name in self.fields]
@@ -90,3 +107,7 @@ def variant_from(value: str | None) -> Variant:
 
 
 __all__ = ["PracticeForm", "variant_from"]
+
+
+def new_start_token() -> str:
+    return secrets.token_urlsafe(16)

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
@@ -42,6 +42,14 @@ STALE = "That was already played; here is the game as it stands."
 
 class PracticeRefused(ServiceError):
     """An action refused (stale, out of turn or illegal); nothing was changed."""
+
+
+class PracticeAlreadyStarted(PracticeRefused):
+    """The start form was sent again (a double tap, a resent form): its game exists (``game``)."""
+
+    def __init__(self, game: PracticeGame) -> None:
+        super().__init__("That game was already started: the form was sent twice. Here it is.")
+        self.game = game
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +72,15 @@ def practice_start(
     overrides: Mapping[str, Any] | None = None,
     strength: str = DEFAULT_STRENGTH,
     seed: int | None = None,
+    start_token: str | None = None,
 ) -> PracticeGame:
-    """A new game, dealt, with the bots played on up to the player's first decision."""
+    """A new game, dealt, with the bots played on up to the player's first decision.
+
+    ``start_token`` (the start form's one-time token) makes one game of a form sent twice: the
+    second is refused with ``PracticeAlreadyStarted`` naming the first, even when both arrive at once
+    (the token is unique in the database)."""
+    if start_token and (started := PracticeGame.objects.filter(start_token=start_token).first()):
+        raise PracticeAlreadyStarted(started)
     if strength not in PRACTICE_STRENGTHS:
         raise PracticeRefused(
             f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
@@ -84,9 +99,17 @@ def practice_start(
         strength=strength,
         seed=seed,
         state={},
+        start_token=start_token or None,
     )
     _play_on(game, state)
-    game.save()
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:
+        if not start_token:
+            raise
+        # The same form, sent at the same moment, got here first: that game is the one.
+        raise PracticeAlreadyStarted(PracticeGame.objects.get(start_token=start_token)) from None
     if game.user is None:
         practice_forget_visitors()
     return game

@@ -25,7 +25,7 @@ from ..engine.cards import SUITS
 from ..engine.scoring import score_hand
 from ..engine.variants import VARIANTS, Variant
 from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..meld_forms import NO_TRUMP, parse_meld_now
+from ..meld_forms import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
 from ..selectors import Scoresheet, last_game, scoresheet
 from ..services import ServiceError
@@ -147,6 +147,7 @@ def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dic
         "form_target": "#scorepad",
         "dealer": sheet.next_dealer,
         "can_correct": True,  # the hand table's Edit/Delete links (a read-only scoreboard has none)
+        "advisor_url": calculator_url(sheet, reverse("game", args=[game.pk])),
         **extra,
     }
 
@@ -236,9 +237,7 @@ def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> Http
         side = 0
     meld_now = parse_meld_now(str(values.pop(f"meld_{side}", "")).strip())
     values.pop("number", None)
-    params = {
-        "variant": sheet.variant.id,
-        "return": f"{page}?{urlencode(values)}",
+    params: dict[str, Any] = {
         "side": side,
         "side_label": sheet.side_names[side],  # the calculator shows it on its way-back button
     }
@@ -248,9 +247,18 @@ def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> Http
         params["trump"] = values["trump"]
     elif values.get("trump") == NO_MARRIAGE:  # counted with no trump, never the best suit (§2.3)
         params["trump"] = NO_TRUMP
-    # The house rules that change meld, so the calculator counts as this table does.
-    params.update({key: sheet.game.settings[key] for key in MELD_SETTINGS if key in sheet.game.settings})
-    return go_to(request, f"{reverse('meld')}?{urlencode(params)}")
+    return go_to(request, calculator_url(sheet, f"{page}?{urlencode(values)}", **params))
+
+
+def calculator_url(sheet: Scoresheet, back: str, **params: Any) -> str:
+    """The meld calculator (and its bid advisor) for this game: its variant, its house rules (those
+    that change meld as the calculator's own settings, the rest as ``rules``) and the way ``back``."""
+    rules = sheet.game.settings
+    query: dict[str, Any] = {"variant": sheet.variant.id, "return": back, **params}
+    query.update({key: rules[key] for key in MELD_SETTINGS if key in rules})
+    if others := {key: value for key, value in rules.items() if key not in MELD_SETTINGS}:
+        query["rules"] = rules_param(others)
+    return f"{reverse('meld')}?{urlencode(query)}"
 
 
 def _bid_step(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse | None:
@@ -434,6 +442,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
             "form_target": "#hand-form",
             "dealer": hand.dealer,
             "editing": True,
+            "advisor_url": calculator_url(sheet, page),
         }
         if partial or request.htmx:
             return render(request, "scorepad/game.html#hand-form", context)

@@ -7,6 +7,8 @@ the whole page loads. Bad input is shown beside its field and never stops the pa
 Opened from a scorepad hand form ("Count it"), the URL also carries ``return`` (that form's local
 path), ``side``, ``side_label`` and maybe ``meld_now`` (the side's meld so far): every tap keeps them, and
 the page offers the total back to the form, or added to ``meld_now`` (a partner's hand counted second).
+From the scorepad ("Count it" or "Bid advisor") it also carries the game's house rules (``rules``, a
+JSON object), so meld and the bid advisor follow that table's rules.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
+from scorepad.forms import house_rules_brief
 from scorepad.meld_forms import (
     MELD_SETTING_CHOICES,
     MELD_SETTING_LABELS,
@@ -159,6 +162,7 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
         "trump_rows": [] if query.trump is not None or query.no_trump else _trump_rows(query, trump_results),
         "settings_fields": _settings_fields(query, form),
         "dropped_notes": query.why_dropped(),
+        "table_rules": house_rules_brief(query.variant, query.variant.settings(query.table_rules)),
         "way_back": _way_back(query, None if hand_error else chosen, result_suit),
         "trip_params": query.trip.params() if query.trip else {},
         "advisor": None if hand_error else advisor_context(query),

@@ -32,6 +32,7 @@ from ..practice_selectors import (
     practice_table,
 )
 from ..services.practice import (
+    PracticeAlreadyStarted,
     PracticeRefused,
     practice_act,
     practice_claim,
@@ -56,12 +57,20 @@ def practice_home(request: HttpRequest) -> HttpResponse:
                 variant_id=form.cleaned_data["variant"],
                 overrides=form.overrides(),
                 strength=form.cleaned_data["strength"],
+                start_token=form.cleaned_data["start_token"],
             )
+        except PracticeAlreadyStarted as error:
+            # Said in words, and on to the game the first post started (nothing new was made).
+            game = error.game
+            messages.info(request, str(error))
         except PracticeRefused as error:
             form.add_error(None, str(error))
-        else:
+            game = None
+        if game is not None:
             _remember(request, game)
             return go_to(request, reverse("practice_game", args=[game.pk]))
+    if "start_token" in form.errors:
+        form.renew_token()
     context = {
         "form": form,
         "variant": variant,
@@ -158,8 +167,9 @@ def _user(request: HttpRequest) -> Any:
 
 def _remember(request: HttpRequest, game: PracticeGame) -> None:
     """A visitor's games are theirs through the session (kept across logging in)."""
-    if game.user_id is None:
-        request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, [])[-19:], game.pk]
+    ids = request.session.get(SESSION_KEY, [])
+    if game.user_id is None and game.pk not in ids:
+        request.session[SESSION_KEY] = [*ids[-19:], game.pk]
 
 
 def _variant_links() -> list[tuple[str, str]]:

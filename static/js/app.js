@@ -49,17 +49,49 @@
     }
   });
 
-  // Hand form: fewer touches. Tapping the trump moves the cursor to the first empty meld box, and the
-  // keyboard's Enter ("next") moves on from the bid and the meld boxes to the next empty box instead of
-  // recording half a hand; in a trick box it records. Without JavaScript every box is simply tapped.
+  // Hand form: fewer touches (without JavaScript every box is simply tapped).
+  // * Tapping the trump puts the cursor in the bidders' trick-points box (the first empty meld box on a
+  //   hand with no marriage, which has no trick points).
+  // * A trick-points box moves on by itself once no longer number fits in it: no side takes more than
+  //   the hand's total (25 in classic), so after "13" or "3" no digit can follow, while after "1" or
+  //   "2" one can and the cursor stays. Only typing moves it (not deleting, not pasting), and
+  //   someone stepping through the form with Tab keeps the cursor where Tab puts it.
+  // * Enter (the keyboard's "next") moves on to the next empty box, in the form's order, and records
+  //   on the last one. "Next" skips a trick box that is worked out (every other side's is filled).
+  // Nothing waits on a timer: a tap into another box always has the last word.
   function numberBoxes(form) {
     return Array.prototype.slice.call(form.querySelectorAll("input[type=number]:not(#id_bid)"));
   }
 
-  // Only a tap moves the cursor: a keyboard user stepping through the suits with the arrows keeps it.
+  function trickBoxes(form) {
+    return Array.prototype.slice.call(form.querySelectorAll(".trick-points input[type=number]"));
+  }
+
+  function workedOut(form, box) {
+    const tricks = trickBoxes(form);
+    return tricks.indexOf(box) >= 0 && tricks.every(function (other) { return other === box || other.value !== ""; });
+  }
+
+  function nextBox(form, from) {
+    const boxes = numberBoxes(form);
+    return boxes.slice(boxes.indexOf(from) + 1).find(function (box) {
+      return box.value === "" && !workedOut(form, box);
+    });
+  }
+
+  function biddersTrickBox(form) {
+    const bidder = form.querySelector("input[name=bidder]:checked");
+    const seat = bidder && bidder.closest("[data-side]");
+    return seat ? form.querySelector("#id_tricks_" + seat.getAttribute("data-side")) : null;
+  }
+
+  // Only a tap moves the cursor: a keyboard user stepping through the suits with the arrows, or
+  // through the boxes with Tab, keeps it.
   let lastTap = 0;
+  let tabbing = false;
   document.addEventListener("pointerdown", function () {
     lastTap = Date.now();
+    tabbing = false;
   });
 
   document.addEventListener("change", function (event) {
@@ -68,13 +100,42 @@
       return;
     }
     const form = input.closest("#hand-form");
-    const empty = form && numberBoxes(form).find(function (box) { return box.value === ""; });
-    if (empty && input.value !== "none") {
-      empty.focus();
+    if (!form) {
+      return;
+    }
+    const bidders = biddersTrickBox(form);
+    const target = input.value === "none"
+      ? Array.prototype.slice.call(form.querySelectorAll(".meld-points input[type=number]")).find(function (box) { return box.value === ""; })
+      : (bidders && bidders.value === "" && !workedOut(form, bidders) ? bidders : nextBox(form, null));
+    if (target) {
+      target.focus();
+    }
+  });
+
+  document.addEventListener("input", function (event) {
+    const box = event.target;
+    if (tabbing || !(box instanceof HTMLInputElement) || event.inputType !== "insertText") {
+      return;
+    }
+    const field = box.closest("#hand-form .trick-points");
+    if (!field || !/^[0-9]+$/.test(box.value)) {
+      return;
+    }
+    const points = Number(box.value);
+    const most = Number(field.getAttribute("data-trick-total"));
+    // Complete: a valid number that any further digit would push past the hand's total.
+    if (points > 0 && points <= most && points * 10 > most) {
+      const next = nextBox(box.form, box);
+      if (next) {
+        next.focus();
+      }
     }
   });
 
   document.addEventListener("keydown", function (event) {
+    if (event.key === "Tab") {
+      tabbing = true;
+    }
     const input = event.target;
     if (event.key !== "Enter" || !(input instanceof HTMLInputElement) || input.type !== "number") {
       return;
@@ -85,11 +146,7 @@
     }
     // Never the browser's implicit submit: it would press the form's first button (a bid chip).
     event.preventDefault();
-    // From the bid or a meld box, on to the next empty box; from a trick box (one may stay blank:
-    // it is worked out), record.
-    const boxes = numberBoxes(form);
-    const next = input.name.startsWith("tricks_") ? null
-      : boxes.slice(boxes.indexOf(input) + 1).find(function (box) { return box.value === ""; });
+    const next = nextBox(form, input);
     if (next) {
       next.focus();
     } else {

@@ -117,13 +117,14 @@ def test_a_hand_is_recorded_with_the_keyboard_alone(live_server, new_phone):
     tab_to(page, "input[name=trump]")
     page.keyboard.press("ArrowRight")  # spades, then hearts
     outline = page.evaluate("getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")
+    tab_to(page, "#id_tricks_0")
+    page.keyboard.type("15")  # complete (no third digit fits in 25), but Tab, not the page, moves on
+    expect(page.locator("#id_tricks_0")).to_be_focused()
     tab_to(page, "#id_meld_0")
     page.keyboard.type("10")
     tab_to(page, "#id_meld_1")
     page.keyboard.type("5")
-    tab_to(page, "#id_tricks_0")
-    page.keyboard.type("15")
-    page.keyboard.press("Enter")  # submits the form as "Record hand", not the bid stepper's −
+    page.keyboard.press("Enter")  # the last box: submits the form as "Record hand", not the bid stepper's −
 
     expect(page.locator("#scoreboard .points")).to_have_text(["25", "15"])
     expect(page.locator(".last-hand")).to_contain_text("Ann bid 20")

@@ -14,8 +14,10 @@ from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.models import PracticeGame
 from scorepad.practice_selectors import practice_hint, practice_statistics, practice_table
+from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
+    PracticeAlreadyStarted,
     PracticeRefused,
     practice_act,
     practice_next_hand,
@@ -134,6 +136,35 @@ def test_undo_after_the_last_card_takes_the_hand_back_out_of_the_record():
 def test_only_the_listed_strengths_may_be_started():
     with pytest.raises(PracticeRefused, match="Unknown bot strength"):
         practice_start(user=None, variant_id="classic", strength="cmd:rm -rf /")
+
+
+START_TOKEN = "one-form-0123456789"
+
+
+def test_a_start_form_sent_twice_starts_one_game():
+    first = practice_start(user=None, variant_id="classic", start_token=START_TOKEN)
+    with pytest.raises(PracticeAlreadyStarted, match="already started") as refused:
+        practice_start(user=None, variant_id="classic", start_token=START_TOKEN)
+    assert refused.value.game == first
+    assert PracticeGame.objects.count() == 1
+
+
+def test_a_start_form_sent_twice_at_once_starts_one_game(monkeypatch):
+    """The second post passes the first check while the first is still playing its bots: the
+    database's unique token refuses it when it saves."""
+    play_on, rivals = practice_service._play_on, []
+
+    def rival_saves_first(game: PracticeGame, state) -> None:
+        monkeypatch.setattr(practice_service, "_play_on", play_on)
+        rivals.append(practice_start(user=None, variant_id="classic", start_token=START_TOKEN))
+        play_on(game, state)
+
+    monkeypatch.setattr(practice_service, "_play_on", rival_saves_first)
+    with pytest.raises(PracticeAlreadyStarted) as refused:
+        practice_start(user=None, variant_id="classic", start_token=START_TOKEN)
+    # (Here the rival ran inside this call's transaction, so the refusal rolled it back too; on a
+    # real server it is another request's, already committed.)
+    assert refused.value.game.pk == rivals[0].pk
 
 
 def test_statistics_count_wins_bids_made_and_the_margin_per_hand():

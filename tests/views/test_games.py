@@ -809,3 +809,45 @@ def test_another_households_game_is_a_404_everywhere(client, game):
 def test_a_link_to_a_hand_no_longer_in_the_game_says_so(client, game):
     response = client.get(reverse("hand_edit", args=[game.pk, 999]), follow=True)
     assert b"no longer in the game" in response.content
+
+
+# ---- the bid advisor from the hand form ----------------------------------------------------------
+
+
+def advisor_link(page: str) -> str:
+    found = re.search(r'<a href="([^"]*)">Bid advisor</a>', page)
+    assert found, "the hand form has no Bid advisor link"
+    return html.unescape(found.group(1))
+
+
+def test_the_bid_advisor_link_opens_the_calculator_with_the_games_rules_and_a_way_back(
+    client, household, players
+):
+    game = start(household, players[:4], min_bid=60, double_around_scale="two_singles")
+    back = reverse("game", args=[game.pk])
+    url = advisor_link(client.get(back).content.decode())
+    query = parse_qs(urlsplit(url).query)
+    assert (query["variant"], query["return"]) == (["double-deck"], [back])
+    assert query["double_around_scale"] == ["two_singles"]  # a meld rule, as the calculator's own setting
+    calculator = client.get(url)
+    settings = calculator.context["query"].settings
+    assert (settings.min_bid, settings.double_around_scale) == (60, "two_singles")  # what the advisor bids by
+    page = calculator.content.decode()
+    assert "Your game's house rules: minimum bid 60" in page
+    assert f'href="{back}">Back without counting' in page
+
+
+def test_the_bid_advisor_link_from_a_correction_comes_back_to_it(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    edit = reverse("hand_edit", args=[game.pk, game.hands.get().pk])
+    url = advisor_link(client.get(edit).content.decode())
+    assert parse_qs(urlsplit(url).query)["return"] == [edit]
+
+
+def test_the_bid_advisor_link_refuses_an_off_site_way_back(client, game):
+    url = advisor_link(client.get(reverse("game", args=[game.pk])).content.decode())
+    parts = urlsplit(url)
+    query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+    page = client.get(parts.path, {**query, "return": "https://evil.example/games/1/"}).content.decode()
+    assert "evil" not in page
+    assert "Back without counting" not in page

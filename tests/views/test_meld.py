@@ -476,3 +476,28 @@ def test_no_trump_counts_a_no_marriage_hand_without_run_royal_marriage_or_dix(cl
     assert "No trump: no run, royal marriage or dix" in page
     assert "Every trump, best first" not in page
     assert link_params(page, "KH")["trump"] == ["none"]  # every tap keeps it
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("[1]", "The house rules are not readable (a JSON object)."),
+        ("{", "The house rules are not readable (a JSON object)."),
+        ('{"min_bid": "x"}', "min_bid"),
+        ('{"no_such_rule": 1}', "no_such_rule"),
+    ],
+)
+def test_house_rules_that_are_not_rules_are_refused_in_words_and_dropped(client, rules, message):
+    response = client.get(reverse("meld"), {"variant": "classic", "cards": C1, "rules": rules})
+    assert response.status_code == 200
+    assert message in html.unescape(response.content.decode())
+    assert response.context["query"].rules == ""
+    assert all("rules" not in parse_qs(urlsplit(url).query) for url in links(response.content.decode()))
+
+
+def test_a_games_house_rules_stay_through_every_tap_but_not_into_another_variant(client):
+    page = meld_page(client, variant="classic", cards="KS QS", rules='{"min_bid":25}')
+    for url in links(page, "hx-get"):
+        query = parse_qs(urlsplit(url).query)
+        assert query.get("rules") == (['{"min_bid":25}'] if query["variant"] == ["classic"] else None)
+    assert 'name="rules" value="{&quot;min_bid&quot;:25}"' in page

@@ -143,3 +143,24 @@ def test_house_rules_come_with_the_variants_defaults_and_only_changes_are_stored
     assert defaults.settings == {}
     changed = start(client, "classic", target="50", pass_cards="0", head_the_trick="")
     assert changed.settings == {"target": 50, "pass_cards": 0, "play_mode": "FOLLOW"}
+
+
+def test_the_start_form_sent_twice_starts_one_game(client):
+    form = {"variant": "classic", "strength": "heuristic", **_defaults(client, "classic")}
+    first = client.post(reverse("practice"), form)
+    again = client.post(reverse("practice"), form, follow=True)  # a double tap, or the form resent
+    assert PracticeGame.objects.count() == 1
+    assert again.redirect_chain == [(first["Location"], 302)]  # on to the game the first post started
+    assert "That game was already started: the form was sent twice." in again.content.decode()
+
+
+def test_a_start_form_without_its_one_time_token_is_refused_in_words(client):
+    form = {"variant": "classic", "strength": "heuristic", **_defaults(client, "classic")}
+    response = client.post(reverse("practice"), {**form, "start_token": ""})
+    assert response.status_code == 200
+    assert not PracticeGame.objects.exists()
+    assert "This form is out of date" in response.content.decode()
+    fresh = response.context["form"]["start_token"].value()
+    assert fresh  # the form shown again can start the game
+    assert fresh != form["start_token"]
+    assert client.post(reverse("practice"), {**form, "start_token": fresh}).status_code == 302
