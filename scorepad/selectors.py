@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.http import Http404
 
 from .engine.cards import SUITS
 from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
@@ -139,11 +140,18 @@ def game_score(game: Game) -> GameScore:
 
 
 def scoresheet(game: Game) -> Scoresheet:
-    """Score ``game`` as stored. Read-only: writes go through ``services.games``."""
+    """Score ``game`` as stored. Read-only: writes go through ``services.games``.
+
+    A game deleted from another phone while this is read is a 404. The seats are read before the
+    hands for that: a deletion committed between the two reads leaves seats and no hands (which
+    scores), never hands whose dealers have no seat.
+    """
+    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
+    if not players:
+        raise Http404("That game was just deleted.")
     hands = list(game.hands.all())
     score = score_game(*parse_record(record_of(game, hands)))
     variant, settings = score.variant, score.settings
-    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
     names = side_names(variant, players)
     rows: list[HandRow] = []
     scored = iter(score.hands)

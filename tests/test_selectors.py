@@ -2,9 +2,11 @@
 
 import pytest
 from django.db import connection
+from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from scorepad.selectors import games_for_household, player_statistics
+from scorepad.models import Game
+from scorepad.selectors import games_for_household, player_statistics, scoresheet
 from scorepad.services.exchange import household_history_csv
 from tests.sample_games import (
     CLASSIC_WON,
@@ -167,3 +169,10 @@ def test_statistics_and_csv_read_a_household_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(len(one_game)):
         player_statistics(household)
         household_history_csv(household=household)
+
+
+def test_a_game_deleted_by_another_phone_while_its_page_is_read_is_a_404_not_a_500(household):
+    game = import_game(household, CLASSIC_WON, SEATED)
+    Game.objects.filter(pk=game.pk).delete()  # another phone, after this request looked the game up
+    with pytest.raises(Http404):
+        scoresheet(game)
