@@ -144,6 +144,11 @@ else:
                 "timeout": 20,  # under a burst, a write waits its turn rather than failing
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Tests use a file too, not Django's default in-memory database: the browser tests' live
+            # server answers several phones at once, one thread each, and an in-memory database is
+            # one connection shared by every thread, which SQLite refuses under concurrent use
+            # ("bad parameter or other API misuse"). A file gives each thread its own connection.
+            "TEST": {"NAME": str(VAR_DIR / "test-pinochle.sqlite3")},
         }
     }
 
