@@ -24,13 +24,13 @@ from functools import partial
 from typing import Any
 
 from .auction import trump_suits
-from .bots.heuristic import Profile, choose_pass, profile_of
+from .bots.heuristic import choose_pass, profile_of
 from .cards import SUITS, Card, CardError, Suit, counts_of
 from .knowledge import deal_unknown, knowledge_of
 from .meld import meld_points
 from .search import Outcome, outcome_scores, simulate_contract
 from .variants import Settings, Variant
-from .view import BID, SeatView, build_seat_view
+from .view import BID, build_seat_view
 
 DEFAULT_SAMPLES = 200  # simulated hands per trump
 MIN_SAMPLES = 40  # … at least, whatever the clock says
@@ -123,7 +123,7 @@ def advise(
     k = knowledge_of(view)
     trumps = trump_suits(counts, settings)
     results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
-    passer = partial(_heuristic_pass, p=p)
+    passer = partial(choose_pass, p=p)
     done = 0
     for done in range(1, samples + 1):
         hands = deal_unknown(k, rng)
@@ -135,10 +135,6 @@ def advise(
     advice = [_trump_advice(variant, settings, t, melds[t], results[t]) for t in trumps]
     advice.sort(key=lambda a: (a.bids["standard"] or 0, a.mean), reverse=True)
     return Advice(variant, done, time.perf_counter() - started, tuple(advice))
-
-
-def _heuristic_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:
-    return choose_pass(view, p)
 
 
 def _trump_advice(

@@ -27,6 +27,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..auction import least_bid, trump_suits
 from ..cards import CODES, SUIT_NAMES, SUITS, Card, Suit, counts_of
@@ -107,10 +108,12 @@ class ExpertBot:
 
     # ------------------------------------------------------------ sampling
 
-    def _deals(self, view: SeatView, p: Profile, rounds: int, deadline: float) -> Iterator[list[list[int]]]:
-        """Up to ``rounds`` sampled deals, one at a time: after ``MIN_ROUNDS`` the next one comes only
-        while the clock allows, so the caller's work on each deal counts against the budget."""
-        k = knowledge_of(view)
+    def _deals(
+        self, view: SeatView, k: Knowledge, p: Profile, rounds: int, deadline: float
+    ) -> Iterator[list[list[int]]]:
+        """Up to ``rounds`` deals sampled from ``k`` (what ``view``'s seat knows), one at a time: after
+        ``MIN_ROUNDS`` the next one comes only while the clock allows, so the caller's work on each
+        deal counts against the budget."""
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
@@ -143,8 +146,8 @@ class ExpertBot:
         exact_root = sum(k.sizes) <= EXACT_CARDS
         rounds = max(MIN_ROUNDS, self.playouts // len(legal))
         values: dict[Card, list[float]] = {c: [] for c in legal}  # per card, one value per sampled deal
-        for done in range(1, rounds + 1):
-            state, contract = play_state(view, deal_unknown(k, self.rng))
+        for hands in self._deals(view, k, p, rounds, deadline):
+            state, contract = play_state(view, hands)
             for c in legal:
                 child = state.copy()
                 child.play(c)
@@ -152,8 +155,6 @@ class ExpertBot:
                     values[c].append(solve(child, contract, side, -INFINITY, INFINITY))
                 else:
                     values[c].append(playout(child, contract, side, exact_from=0))
-            if done >= MIN_ROUNDS and time.perf_counter() > deadline:
-                break
         natural = choose_card(view, p, self.memory)
         top = max(legal, key=lambda c: sum(values[c]))
         best = top if top == natural or clearly_better(values[top], values[natural]) else natural
@@ -182,8 +183,8 @@ class ExpertBot:
         """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
         per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
-        passer = _heuristic_passer(p)
-        for hands in self._deals(view, p, per_trump, deadline):
+        passer = partial(choose_pass, p=p)
+        for hands in self._deals(view, knowledge_of(view), p, per_trump, deadline):
             for t in trumps:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
@@ -239,12 +240,12 @@ class ExpertBot:
         if len(candidates) == 1:
             return Choice(candidates[0], "the obvious pass")
         side = view.variant.side_of(view.seat)
-        passer = _heuristic_passer(p)
+        passer = partial(choose_pass, p=p)
         partner = next(s for s in view.variant.sides[side] if s != view.seat)
         rounds = max(MIN_ROUNDS, self.playouts // len(candidates))
         totals = [0.0] * len(candidates)
         deals = 0
-        for hands in self._deals(view, p, rounds, deadline):
+        for hands in self._deals(view, knowledge_of(view), p, rounds, deadline):
             deals += 1
             if view.seat == view.bidder:  # the partner has passed: deal from before its pass
                 hands = [h[:] for h in hands]
@@ -348,10 +349,6 @@ def auction_misfits(view: SeatView, hands: Sequence[Sequence[int]], p: Profile) 
         else:
             misfits += worth[seat] > (1 + FIT_SLACK) * least_bid(view.auction[:index], view.settings)
     return misfits
-
-
-def _heuristic_passer(p: Profile) -> Callable[[SeatView], tuple[Card, ...]]:
-    return lambda seen: choose_pass(seen, p)
 
 
 def _fixed_passer(
