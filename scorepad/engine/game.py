@@ -367,7 +367,7 @@ class HandState:
     # -- the end of a hand ----------------------------------------------------------------
 
     def _finish(self, *, played: bool) -> None:
-        variant, sides = self.variant, self.variant.sides
+        variant = self.variant
         assert self.meld is not None
         assert self.bidder is not None
         assert self.bid is not None
@@ -375,7 +375,7 @@ class HandState:
             bidder=self.bidder,
             bid=self.bid,
             trump=self.trump,
-            meld=tuple(sum(self.meld[s] for s in side) for side in sides),
+            meld=variant.side_totals(self.meld),
             tricks=tuple(self.points) if played else None,
             took_trick=tuple(self.took_trick) if played else None,
         )

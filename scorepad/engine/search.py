@@ -50,7 +50,7 @@ def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayStat
         took,
         len(view.tricks),
     )
-    meld = tuple(sum(view.meld[s] for s in side) for side in variant.sides)
+    meld = variant.side_totals(view.meld)
     return state, Contract(variant, settings, view.bidder, view.bid, view.trump, meld)
 
 
@@ -98,7 +98,7 @@ def lean_of(state: HandState) -> tuple[PlayState, Contract]:
         [False] * sides,
         0,
     )
-    meld = tuple(sum(state.meld[s] for s in side) for side in variant.sides)
+    meld = variant.side_totals(state.meld)
     return lean, Contract(variant, state.settings, state.bidder, state.bid, state.trump, meld)
 
 
@@ -132,7 +132,7 @@ def simulate_contract(
     """
     state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
     assert state.meld is not None
-    meld = tuple(sum(state.meld[s] for s in side) for side in variant.sides)
+    meld = variant.side_totals(state.meld)
     bidders = variant.side_of(bidder)
     if state.decision != PLAY:
         nothing = (0,) * len(variant.sides)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,6 +235,10 @@ class Variant:
 
     def side_of(self, seat: int) -> int:
         return seat % len(self.sides)
+
+    def side_totals(self, per_seat: Sequence[int]) -> tuple[int, ...]:
+        """Each side's sum of a per-seat count (meld shown by each seat → meld per side)."""
+        return tuple(sum(per_seat[seat] for seat in side) for side in self.sides)
 
     def deck(self) -> list[Card]:
         """Every card of the deck, in canonical order (copies adjacent)."""
