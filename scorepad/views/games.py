@@ -468,11 +468,10 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
                 dealer=form.cleaned_data["dealer"],
             )
         except StaleCorrection as error:
-            if not game.hands.filter(pk=hand.pk).exists():
-                messages.info(request, str(error))
-                return _to_game(request, game)
-            hand.refresh_from_db()
-            sheet = scoresheet(game)
+            current = _hand_or_back(request, game, hand.pk)  # deleted on another phone meanwhile?
+            if isinstance(current, HttpResponse):
+                return current
+            hand, sheet = current, scoresheet(game)
             # The hand as it is now, with its new version, under the refusal.
             return render_page(fresh_form(), refusal=str(error))
         except HandRefused as error:
@@ -497,8 +496,10 @@ def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpRe
         try:
             hand_delete(game=game, hand_id=hand.pk, version=_posted_int(request, "version") or 0)
         except StaleCorrection as error:
-            notice = str(error)  # changed since: show it as it is now and ask again
-            hand.refresh_from_db()
+            current = _hand_or_back(request, game, hand.pk)  # deleted on another phone meanwhile?
+            if isinstance(current, HttpResponse):
+                return current
+            hand, notice = current, str(error)  # changed since: show it as it is now and ask again
         except ServiceError as error:
             messages.error(request, str(error))
             return _to_game(request, game)

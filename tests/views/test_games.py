@@ -13,6 +13,7 @@ from scorepad.forms import NewGameForm
 from scorepad.models import Game, Hand
 from scorepad.services.games import HandRefused, game_start, hand_record
 from scorepad.services.households import household_create, player_create
+from scorepad.views import games as games_views
 
 pytestmark = pytest.mark.django_db
 
@@ -851,3 +852,25 @@ def test_the_bid_advisor_link_refuses_an_off_site_way_back(client, game):
     page = client.get(parts.path, {**query, "return": "https://evil.example/games/1/"}).content.decode()
     assert "evil" not in page
     assert "Back without counting" not in page
+
+
+@pytest.mark.parametrize("page", ["hand_delete", "hand_edit"])
+def test_a_hand_deleted_on_another_phone_while_the_post_is_read_goes_back_to_the_game(
+    client, game, monkeypatch, page
+):
+    """The other phone's delete lands after this request found the hand, before its own write."""
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = hand_url(page, game, 0)
+    write = "hand_delete" if page == "hand_delete" else "hand_edit"
+    real = getattr(games_views, write)
+
+    def other_phone_first(**kwargs):
+        Hand.objects.filter(pk=kwargs["hand_id"]).delete()
+        return real(**kwargs)
+
+    monkeypatch.setattr(games_views, write, other_phone_first)
+    data = {"version": 1} if page == "hand_delete" else form_data(version=1)
+    response = client.post(url, data, follow=True)
+    assert response.status_code == 200
+    assert b"no longer in the game" in response.content
+    assert not Hand.objects.exists()
