@@ -273,6 +273,8 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     players = data.get("players")
     if not isinstance(players, list) or not all(_is_player(player) for player in players):
         raise ServiceError(f'players: a list of {{"name": …}} objects, names of 1 to {NAME_MAX} characters.')
+    # Names as they will be stored (spaces squeezed, as a roster name is), before they are compared.
+    players = [{**player, "name": " ".join(player["name"].split())} for player in players]
     names = [player["name"] for player in players]
     if len({name.casefold() for name in names}) < len(names):
         raise ServiceError("players: the same name twice.")
@@ -378,7 +380,7 @@ def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
     Household.objects.filter(pk=household.pk).update(created_at=backup["created_at"])  # auto_now_add
     household.members.add(user)
     players = Player.objects.bulk_create(
-        Player(household=household, name=" ".join(p["name"].split()), retired=p.get("retired", False))
+        Player(household=household, name=p["name"], retired=p.get("retired", False))
         for p in backup["players"]
     )
     for game in backup["games"]:

@@ -86,6 +86,7 @@ def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
         ),
         (lambda b: b["games"][0]["hands"][0].update(meld=[100_000, 9]), "100000 is more than any real score"),
         (lambda b: b["players"].append({"name": "ann"}), "the same name twice"),
+        (lambda b: b["players"].append({"name": "  Ann "}), "the same name twice"),  # as stored: "Ann"
     ],
 )
 def test_a_bad_backup_restores_nothing_and_says_what_is_wrong(backup, change, words):
