@@ -15,8 +15,8 @@ from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 
-class BrowserError(Exception):
-    """The connection failed or the answer was not HTTP."""
+class BrowserError(RuntimeError):
+    """The connection failed or the answer was not HTTP (the command reports it in one line)."""
 
 
 @dataclass

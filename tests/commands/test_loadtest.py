@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from scorepad.engine.variants import VARIANTS
@@ -109,3 +110,12 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
     assert report["lost"] == report["errors"] == 0
     assert report["totals_checked"] == report["games"] == 2
     assert sum(report["guesses"].values()) > 0  # wrong passwords were posted alongside
+
+
+@pytest.mark.parametrize(
+    ("variants", "words"),
+    [("classic,bridge", r"--variants: unknown \['bridge'\]"), (",", "--variants: unknown none given")],
+)
+def test_bad_variants_are_named_in_one_line(variants, words):
+    with pytest.raises(CommandError, match=words):
+        call_command("loadtest", "--variants", variants)

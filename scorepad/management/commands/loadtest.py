@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
 
 from scorepad.engine.variants import VARIANTS
 from scorepad.loadtest.run import BARE, GAME_PAGE, HAND_POST, Options, Report, run
@@ -39,7 +40,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         variants = tuple(v.strip() for v in options["variants"].split(",") if v.strip())
-        if unknown := [v for v in variants if v not in VARIANTS] or not variants:
+        unknown = [v for v in variants if v not in VARIANTS]
+        if unknown or not variants:
             raise CommandError(f"--variants: unknown {unknown or 'none given'}; choose from {list(VARIANTS)}")
         if options["users"] < 1 or options["seconds"] <= 0:
             raise CommandError("--users must be at least 1 and --seconds more than 0")
@@ -58,7 +60,7 @@ class Command(BaseCommand):
         )
         try:
             result = run(settings)
-        except RuntimeError as error:
+        except (RuntimeError, DatabaseError) as error:  # the server died, or the database is not ready
             raise CommandError(str(error)) from error
         if options["json"]:
             self.stdout.write(json.dumps(dataclasses.asdict(result) | {"ok": result.ok}))
