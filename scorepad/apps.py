@@ -6,4 +6,4 @@ class ScorepadConfig(AppConfig):
     verbose_name = "Pinochle Table"
 
     def ready(self) -> None:
-        from .views.practice import claim_practice_games_on_login  # noqa: F401  (connects the receiver)
+        from . import signals  # noqa: F401  (connects the receivers)

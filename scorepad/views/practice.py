@@ -12,9 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import user_logged_in
 from django.contrib.auth.decorators import login_required
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,7 +33,6 @@ from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeRefused,
     practice_act,
-    practice_claim,
     practice_next_hand,
     practice_rematch,
     practice_start,
@@ -121,15 +118,6 @@ def practice_history_view(request: HttpRequest) -> HttpResponse:
     games = list(practice_history(request.user))
     context = {"games": games, "stats": practice_statistics(games)}
     return render(request, "scorepad/practice_history.html", context)
-
-
-@receiver(user_logged_in)
-def claim_practice_games_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
-    """The games a visitor started in this browser become the user's, so history counts them."""
-    if request is not None and hasattr(request, "session"):
-        ids = request.session.pop(SESSION_KEY, [])
-        if ids:
-            practice_claim(user=user, ids=ids)
 
 
 # -- helpers ------------------------------------------------------------------------------------
