@@ -194,7 +194,6 @@ STORAGES = {
 }
 # Serve static/ itself too, so a VAR_DIR without collectstatic still has its CSS and htmx.
 WHITENOISE_USE_FINDERS = True
-WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 # Content Security Policy: scripts and styles only from our own origin or with the
 # per-request nonce; no inline handlers, no eval (so no hx-on and no trigger filters).

@@ -265,9 +265,10 @@ def hand_undo(*, game: Game, hand_id: int, version: int) -> tuple[Scoresheet, Un
     game = _locked(game)
     hand = _current(game, hand_id, version, seen="saw it: nothing was undone")
     last = game.hands.order_by("-number").values_list("number", flat=True).first()
+    assert last is not None  # the hand just found is in this game
     if hand.number != last:
         raise StaleCorrection(
-            f"Hand {hand.number + 1} is no longer the last hand: hand {last + 1 if last is not None else 1} "
+            f"Hand {hand.number + 1} is no longer the last hand: hand {last + 1} "
             "was recorded since. Nothing was undone."
         )
     fields = {name: getattr(hand, name) for name in UNDO_FIELDS}
@@ -291,7 +292,7 @@ def hand_redo(*, game: Game, undone: UndoneHand) -> Scoresheet:
 @transaction.atomic
 def game_abandon(*, game: Game, abandoned: bool) -> Game:
     """An unfinished game left for good: it stays in the history, out of the statistics."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = _locked(game)
     if abandoned and game.finished:
         raise ServiceError("A finished game can't be abandoned: it was won.")
     game.abandoned = abandoned
