@@ -310,15 +310,8 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            return _recorded(request, sheet)
+            return _after_write(request, sheet)
     return render_page(form)
-
-
-def _recorded(request: HttpRequest, sheet: Scoresheet) -> HttpResponse:
-    """Back to a blank form for the next hand (a plain redirect drops any prefill from the URL)."""
-    if not request.htmx:
-        return redirect("game", game_id=sheet.game.pk)
-    return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {})), sheet)
 
 
 def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
@@ -338,7 +331,7 @@ def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) 
         form = _hand_form(sheet, initial=_new_hand_initial(sheet, request.POST))
         form.add_error(None, str(error))
         return render_page(form)
-    return _recorded(request, sheet)
+    return _after_write(request, sheet)
 
 
 def _posted_int(request: HttpRequest, name: str) -> int | None:
@@ -360,9 +353,12 @@ def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
     return undone if undone.revision == sheet.game.revision else None
 
 
-def _after_correction(request: HttpRequest, sheet: Scoresheet, notice: str) -> HttpResponse:
+def _after_write(request: HttpRequest, sheet: Scoresheet, notice: str = "") -> HttpResponse:
+    """Back to a blank form for the next hand, saying ``notice`` if any (a plain redirect drops
+    any prefill from the URL)."""
     if not request.htmx:
-        messages.info(request, notice)
+        if notice:
+            messages.info(request, notice)
         return redirect("game", game_id=sheet.game.pk)
     return _show_result(_render_game(request, sheet, _next_hand_form(sheet, {}), notice=notice), sheet)
 
@@ -374,13 +370,13 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     hand_id, version = _posted_int(request, "hand_id"), _posted_int(request, "version")
     if hand_id is None or version is None:
-        return _after_correction(request, scoresheet(game), "Undo which hand? Reload the page and try again.")
+        return _after_write(request, scoresheet(game), "Undo which hand? Reload the page and try again.")
     try:
         sheet, undone = hand_undo(game=game, hand_id=hand_id, version=version)
     except ServiceError as error:
-        return _after_correction(request, scoresheet(game), str(error))
+        return _after_write(request, scoresheet(game), str(error))
     request.session[REDO_KEY.format(game.pk)] = undone.to_json()
-    return _after_correction(request, sheet, f"Hand {undone.number + 1} undone.")
+    return _after_write(request, sheet, f"Hand {undone.number + 1} undone.")
 
 
 @login_required
@@ -390,13 +386,13 @@ def game_redo(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     data = request.session.pop(REDO_KEY.format(game.pk), None)
     if not data:
-        return _after_correction(request, scoresheet(game), "There is nothing to redo.")
+        return _after_write(request, scoresheet(game), "There is nothing to redo.")
     undone = UndoneHand.from_json(data)
     try:
         sheet = hand_redo(game=game, undone=undone)
     except ServiceError as error:
-        return _after_correction(request, scoresheet(game), str(error))
-    return _after_correction(request, sheet, f"Hand {undone.number + 1} is back.")
+        return _after_write(request, scoresheet(game), str(error))
+    return _after_write(request, sheet, f"Hand {undone.number + 1} is back.")
 
 
 # ---- corrections ------------------------------------------------------------------------------

@@ -147,8 +147,6 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
     result_suit = _suit_label(trump_results[0][0] if query.trump is None else query.trump)
-    if query.no_trump:  # a no-marriage hand is counted with no trump at all (RULES §2.3)
-        chosen = count_meld(query.counts, None, query.variant, query.settings)
     return {
         "variants": _variant_choices(query),
         "trumps": _trump_choices(query),
@@ -204,7 +202,10 @@ def _way_back(query: MeldQuery, result: MeldResult | None, suit: SuitLabel) -> W
 
 
 def _chosen_result(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> MeldResult:
-    """The chosen trump's meld, or the best suit's while trump is not chosen yet."""
+    """The chosen trump's meld, none's (a no-marriage hand, RULES §2.3), or the best suit's while
+    trump is not chosen yet."""
+    if query.no_trump:
+        return count_meld(query.counts, None, query.variant, query.settings)
     if query.trump is None:
         return trump_results[0][1]
     return next(result for suit, result in trump_results if suit == query.trump)
