@@ -266,7 +266,28 @@ def seated_side_names(game: Game, variant: Variant) -> list[str]:
 
 
 @dataclass(slots=True)
-class PlayerStatistics:
+class GameRecord:
+    """Games played, finished and won: what a player and a partnership both count."""
+
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per finished game; games still going count for neither side."""
+        return self.wins / self.finished if self.finished else None
+
+    def count_game(self, side: int, scored: GameScore) -> None:
+        """One more game, played on ``side``."""
+        self.games += 1
+        if scored.finished:
+            self.finished += 1
+            self.wins += side in scored.winners
+
+
+@dataclass(slots=True, kw_only=True)
+class PlayerStatistics(GameRecord):
     """One player's record in one variant.
 
     ``average_meld`` is the meld of the player's *side* per hand: meld is entered per side,
@@ -275,19 +296,11 @@ class PlayerStatistics:
 
     player: Player
     variant: Variant
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
     hands: int = 0
     bids_won: int = 0
     bids_made: int = 0
     bid_total: int = 0
     side_meld_total: int = 0
-
-    @property
-    def win_rate(self) -> float | None:
-        """Wins per finished game; games still going count for neither side."""
-        return self.wins / self.finished if self.finished else None
 
     @property
     def bids_made_rate(self) -> float | None:
@@ -302,16 +315,19 @@ class PlayerStatistics:
         return self.side_meld_total / self.hands if self.hands else None
 
 
-def counted_games(household: Household) -> QuerySet[Game]:
-    """The games statistics count: every game but the abandoned ones."""
-    return household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
+ScoredGames = Sequence[tuple[Game, GameScore]]
 
 
-def player_statistics(household: Household) -> list[PlayerStatistics]:
+def scored_games(household: Household) -> list[tuple[Game, GameScore]]:
+    """The games statistics count (every game but the abandoned ones), each scored once."""
+    games = household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
+    return [(game, game_score(game)) for game in games]
+
+
+def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game in counted_games(household):
-        scored = game_score(game)
+    for game, scored in games:
         variant = scored.variant
         for seat in game.seats.all():
             key = (seat.player_id, variant.id)
@@ -326,10 +342,7 @@ def player_statistics(household: Household) -> list[PlayerStatistics]:
 
 def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
     side = stats.variant.side_of(seat)
-    stats.games += 1
-    if scored.finished:
-        stats.finished += 1
-        stats.wins += side in scored.winners
+    stats.count_game(side, scored)
     for hand in scored.hands:
         stats.hands += 1
         stats.side_meld_total += hand.entry.meld[side]
@@ -339,26 +352,18 @@ def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
             stats.bid_total += hand.entry.bid
 
 
-@dataclass(slots=True)
-class PartnershipRecord:
+@dataclass(slots=True, kw_only=True)
+class PartnershipRecord(GameRecord):
     """Two partners in one partnership variant: the games they played together and won."""
 
     names: str  # "Ann & Cy"
     variant: Variant
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-
-    @property
-    def win_rate(self) -> float | None:
-        return self.wins / self.finished if self.finished else None
 
 
-def partnership_leaderboard(household: Household) -> list[PartnershipRecord]:
+def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
     """Every pair that sat as partners, best share of finished games won first (then most wins)."""
     table: dict[tuple[str, tuple[int, ...]], PartnershipRecord] = {}
-    for game in counted_games(household):
-        scored = game_score(game)
+    for game, scored in games:
         variant = scored.variant
         if not variant.partnerships:
             continue
@@ -370,10 +375,7 @@ def partnership_leaderboard(household: Household) -> list[PartnershipRecord]:
             key = (variant.id, tuple(player.pk for player in players))
             names = " & ".join(player.name for player in players)
             record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
-            record.games += 1
-            if scored.finished:
-                record.finished += 1
-                record.wins += side in scored.winners
+            record.count_game(side, scored)
     return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
 
 

@@ -6,7 +6,7 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from scorepad.models import Game
-from scorepad.selectors import games_for_household, player_statistics, scoresheet
+from scorepad.selectors import games_for_household, player_statistics, scored_games, scoresheet
 from scorepad.services.exchange import household_history_csv
 from tests.sample_games import (
     CLASSIC_WON,
@@ -65,7 +65,7 @@ def test_history_never_shows_another_households_games(household, games):
 
 
 def stats_by(household):
-    return {(row.player.name, row.variant.id): row for row in player_statistics(household)}
+    return {(row.player.name, row.variant.id): row for row in player_statistics(scored_games(household))}
 
 
 def test_statistics_match_the_hand_worked_classic_games(household, games):
@@ -106,7 +106,7 @@ def test_statistics_keep_variants_apart(household, games):
 
 
 def test_statistics_list_players_by_name_then_variant(household, games):
-    keys = [(row.player.name, row.variant.id) for row in player_statistics(household)]
+    keys = [(row.player.name, row.variant.id) for row in player_statistics(scored_games(household))]
 
     assert keys == [
         ("Ann", "classic"),
@@ -153,7 +153,7 @@ def test_six_handed_statistics_are_per_player(household):
 
 
 def test_a_household_without_games_has_no_statistics(household):
-    assert player_statistics(household) == []
+    assert player_statistics(scored_games(household)) == []
 
 
 def test_statistics_and_csv_read_a_household_in_a_fixed_number_of_queries(
@@ -162,12 +162,12 @@ def test_statistics_and_csv_read_a_household_in_a_fixed_number_of_queries(
     """One query per game would make a season's statistics crawl; hands come in one prefetch."""
     import_game(household, CLASSIC_WON, SEATED)
     with CaptureQueriesContext(connection) as one_game:
-        player_statistics(household)
+        player_statistics(scored_games(household))
         household_history_csv(household=household)
     for _ in range(4):
         import_game(household, CLASSIC_WON, SEATED)
     with django_assert_max_num_queries(len(one_game)):
-        player_statistics(household)
+        player_statistics(scored_games(household))
         household_history_csv(household=household)
 
 

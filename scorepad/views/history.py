@@ -22,6 +22,7 @@ from ..selectors import (
     games_for_household,
     partnership_leaderboard,
     player_statistics,
+    scored_games,
     seated_side_names,
 )
 from ..services import ServiceError
@@ -105,12 +106,13 @@ def history(request: HttpRequest, household_id: int) -> HttpResponse:
 @require_GET
 def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    rows = player_statistics(household)
+    games = scored_games(household)
+    rows = player_statistics(games)
     by_variant = [(variant, [row for row in rows if row.variant == variant]) for variant in VARIANTS.values()]
     context = {
         "household": household,
         "by_variant": [(v, r) for v, r in by_variant if r],
-        "partnerships": partnership_leaderboard(household),
+        "partnerships": partnership_leaderboard(games),
     }
     return render(request, "scorepad/statistics.html", context)
 
