@@ -145,7 +145,11 @@ def _stored_number(game: Game, record_index: int) -> int:
     return list(played)[record_index] if record_index < len(played) else record_index
 
 
-def _dealer(game: Game, dealer: int) -> int:
+def _dealer(game: Game, dealer: int | None) -> int:
+    """The seat that dealt: as named, or by default the seat after the last deal's dealer (RULES §8),
+    read under the game's lock so two phones never both take the same default."""
+    if dealer is None:
+        return next_dealer_of(game)
     if not 0 <= dealer < game.rules.seats:
         raise HandRefused([("dealer", f"The dealer must be one of the {game.rules.seats} seats.")])
     return dealer
@@ -173,15 +177,15 @@ def hand_record(*, game: Game, number: int, data: Mapping[str, Any], dealer: int
     same hand meets the unique (game, number) constraint and is refused."""
     game = _locked(game)
     entry = checked_entry(game, number, data)
-    dealer = _dealer(game, next_dealer_of(game) if dealer is None else dealer)
-    _append(game, number, {"dealer": dealer, **Hand.fields_from_entry(entry.to_json())})
+    _append(game, number, {"dealer": _dealer(game, dealer), **Hand.fields_from_entry(entry.to_json())})
     return _rescore(game)
 
 
 @transaction.atomic
-def hand_throw_in(*, game: Game, number: int, dealer: int) -> Scoresheet:
-    """Record deal ``number`` as thrown in (a misdeal, or all passed and the cards were redealt):
-    it scores nothing, and the deal passes on to the left as after any hand."""
+def hand_throw_in(*, game: Game, number: int, dealer: int | None = None) -> Scoresheet:
+    """Record deal ``number`` dealt by ``dealer`` (by default as for ``hand_record``) as thrown in
+    (a misdeal, or all passed and the cards were redealt): it scores nothing, and the deal passes
+    on to the left as after any hand."""
     game = _locked(game)
     _append(game, number, {"dealer": _dealer(game, dealer), "thrown_in": True})
     return _rescore(game)

@@ -317,12 +317,12 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
 def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
     """The deal was thrown in (a misdeal, or all passed): recorded with its dealer, scoring nothing."""
     game = sheet.game
-    number, dealer = _posted_int(request, "number"), _posted_int(request, "dealer")
+    number = _posted_int(request, "number")
     try:
         sheet = hand_throw_in(
             game=game,
             number=sheet.next_number if number is None else number,
-            dealer=sheet.next_dealer if dealer is None else dealer,
+            dealer=_posted_int(request, "dealer"),
         )
     except HandAlreadyRecorded as error:
         messages.info(request, str(error))

@@ -386,6 +386,12 @@ def test_a_thrown_in_deal_scores_nothing_and_passes_the_deal(double_deck):
     assert len(double_deck.record()["hands"]) == 2  # §9.3 has no thrown-in hand: left out
 
 
+def test_a_thrown_in_deal_without_a_named_dealer_is_dealt_by_the_seat_after_the_last_dealer(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND, dealer=2)
+    state = hand_throw_in(game=double_deck, number=1)
+    assert [row.dealer_seat for row in state.rows] == [2, 3]
+
+
 def test_a_thrown_in_deal_is_refused_twice_like_any_hand(double_deck):
     hand_throw_in(game=double_deck, number=0, dealer=0)
     with pytest.raises(HandAlreadyRecorded):
