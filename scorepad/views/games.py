@@ -146,7 +146,6 @@ def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dic
         "action": reverse("hand_create", args=[game.pk]),
         "form_target": "#scorepad",
         "dealer": sheet.next_dealer,
-        "can_correct": True,  # the hand table's Edit/Delete links (a read-only scoreboard has none)
         "advisor_url": calculator_url(sheet, reverse("game", args=[game.pk])),
         **extra,
     }

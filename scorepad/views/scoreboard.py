@@ -104,5 +104,5 @@ def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
         form_number: int | None = int(request.GET.get("number", ""))
     except ValueError:
         form_number = None
-    context = {"sheet": scoresheet(game), "game": game, "form_number": form_number, "can_correct": True}
+    context = {"sheet": scoresheet(game), "game": game, "form_number": form_number}
     return render(request, "scorepad/live_game.html", context)
