@@ -47,9 +47,9 @@ def sheet_fingerprint(sheet: Scoresheet) -> str:
 
 def shared_game(token: str) -> Game:
     """The game behind a scoreboard link; a wrong or revoked token is a 404, whoever asks."""
-    links = ScoreboardLink.objects.select_related("game").filter(revoked_at__isnull=True)
+    links = ScoreboardLink.objects.live().select_related("game")
     return get_object_or_404(links, token=token).game
 
 
 def active_links(game: Game) -> list[ScoreboardLink]:
-    return list(game.scoreboard_links.filter(revoked_at__isnull=True))
+    return list(game.scoreboard_links.live())

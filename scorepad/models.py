@@ -230,6 +230,12 @@ def _scoreboard_token() -> str:
     return secrets.token_urlsafe(24)  # 192 bits: unguessable, and short enough to read off a phone
 
 
+class ScoreboardLinkQuerySet(models.QuerySet["ScoreboardLink"]):
+    def live(self) -> ScoreboardLinkQuerySet:
+        """The links not stopped: the only ones that show a game."""
+        return self.filter(revoked_at__isnull=True)
+
+
 class ScoreboardLink(models.Model):
     """A read-only link to one game's scoreboard for anyone at the table: no account needed.
 
@@ -241,6 +247,8 @@ class ScoreboardLink(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScoreboardLinkQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -12,7 +12,7 @@ from . import ServiceError
 def scoreboard_link_create(*, game: Game, user: AbstractBaseUser) -> ScoreboardLink:
     """The game's live link, made if it has none: a double tap or a resent form gets the same link."""
     Game.objects.select_for_update().filter(pk=game.pk).first()  # one maker at a time per game
-    link = game.scoreboard_links.filter(revoked_at__isnull=True).first()
+    link = game.scoreboard_links.live().first()
     if link is None:
         link = ScoreboardLink.objects.create(game=game, created_by=user)
     return link
