@@ -20,8 +20,7 @@ from scorepad.engine.advisor import BID_LEVELS, DEFAULT_SAMPLES, PERCENTILES, Ad
 from scorepad.engine.cards import SUIT_NAMES, SUITS, CardError
 from scorepad.engine.meld import parse_hand
 from scorepad.engine.variants import SettingsError, get_variant
-from scorepad.management.base import EngineCommand
-from scorepad.management.commands.meld import _settings_overrides
+from scorepad.management.base import EngineCommand, house_rules
 
 MAX_SAMPLES = 5000
 
@@ -42,7 +41,7 @@ class Command(EngineCommand):
             raise CommandError(f"--samples must be 1 to {MAX_SAMPLES}; got {options['samples']}")
         try:
             variant = get_variant(options["variant"])
-            settings = variant.settings(_settings_overrides(options["house_rules"]))
+            settings = variant.settings(house_rules(options["house_rules"]))
             cards = parse_hand(" ".join(options["cards"]), variant)
             advice = advise(variant, settings, cards, random.Random(options["seed"]), options["samples"])
         except (CardError, SettingsError) as error:

@@ -16,7 +16,6 @@ import random
 import signal
 import sys
 from argparse import ArgumentParser
-from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -25,8 +24,7 @@ from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
 from scorepad.engine.match import MatchResult, duplicate_match
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
-from scorepad.management.base import EngineCommand
-from scorepad.management.commands.simulate import _rules
+from scorepad.management.base import EngineCommand, progress_bar, variant_rules
 
 
 class Command(EngineCommand):
@@ -55,7 +53,7 @@ class Command(EngineCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        variant, settings = _rules(options["variant"], options["house_rules"])
+        variant, settings = variant_rules(options["variant"], options["house_rules"])
         deals = options["deals"]
         if deals < 1:
             raise CommandError(f"--deals must be at least 1; got {deals}")
@@ -75,7 +73,9 @@ class Command(EngineCommand):
         try:
             a, b = options["a"], options["b"]
             seed = options["seed"]
-            duplicate_match(variant, settings, a, b, deals, seed, factory, _progress(deals), result)
+            duplicate_match(
+                variant, settings, a, b, deals, seed, factory, progress_bar(deals, "deal"), result
+            )
         except (GameStopped, ValueError) as error:  # bots.BotError is a ValueError
             raise CommandError(str(error)) from None
         except KeyboardInterrupt:
@@ -92,15 +92,3 @@ class Command(EngineCommand):
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-def _progress(deals: int) -> Callable[[int], None]:
-    """A one-line bar on stderr, redrawn after every deal."""
-
-    def show(number: int) -> None:
-        done = number + 1
-        bar = "#" * (30 * done // deals)
-        sys.stderr.write(f"\r[{bar:<30}] deal {done}/{deals}")
-        sys.stderr.flush()
-
-    return show

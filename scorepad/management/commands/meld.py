@@ -18,7 +18,7 @@ from django.core.management.base import CommandError, CommandParser
 from scorepad.engine.cards import SUIT_NAMES, SUITS, Card, CardError, Suit, counts_of, parse_suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld, meld_json, parse_hand
 from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
-from scorepad.management.base import EngineCommand
+from scorepad.management.base import EngineCommand, house_rules
 
 NO_TRUMP = "none"  # --trump none: count with no trump suit (§2.3)
 CHUNK_LINES = 4096  # --jsonl writes its answers this many lines at a time
@@ -49,7 +49,7 @@ class Command(EngineCommand):
             return
         try:
             variant = get_variant(options["variant"])
-            settings = variant.settings(_settings_overrides(options["house_rules"]))
+            settings = variant.settings(house_rules(options["house_rules"]))
             cards = parse_hand(" ".join(options["cards"]), variant)
             trump_given = options["trump"] is not None
             trump = _parse_trump(options["trump"]) if trump_given else None
@@ -88,18 +88,6 @@ def meld_text(variant: Variant, trump: Suit | None, cards: Sequence[Card], resul
     if result.labels:
         lines.append("  roundhouse: a label, its value is already in the melds above")
     return "\n".join(lines)
-
-
-def _settings_overrides(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise SettingsError(f"--house-rules is not JSON: {text!r}") from None
-    if not isinstance(overrides, dict):
-        raise SettingsError(f"--house-rules must be a JSON object of §4 keys: {text!r}")
-    return overrides
 
 
 def _parse_trump(value: Any) -> Suit | None:

@@ -26,8 +26,8 @@ from scorepad.engine.bots import make_bot
 from scorepad.engine.game import HandState
 from scorepad.engine.log import ReplayError, dumps, hand_line, replay_log
 from scorepad.engine.simulate import GameStopped, simulate
-from scorepad.engine.variants import Settings, SettingsError, Variant, get_variant
-from scorepad.management.base import EngineCommand
+from scorepad.engine.variants import Variant
+from scorepad.management.base import EngineCommand, progress_bar, variant_rules
 
 
 class Command(EngineCommand):
@@ -51,7 +51,7 @@ class Command(EngineCommand):
         if options["replay"]:
             self._replay(Path(options["replay"]))
             return
-        variant, settings = _rules(options["variant"], options["house_rules"])
+        variant, settings = variant_rules(options["variant"], options["house_rules"])
         if options["games"] < 1:
             raise CommandError(f"--games must be at least 1; got {options['games']}")
         names = _bot_names(options["bots"], variant)
@@ -90,31 +90,13 @@ class Command(EngineCommand):
         if not sys.stderr.isatty():
             return lambda state: None
 
+        bar = progress_bar(games, "game")
+
         def show(state: HandState) -> None:
             if state.result is not None and state.result.winners:
-                done = state.game + 1
-                bar = "#" * (30 * done // games)
-                sys.stderr.write(f"\r[{bar:<30}] game {done}/{games}")
-                sys.stderr.flush()
+                bar(state.game)
 
         return show
-
-
-def _rules(variant_id: str | None, settings_json: str) -> tuple[Variant, Settings]:
-    if not variant_id:
-        raise CommandError("--variant is required: classic, double-deck or six-handed")
-    try:
-        variant = get_variant(variant_id)
-    except SettingsError as error:
-        raise CommandError(str(error)) from None
-    try:
-        overrides = json.loads(settings_json)
-    except json.JSONDecodeError as error:
-        raise CommandError(f"--house-rules is not JSON: {error.msg} at character {error.pos}") from None
-    try:
-        return variant, variant.settings(overrides)
-    except SettingsError as error:
-        raise CommandError(f"--house-rules: {error}") from None
 
 
 def _bot_names(text: str, variant: Variant) -> list[str]:
