@@ -37,6 +37,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, connections
 from django.urls import reverse
 
+from pinochle_site import gunicorn_conf
+
 from ..engine.match import percentile
 from ..engine.variants import VARIANTS
 from ..models import Game, Household
@@ -48,6 +50,8 @@ from .browser import Browser, BrowserError, Form, Response, read_forms
 HOST = "127.0.0.1"
 # Games that never end within a run (a game that does is replaced by a new one).
 GAME_RULES = {"target": 50_000}
+# Worked out once: the load client shares the cores with the server it measures.
+TRICK_TOTALS = {vid: v.trick_points_total(v.settings(GAME_RULES)) for vid, v in VARIANTS.items()}
 MAX_SEATS = max(variant.seats for variant in VARIANTS.values())
 TRUMPS = {"S", "H", "D", "C"}
 GUESSER_ADDRESS = "198.51.100.7"  # TEST-NET: the guessers' lockout never touches a real address
@@ -81,8 +85,7 @@ class Player:
     @property
     def trick_total(self) -> int:
         """The trick points in one hand of this player's games, which players at the table know."""
-        variant = VARIANTS[self.variant]
-        return variant.trick_points_total(variant.settings(GAME_RULES))
+        return TRICK_TOTALS[self.variant]
 
 
 @dataclass
@@ -516,7 +519,8 @@ def report(
         users=options.users,
         seconds=round(elapsed, 1),
         database=f"{connection.vendor} {db['NAME']}",
-        workers=f"{os.getenv('WEB_CONCURRENCY') or options.workers or (os.cpu_count() or 1) + 1} workers",
+        # --workers wins over WEB_CONCURRENCY (production_server), which wins over the default.
+        workers=f"{options.workers or gunicorn_conf.workers} workers",
         requests=measured,
         requests_per_second=round(measured / elapsed, 1),
         percentiles_ms=percentiles,
