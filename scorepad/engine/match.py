@@ -24,17 +24,21 @@ from .view import Answer, Bot, SeatView
 
 
 class TimedBot:
-    """A bot whose every decision is timed (wall clock, in milliseconds)."""
+    """A bot whose every decision is timed, in milliseconds: wall clock into ``times`` and, if
+    given, this process's CPU time into ``cpu_times`` (what an idle core would have taken)."""
 
-    def __init__(self, bot: Bot, times: list[float]) -> None:
+    def __init__(self, bot: Bot, times: list[float], cpu_times: list[float] | None = None) -> None:
         self.bot = bot
         self.name = bot.name
         self.times = times
+        self.cpu_times = cpu_times
 
     def decide(self, view: SeatView) -> Answer:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         answer = self.bot.decide(view)
         self.times.append((time.perf_counter() - started) * 1000)
+        if self.cpu_times is not None:
+            self.cpu_times.append((time.process_time() - cpu) * 1000)
         return answer
 
     def close(self) -> None:

@@ -23,9 +23,9 @@ import time
 from collections.abc import Sequence
 
 from ..auction import trump_suits
-from ..game import HandState, deal, seat_view
+from ..game import HandState, deal
 from ..lean import playout
-from ..match import percentile
+from ..match import TimedBot, percentile
 from ..search import contract_state, lean_of
 from ..simulate import play_hand
 from ..variants import VARIANTS, Variant
@@ -91,19 +91,8 @@ def decision_times(
     for number in range(hands):
         state = deal(variant, variant.defaults, number % variant.seats, rng)
         expert = ExpertBot(0, random.Random(number), playouts=playouts, budget_ms=budget_ms)
-        others = [HeuristicBot(seat) for seat in range(variant.seats)]
-        while state.decision is not None:
-            seat = state.to_act
-            assert seat is not None
-            view = seat_view(state, seat)
-            if seat == 0:
-                started, cpu = time.perf_counter(), time.process_time()
-                answer = expert.decide(view)
-                times.append(1000 * (time.perf_counter() - started))
-                cpu_times.append(1000 * (time.process_time() - cpu))
-            else:
-                answer = others[seat].decide(view)
-            state.push(answer)
+        others = [HeuristicBot(seat) for seat in range(1, variant.seats)]
+        play_hand(state, [TimedBot(expert, times, cpu_times), *others])
     return times, cpu_times
 
 
