@@ -55,7 +55,8 @@ def test_a_shared_link_shows_the_scores_to_anyone_and_offers_no_action(client, l
     assert "Ann 20" in body  # the last hand: Ann bid 20
     assert 'id="totals-chart"' in body
     assert "<form" not in body  # no undo, no log out, no hand form
-    assert "/edit/" not in body and "/delete/" not in body  # the hands are listed without corrections
+    assert "/edit/" not in body  # the hands are listed without corrections …
+    assert "/delete/" not in body
     assert "The Smiths" not in body  # nothing about the household
 
 
