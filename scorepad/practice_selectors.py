@@ -18,7 +18,19 @@ from django.shortcuts import get_object_or_404
 
 from .engine.answers import ANSWER_KEYS, why_not_playable
 from .engine.bots import HINT_BOT, make_bot
-from .engine.cards import CODES, RANKS, SUIT_NAMES, SUITS, SYMBOL_OF_SUIT, Card, counts_of, rank_of, suit_of
+from .engine.cards import (
+    CODES,
+    RANK_SHOWN,
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    SYMBOL_OF_SUIT,
+    Card,
+    card_name,
+    counts_of,
+    rank_of,
+    suit_of,
+)
 from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, meld_points
 from .engine.play import trick_winner
@@ -28,8 +40,6 @@ from .models import PracticeGame
 from .services.practice import PLAYER
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
-RANK_WORDS = {"A": "Ace", "T": "Ten", "K": "King", "Q": "Queen", "J": "Jack", "9": "Nine"}
-RANK_SHOWN = {"T": "10"}
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps
 BID_JUMPS = (5, 10)  # … the bids that many steps above the least
 
@@ -195,7 +205,7 @@ def face(card: Card, trump: int | None = None, playable: bool = True) -> CardFac
         code=code,
         rank=RANK_SHOWN.get(rank, rank),
         symbol=SYMBOL_OF_SUIT[suit],
-        label=f"{RANK_WORDS[rank]} of {SUIT_NAMES[suit]}",
+        label=card_name(card),
         red=suit in "HD",
         trump=trump is not None and suit_of(card) == trump,
         playable=playable,

@@ -21,6 +21,8 @@ RANKS = "ATKQJ9"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 SYMBOL_OF_SUIT = {letter: symbol for symbol, letter in SUIT_SYMBOLS.items()}  # "H" -> "♥"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_SHOWN = {"T": "10"}  # how players write the ten; every other rank is its letter
+RANK_WORDS = {"A": "Ace", "T": "Ten", "K": "King", "Q": "Queen", "J": "Jack", "9": "Nine"}
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
@@ -86,6 +88,26 @@ def parse_cards(cards: str | Iterable[str]) -> list[Card]:
 
 def codes(cards: Iterable[Card]) -> list[str]:
     return [CODES[c] for c in cards]
+
+
+def card_words(c: Card) -> str:
+    """A card as players write it, for pages and messages: ``TH`` -> ``10♥``, ``AS`` -> ``A♠``.
+
+    Engine codes belong to files and commands; anything a player reads uses this.
+    """
+    code = CODES[c]
+    return RANK_SHOWN.get(code[0], code[0]) + SYMBOL_OF_SUIT[code[1]]
+
+
+def cards_in_words(cards: Iterable[Card]) -> str:
+    """Several cards for a sentence: ``"10♥ Q♠ Q♠"``."""
+    return " ".join(card_words(c) for c in cards)
+
+
+def card_name(c: Card) -> str:
+    """What a screen reader says: ``TH`` -> ``"Ten of hearts"``."""
+    code = CODES[c]
+    return f"{RANK_WORDS[code[0]]} of {SUIT_NAMES[code[1]]}"
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

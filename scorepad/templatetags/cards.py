@@ -2,6 +2,7 @@
 
 from django import template
 
+from ..engine import cards
 from ..engine.cards import SUIT_NAMES, SYMBOL_OF_SUIT
 
 register = template.Library()
@@ -17,3 +18,12 @@ def suit_symbol(letter: str | None) -> str:
 def suit_name(letter: str | None) -> str:
     """ "H" -> "hearts": what a screen reader says beside the symbol; anything else -> ""."""
     return SUIT_NAMES.get(letter or "", "")
+
+
+@register.filter
+def card_words(code: str) -> str:
+    """A §9.1 card code as players write it: "TH" -> "10♥"; unknown text is shown as it came."""
+    try:
+        return cards.card_words(cards.parse_card(code))
+    except cards.CardError:
+        return code

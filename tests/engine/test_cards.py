@@ -15,7 +15,9 @@ from scorepad.engine.cards import (
     CardError,
     card,
     card_code,
+    card_name,
     cards_from_counts,
+    cards_in_words,
     codes,
     counts_of,
     parse_card,
@@ -92,3 +94,8 @@ def test_counts_count_identical_copies_and_round_trip():
     assert counts[card(JACK, DIAMONDS)] == 1
     assert sum(counts) == 3
     assert cards_from_counts(counts) == sort_cards(hand)
+
+
+def test_cards_read_as_players_write_them():
+    assert cards_in_words(parse_cards("TH AS QS 9C")) == "10♥ A♠ Q♠ 9♣"
+    assert card_name(parse_card("TD")) == "Ten of diamonds"
