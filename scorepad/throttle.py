@@ -328,4 +328,5 @@ def too_many_requests(request: HttpRequest, words: str, seconds: int) -> HttpRes
     if wants_partial(request):
         response["HX-Retarget"] = "#request-error"
         response["HX-Reswap"] = "outerHTML"
+        response["HX-Push-Url"] = "false"  # the refused URL is not the page now shown
     return response
