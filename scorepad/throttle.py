@@ -24,6 +24,7 @@ lose each other's attempts.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -36,9 +37,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.signing import BadSignature
 from django.http import HttpRequest, HttpResponse
+from redis.exceptions import RedisError
 
 from .views.rendering import page_or_partial, wants_partial
 
+logger = logging.getLogger(__name__)
+# A cache that does not answer (Redis restarting, a full disk): log-ins and sign-ups are refused
+# in words rather than let through unlimited; what costs CPU goes on unlimited meanwhile.
+CACHE_ERRORS = (RedisError, OSError)
+UNCHECKED = "The log-in limits cannot be checked for a moment: try again in a minute."
 CHECK_SECONDS = 60  # a check's turn is let go after it, or after this if its worker died
 TOO_MANY_REQUESTS = 429
 KNOWN_DEVICE_COOKIE = "known_device"
@@ -213,36 +220,52 @@ def password_check(request: HttpRequest, username: str) -> Iterator[None]:
     time and leaves the other cores to the players. Otherwise counted against each limit first
     (``login_succeeded`` takes it back)."""
     counts = _login_counts(request, username)
-    for limit, who, words in counts:
-        if wait := wait_seconds(limit, who):
-            raise Refused(f"{words}: try again in {in_words(wait)}.")
     turn = f"{_key(login_limits().address, client_address(request))}:checking"
-    if not cache.add(turn, True, timeout=CHECK_SECONDS):
-        raise Refused("Another log-in from your network is being checked: try again.")
     try:
-        for limit, who, _ in counts:
-            count_attempt(limit, who)
+        for limit, who, words in counts:
+            if wait := wait_seconds(limit, who):
+                raise Refused(f"{words}: try again in {in_words(wait)}.")
+        if not cache.add(turn, True, timeout=CHECK_SECONDS):
+            raise Refused("Another log-in from your network is being checked: try again.")
+    except CACHE_ERRORS as error:
+        logger.warning("log-in limits unavailable: %s", error)
+        raise Refused(UNCHECKED) from None
+    try:
+        try:
+            for limit, who, _ in counts:
+                count_attempt(limit, who)
+        except CACHE_ERRORS as error:
+            logger.warning("log-in limits unavailable: %s", error)
+            raise Refused(UNCHECKED) from None
         yield
     finally:
-        cache.delete(turn)
+        with suppress(*CACHE_ERRORS):
+            cache.delete(turn)
 
 
 def login_succeeded(request: HttpRequest, username: str) -> None:
     """The right password clears its count for this account from this address, and takes this
     attempt off the others'."""
-    for limit, who, _ in _login_counts(request, username):
-        if limit.name == login_limits().pair.name:
-            forget(limit, who)
-        else:
-            take_back(limit, who)
+    try:
+        for limit, who, _ in _login_counts(request, username):
+            if limit.name == login_limits().pair.name:
+                forget(limit, who)
+            else:
+                take_back(limit, who)
+    except CACHE_ERRORS as error:  # the password was right: the log-in stands
+        logger.warning("log-in limits unavailable: %s", error)
 
 
 def signup_refusal(request: HttpRequest) -> str | None:
     """Why this sign-up is refused before it is read, or None; a form that is read is counted."""
     limit, address = signup_limit(), client_address(request)
-    if wait := wait_seconds(limit, address):
-        return f"Too many sign-ups from your network: try again in {in_words(wait)}."
-    count_attempt(limit, address)
+    try:
+        if wait := wait_seconds(limit, address):
+            return f"Too many sign-ups from your network: try again in {in_words(wait)}."
+        count_attempt(limit, address)
+    except CACHE_ERRORS as error:
+        logger.warning("sign-up limit unavailable: %s", error)
+        return "Sign-ups cannot be checked for a moment: try again in a minute."
     return None
 
 
@@ -280,14 +303,17 @@ class OverBudget:
 def spend(request: HttpRequest, name: str) -> OverBudget | None:
     """Spend one use of the budget ``name`` (a key of ``CPU_BUDGETS``), or why not: nothing is
     counted while any of its limits is used up, so one browser over its own limit does not use up
-    its household's."""
+    its household's. While the cache does not answer, nothing is counted and nothing refused."""
     counts = _budget_counts(request, name)
-    for limit, who, whose in counts:
-        if wait := wait_seconds(limit, who):
-            return _over(name, whose, wait)
-    for limit, who, whose in counts:
-        if count_attempt(limit, who) > limit.attempts:  # another server counted the last one first
-            return _over(name, whose, wait_seconds(limit, who))
+    try:
+        for limit, who, whose in counts:
+            if wait := wait_seconds(limit, who):
+                return _over(name, whose, wait)
+        for limit, who, whose in counts:
+            if count_attempt(limit, who) > limit.attempts:  # another server counted the last one first
+                return _over(name, whose, wait_seconds(limit, who))
+    except CACHE_ERRORS as error:
+        logger.warning("budget %s unavailable: %s", name, error)
     return None
 
 

@@ -1,5 +1,6 @@
 """Limits shared by every server: with ``CACHE_URL`` each server builds its own connection to one
-Redis (``pinochle_site.settings.cache_settings``), and what one counts the others see.
+Redis (``pinochle_site.settings.cache_settings``), and what one counts the others see. And a cache
+that does not answer: no unlimited guessing, no 500.
 
 Runs against a real ``redis-server`` (CI starts one and sets ``CACHE_URL``); in CI a missing
 ``CACHE_URL`` fails rather than skips, so the shared limits can never go untested.
@@ -11,9 +12,11 @@ import uuid
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import CacheHandler
+from django.urls import reverse
 
 from pinochle_site.settings import cache_settings
 from scorepad import throttle
+from tests.views.test_practice import answer_of, start
 from tests.views.test_throttle import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +59,14 @@ def test_two_servers_count_one_accounts_log_ins_together(client, settings, monke
         redis = first._cache.get_client(write=True)
         if keys := redis.keys(f"{redis_settings['KEY_PREFIX']}:*"):
             redis.delete(*keys)
+
+
+def test_a_cache_that_does_not_answer_refuses_log_ins_in_words_and_lets_practice_on(client, monkeypatch):
+    """Redis restarting: no unlimited guessing, no 500, and the practice table keeps playing."""
+    User.objects.create_user("ann", password=PASSWORD)
+    game = start(client)
+    monkeypatch.setattr(throttle, "cache", server(cache_settings("redis://127.0.0.1:1/0")))  # nobody there
+    refused = log_in(client, "ann")
+    assert refused.status_code == 429
+    assert throttle.UNCHECKED in refused.content.decode()
+    assert client.post(reverse("practice_act", args=[game.pk]), answer_of(game)).status_code == 302
