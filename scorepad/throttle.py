@@ -37,6 +37,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.signing import BadSignature
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from redis.exceptions import RedisError
 
 from .views.rendering import page_or_partial, wants_partial
@@ -349,10 +351,22 @@ def limited(name: str, *, when: Callable[[HttpRequest], bool] = always) -> Calla
 def too_many_requests(request: HttpRequest, words: str, seconds: int) -> HttpResponse:
     """The 429 page, or for htmx its banner (``429.html#banner``), swapped over the page's own
     error banner (``base.html``) so the table the player was on stays as it was."""
-    response = page_or_partial(request, "429.html", "banner", {"refusal": words}, status=TOO_MANY_REQUESTS)
+    context = {"refusal": words, "back": _way_back(request)}
+    response = page_or_partial(request, "429.html", "banner", context, status=TOO_MANY_REQUESTS)
     response["Retry-After"] = str(seconds)
     if wants_partial(request):
         response["HX-Retarget"] = "#request-error"
         response["HX-Reswap"] = "outerHTML"
         response["HX-Push-Url"] = "false"  # the refused URL is not the page now shown
     return response
+
+
+def _way_back(request: HttpRequest) -> str:
+    """Where the page's link leads: the same address for a GET (to try again), the page the form
+    was sent from for a POST (the form's own URL answers only POST), else the front page."""
+    if request.method == "GET":
+        return request.get_full_path()
+    came_from = request.META.get("HTTP_REFERER", "")
+    if url_has_allowed_host_and_scheme(came_from, {request.get_host()}, request.is_secure()):
+        return came_from
+    return reverse("home")

@@ -44,6 +44,9 @@ def test_moves_over_the_browsers_budget_are_refused_in_words_and_change_nothing(
     )
     game.refresh_from_db()
     assert (game.state, game.version) == before
+    assert refused.context["back"] == "/"  # not the move's own URL, which answers only POST
+    table = reverse("practice_game", args=[game.pk])
+    assert move(client, game, HTTP_REFERER=f"http://testserver{table}").context["back"].endswith(table)
 
 
 def test_htmx_gets_the_refusal_as_a_banner_over_the_pages_own(client, budgets):
