@@ -97,3 +97,11 @@ def test_a_cache_url_that_is_not_redis_refuses_to_start_in_words(tmp_path):
     result = start(tmp_path, "check", CACHE_URL="memcached://cache.internal:11211")
     assert result.returncode != 0
     assert "CACHE_URL='memcached://cache.internal:11211' is not a Redis URL" in result.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("value", "moves"), [("", "(200, 600, 600)"), ("10", "(2000, 6000, 600)")])
+def test_cpu_budget_scale_multiplies_every_budgets_uses_not_its_window(tmp_path, value, moves):
+    code = "from django.conf import settings; print(settings.CPU_BUDGETS['practice-move'])"
+    result = start(tmp_path, "shell", "-v0", "-c", code, CPU_BUDGET_SCALE=value)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == moves
