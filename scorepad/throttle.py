@@ -17,8 +17,9 @@ per address; a view spends its budget with ``@limited(name)`` and over it answer
 with ``Retry-After``.
 
 Windows are fixed: the first counted attempt opens one, and the count starts again when it ends.
-A count is one atomic increment (Redis ``INCR``), so servers and workers counting at once never
-lose each other's attempts.
+A count is one increment: atomic in Redis (``INCR``), so servers counting at once never lose each
+other's attempts; in the file cache a read and a write, so one machine's workers counting at the
+same instant may lose one.
 """
 
 from __future__ import annotations
@@ -95,10 +96,12 @@ def count_attempt(limit: Limit, who: str) -> int:
     ends = _window(limit, who, now)
     if ends is None:
         opened = now + limit.seconds
-        cache.delete(_key(limit, who))  # one that ended but lingers in a cache that keeps it
         # Two servers opening a window at once: the first add wins and both count in its window.
-        cache.add(_key(limit, who), opened, timeout=limit.seconds)
-        ends = _window(limit, who, now) or opened
+        if cache.add(_key(limit, who), opened, timeout=limit.seconds):
+            ends = opened
+        elif (ends := _window(limit, who, now)) is None:  # one that ended lingers: replace it
+            cache.set(_key(limit, who), opened, timeout=limit.seconds)
+            ends = opened
     counter = _count_key(limit, who, ends)
     timeout = max(1, math.ceil(ends - now))
     cache.add(counter, 0, timeout=timeout)
