@@ -7,12 +7,14 @@ Runs against a real ``redis-server`` (CI starts one and sets ``CACHE_URL``); in 
 """
 
 import os
+import threading
 import uuid
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import CacheHandler
 from django.urls import reverse
+from django.utils.connection import ConnectionProxy
 
 from pinochle_site.settings import cache_settings
 from scorepad import throttle
@@ -70,3 +72,30 @@ def test_a_cache_that_does_not_answer_refuses_log_ins_in_words_and_lets_practice
     assert refused.status_code == 429
     assert throttle.UNCHECKED in refused.content.decode()
     assert client.post(reverse("practice_act", args=[game.pk]), answer_of(game)).status_code == 302
+
+
+def test_servers_counting_at_the_same_moment_lose_no_attempt(monkeypatch, redis_settings):
+    """Four threads, each with its own connection (as ``django.core.cache.cache`` gives each thread),
+    fifty uses each, all at once: every use sees its own count, up to two hundred."""
+    monkeypatch.setattr(
+        throttle, "cache", ConnectionProxy(CacheHandler({"default": redis_settings}), "default")
+    )
+    limit = throttle.Limit("test-burst", 10_000, 60)
+    counts: list[int] = []
+    start_together = threading.Barrier(4)
+
+    def count() -> None:
+        start_together.wait()
+        counts.extend(throttle.count_attempt(limit, "10.0.0.9") for _ in range(50))
+
+    threads = [threading.Thread(target=count) for _ in range(4)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(counts) == list(range(1, 201))
+    finally:
+        redis = server(redis_settings)._cache.get_client(write=True)
+        if keys := redis.keys(f"{redis_settings['KEY_PREFIX']}:*"):
+            redis.delete(*keys)
