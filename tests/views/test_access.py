@@ -21,6 +21,7 @@ PUBLIC = {
     "home": "the front page",
     "meld": "the meld calculator needs no account",
     "login": "logging in",
+    "admin_login": "the admin's log-in page, answered by our view so that a refusal is a 429",
     "signup": "signing up",
     "logout": "logging out changes nothing for a visitor",
     "practice": "practice against the bots needs no account (the game is kept in the session)",
