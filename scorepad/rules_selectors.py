@@ -505,7 +505,7 @@ def _meld_notes(variant: Variant, settings: Settings) -> tuple[Line, ...]:
             "A card may count in melds of different kinds at once (Q♠ in a marriage, "
             "[[queens around|around]] and a [[pinochle]]), but never twice in the same kind: "
             "the K and Q of a [[run]] are not also a "
-            "[[royal marriage]]."
+            "[[royal marriage|marriage]]."
         ),
         Line(
             "A double (two of each card) replaces the single; it is not added to it. Marriages"
