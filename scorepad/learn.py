@@ -33,7 +33,7 @@ from .engine.cards import (
 )
 from .engine.game import HandState, IllegalAction, deal_hands, seat_view
 from .engine.meld import MeldResult, count_meld
-from .engine.variants import VARIANTS, Variant
+from .engine.variants import HEAD, VARIANTS, Variant
 from .engine.view import BID, PASS, PLAY, TRUMP, Answer
 from .practice_selectors import hint_reason
 from .rules_selectors import counter_words, meld_line_words, suit_words
@@ -374,7 +374,7 @@ def _play_explained(state: HandState) -> tuple[str, ...]:
         lead = "You lead: any card may start a trick. An ace usually wins it."
     else:
         lead = "Follow the suit led if you can"
-        if settings.play_mode == "HEAD":
+        if settings.play_mode == HEAD:
             lead += ", with a card that beats the winning one if you hold one"
         lead += "; if you cannot, play a trump. Only the cards the rules allow are offered."
     first = not state.tricks and not state.trick
