@@ -51,6 +51,13 @@ FRIENDLY_HANDS = {
     "double-deck": "AH TH TH KH KH QH QH JH AS AS AD AC TS TD TC QS JD KC QC KD",
     "six-handed": "AH TH KH QH JH 9H AS AD",
 }
+# The seed that deals the rest: picked among a few so the auction is short and, in the
+# partnership variants, both sides take something to count (tests/views/test_rules.py checks it).
+DEAL_SEEDS = {
+    "classic": "learn:classic",
+    "double-deck": "learn:double-deck:2",
+    "six-handed": "learn:six-handed",
+}
 
 
 class LessonError(ValueError):
@@ -134,7 +141,7 @@ def friendly_deal(variant: Variant) -> HandState:
     rest = variant.deck()
     for c in mine:
         rest.remove(c)
-    random.Random(f"learn:{variant.id}").shuffle(rest)
+    random.Random(DEAL_SEEDS[variant.id]).shuffle(rest)
     size = variant.hand_size
     hands = [mine, *(rest[i * size : (i + 1) * size] for i in range(variant.seats - 1))]
     return deal_hands(variant, variant.defaults, variant.seats - 1, hands)
@@ -238,7 +245,7 @@ def lesson(variant_id: str, moves_text: str) -> Lesson:
             before = len(state.tricks)
             state.push(answer)
         except (LessonError, IllegalAction) as error:
-            refused = _refusal(error)
+            refused = _refusal(state, error)
             page = Lesson(variant, state, names, tuple(used), happened=happened, refused=refused)
             _decision_page(page, view.decision, suggestion, hint_reason(view, suggestion))
             return _linked(page)
@@ -256,11 +263,18 @@ def _linked(page: Lesson) -> Lesson:
     return page
 
 
-def _refusal(error: Exception) -> str:
-    text = str(error)
-    if isinstance(error, IllegalAction) and ": " in text:
-        text = text.split(": ", 1)[1]  # "seat 0 cannot play QH: …": the seat and code are ours
-    return f"Not allowed: {text}."
+def _refusal(state: HandState, error: Exception) -> str:
+    """Why the rules refuse a move, in players' words: the engine's own message names cards by code."""
+    if isinstance(error, LessonError):
+        return f"Not allowed: {error}."
+    if state.decision == PLAY:
+        return f"Not allowed: play one of {cards_in_words(sort_cards(state.legal()))}."
+    if state.decision == PASS:
+        return f"Not allowed: pass exactly {state.pass_count} cards from your hand."
+    if state.decision == TRUMP:
+        return f"Not allowed: name one of {', '.join(suit_words(suit) for suit in state.legal())}."
+    text = str(error)  # a bid: the auction's reason is already in words ("the bid must be at least 20")
+    return f"Not allowed: {text.split(': ', 1)[1] if ': ' in text else text}."
 
 
 def _pause(state: HandState, acked: set[str]) -> str | None:
@@ -428,8 +442,8 @@ def _melds(page: Lesson) -> list[SeatMeld]:
             held[giver].remove(c)
             held[taker].append(c)
     found = []
-    for seat, cards in enumerate(held):
-        result: MeldResult = count_meld(counts_of(cards), state.trump, variant, state.settings)
+    for seat, hand in enumerate(held):
+        result: MeldResult = count_meld(counts_of(hand), state.trump, variant, state.settings)
         lines = tuple(meld_line_words(line) for line in result.melds)
         found.append(SeatMeld(page.names[seat], result.total, lines))
     if variant.partnerships:

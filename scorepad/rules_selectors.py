@@ -45,7 +45,7 @@ from .engine.meld import (
     count_meld,
 )
 from .engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, HandEntry, score_hand
-from .engine.variants import FOLLOW, VARIANTS, Settings, Variant
+from .engine.variants import FOLLOW, HEAD, VARIANTS, Settings, Variant
 from .forms import house_rules_brief
 
 COUNT_WORDS = ("", "single", "double", "triple", "quadruple")
@@ -785,7 +785,8 @@ def glossary() -> tuple[Term, ...]:
         (
             "crawl",
             "Heading, or crawling: playing a card that beats the winning card when you can, as "
-            "classic and double-deck require.",
+            + " and ".join(_short_label(v) for v in VARIANTS.values() if v.defaults.play_mode == HEAD)
+            + " require.",
         ),
         (
             "forfeit",

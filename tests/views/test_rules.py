@@ -31,7 +31,7 @@ def meld_table_on_page(html: str) -> dict[str, list[int | None]]:
     table = {}
     for row in re.findall(r"<tr.*?</tr>", body, re.S):
         name = re.sub(
-            r"<[^>]+>|House rule", "", re.search(r"<th scope=\"row\">(.*?)</th>", row, re.S)[1]
+            r"<[^>]+>|House rule", "", re.search(r'<span class="meld-name">(.*?)</span>', row, re.S)[1]
         ).strip()
         cells = re.findall(r'<td class="num">(.*?)</td>', row, re.S)
         table[name] = [None if "cannot occur" in cell else int(cell) for cell in cells]
@@ -126,7 +126,9 @@ def test_a_house_rule_that_changes_meld_marks_the_meld_table_row(client: Client)
     assert meld_table_on_page(html)["Aces around"] == [10, 20]
     assert meld_table_on_page(client.get("/rules/classic/").content.decode())["Aces around"] == [10, 100]
     assert re.search(
-        r'<tr class="changed">\s*<th scope="row"><a [^>]*>Aces around</a> <strong class="house-rule">', html
+        r'<tr class="changed">\s*<th scope="row"><span class="meld-name"><a [^>]*>Aces around</a></span> '
+        r'<strong class="house-rule">',
+        html,
     )
     assert "Double arounds: two singles" in visible_text(html)
 
@@ -232,6 +234,8 @@ def test_the_guided_hand_goes_through_every_stage_and_the_learner_makes_the_bid(
     assert stages[-1] == "end"
     assert last.state.bidder == 0
     assert last.state.result.made
+    assert sum(1 for points in last.state.points if points) >= 2  # someone else takes counters too
+    assert stages.count("bid") <= 4  # a short auction for a first hand
     assert not any(page.refused for page in pages)
     assert last.counting
     assert last.melds[0].total > 0
@@ -255,6 +259,18 @@ def test_a_move_the_rules_refuse_is_explained_and_changes_nothing(client: Client
     assert "Not allowed: the bid must be at least 20." in text
     assert "Bidding" in text
     assert 'href="?moves=ok%2C20"' in response.content.decode()
+
+
+@pytest.mark.parametrize(("stage", "wrong"), [("play", "9C"), ("pass", "AS.AS.AS.AS"), ("trump", "X")])
+def test_a_refused_card_pass_or_suit_is_explained_in_card_words(client: Client, stage: str, wrong: str):
+    at = next(page for page in follow_suggestions("classic") if page.stage == stage)
+
+    response = client.get("/rules/classic/learn/", {"moves": f"{at.done_moves},{wrong}"})
+    text = visible_text(response.content.decode())
+
+    assert "Not allowed" in text
+    assert not ENGINE_CODE.findall(text)
+    assert lesson("classic", f"{at.done_moves},{wrong}").moves == at.moves  # the move changed nothing
 
 
 def test_nonsense_in_the_lesson_url_is_refused_in_words(client: Client):
