@@ -50,6 +50,7 @@ from .forms import house_rules_brief
 
 COUNT_WORDS = ("", "single", "double", "triple", "quadruple")
 RANK_PLURALS = {ACE: "aces", KING: "kings", QUEEN: "queens", JACK: "jacks"}
+ROUNDHOUSE_CARDS = 8  # a K and a Q of each suit
 ADDITIVE = (ROYAL_MARRIAGE, EXTRA_TRUMP_KQ, MARRIAGE, DIX)  # two of them are worth twice one
 _TERM = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 
@@ -171,6 +172,11 @@ def _deck(variant: Variant, settings: Settings) -> Section:
             + " from high to low: a ten beats a king. Identical cards are equal: the one played first wins."
         ),
     ]
+    if settings.misdeal_nines != "off":
+        no_ace = " and no ace" if settings.misdeal_nines == "5 nines and no ace" else ""
+        lines.append(
+            Line(f"A hand dealt five or more nines{no_ace} is thrown in and dealt again.", ("misdeal_nines",))
+        )
     return Section("deal", "Deck and deal", tuple(lines))
 
 
@@ -380,6 +386,13 @@ def _scoring(variant: Variant, settings: Settings) -> Section:
                 ("rule_of_20",),
             )
         )
+    if settings.bidder_may_concede:
+        lines.append(
+            Line(
+                "The bidders may throw the hand in before the first lead; it scores as a forfeit.",
+                ("bidder_may_concede",),
+            )
+        )
     return Section("scoring", "Scoring a hand", tuple(lines))
 
 
@@ -469,7 +482,7 @@ def meld_rows(variant: Variant, settings: Settings) -> tuple[MeldRow, ...]:
         MeldRow(
             "Roundhouse",
             "K and Q of every suit",
-            by_count(8, lambda k: _roundhouse(variant, settings, k)),
+            by_count(ROUNDHOUSE_CARDS, lambda k: _roundhouse(variant, settings, k)),
             "roundhouse",
         )
     )
@@ -486,6 +499,28 @@ def _marked_rows(variant: Variant, settings: Settings) -> tuple[MeldRow, ...]:
     rows = meld_rows(variant, settings)
     defaults = meld_rows(variant, variant.defaults)
     return tuple(replace(row, changed=row != default) for row, default in zip(rows, defaults, strict=False))
+
+
+def _doubles_line(variant: Variant, settings: Settings) -> Line:
+    adds = "Marriages" + (" and dix" if NINE in variant.ranks else "") + " simply add up"
+    if settings.double_royal_marriage == "30":
+        pair = MeldScale.of(variant, settings).royal_marriage[2]
+        adds += f", but two royal marriages together are worth {pair}"
+    if settings.double_around_scale == "two_singles":
+        text = "A double around counts as two single arounds; a double run or pinochle replaces the single."
+    else:
+        text = "A double (two of each card) replaces the single; it is not added to it."
+    return Line(f"{text} {adds}.", ("double_around_scale", "double_royal_marriage"))
+
+
+def _roundhouse_line(settings: Settings, value: int) -> Line:
+    parts = "kings and queens around, three marriages and a royal marriage"
+    if settings.roundhouse_mode == "bonus":
+        text = f"A [[roundhouse]] scores its parts ({parts}) and then their value again: {value} in all."
+    else:
+        text = f"A [[roundhouse]] is worth what its parts are worth ({value} here: {parts}); "
+        text += "it is never counted again."
+    return Line(text, ("roundhouse_mode",))
 
 
 def _meld_notes(variant: Variant, settings: Settings) -> tuple[Line, ...]:
@@ -507,18 +542,12 @@ def _meld_notes(variant: Variant, settings: Settings) -> tuple[Line, ...]:
             "the K and Q of a [[run]] are not also a "
             "[[royal marriage|marriage]]."
         ),
-        Line(
-            "A double (two of each card) replaces the single; it is not added to it. Marriages"
-            + (" and dix" if NINE in variant.ranks else "")
-            + " simply add up."
-        ),
-        Line(
-            f"A [[roundhouse]] is worth what its parts are worth ({roundhouse} here: "
-            "kings and queens around, three marriages and a royal marriage); "
-            "it is never counted again on top.",
-            ("roundhouse_mode",),
-        ),
+        _doubles_line(variant, settings),
+        _roundhouse_line(settings, roundhouse),
     ]
+    double = _roundhouse(variant, settings, 2) if variant.hand_size >= 2 * ROUNDHOUSE_CARDS else 0
+    if double and settings.double_roundhouse != variant.defaults.double_roundhouse:
+        notes.append(Line(f"A double roundhouse is worth {double}.", ("double_roundhouse",)))
     if variant.meld_table.extra_trump_kq and settings.run_extra_kq != "half":
         words = {
             "strict": "A trump K or Q beyond a run scores only as a royal marriage: "

@@ -91,6 +91,7 @@ def test_meld_tables_match_the_numbers_of_rules_md():
         ("classic", {"min_bid": 30}, "The lowest bid is 30", "The lowest bid is 20"),
         ("classic", {"min_bid": 30}, "must take the bid at 30", "must take the bid at 20"),
         ("double-deck", {"rule_of_20": [25, 20]}, "meld is under 25", "meld is under 20"),
+        ("classic", {"roundhouse_mode": "bonus"}, "then their value again: 48 in all", "(24 here"),
     ],
 )
 def test_a_games_house_rule_changes_its_rules_page_and_is_marked(
