@@ -242,14 +242,20 @@ def test_the_guided_hand_goes_through_every_stage_and_the_learner_makes_the_bid(
     assert last.melds[0].total > 0
 
 
-def test_the_learn_pages_work_as_plain_links_and_end_with_play_a_real_hand(client: Client):
-    last = follow_suggestions("double-deck")[-1]
-    html = client.get("/rules/double-deck/learn/", {"moves": last.done_moves}).content.decode()
-    text = visible_text(html)
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_every_learn_page_is_a_plain_page_in_card_words_ending_with_play_a_real_hand(
+    client: Client, variant_id: str
+):
+    pages = follow_suggestions(variant_id)
+    html = ""
+    for page in pages:
+        response = client.get(f"/rules/{variant_id}/learn/", {"moves": page.done_moves})
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert not ENGINE_CODE.findall(visible_text(html)), page.stage
 
-    assert "Counters, step by step" in text
-    assert 'href="/practice/?variant=double-deck"' in html
-    assert not ENGINE_CODE.findall(text)
+    assert "Counters, step by step" in visible_text(html)
+    assert f'href="/practice/?variant={variant_id}"' in html
 
 
 def test_a_move_the_rules_refuse_is_explained_and_changes_nothing(client: Client):
