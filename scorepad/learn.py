@@ -338,7 +338,8 @@ def _decision_page(page: Lesson, decision: str, suggestion: Answer, reason: str)
     if decision == BID:
         page.title = "Bidding"
         page.explain = (
-            "Each player in turn bids the points their side will take (meld plus counters) or passes. "
+            "Each player in turn bids the points their side will take ([[meld]] plus [[counters]]) "
+            "or passes. "
             f"The lowest bid is {settings.min_bid}; a pass is for the whole auction.",
             "Count your meld for your best trump, then add what your high cards should win.",
         )
@@ -350,9 +351,19 @@ def _decision_page(page: Lesson, decision: str, suggestion: Answer, reason: str)
     elif decision == TRUMP:
         page.title = "Naming trump"
         page.explain = (
-            "You won the bid, so you name trump. A trump beats any card of the other suits, and the run, "
-            "royal marriage" + (" and dix" if variant.meld_table.dix else "") + " count only in trump.",
-            "Pick the suit that gives the most meld and where you hold the most cards.",
+            "You won the bid, so you name [[trump]]. A trump beats any card of the other suits, and the "
+            + (
+                "[[run]], [[royal marriage|marriage]] and [[dix]]"
+                if variant.meld_table.dix
+                else "[[run]] and [[royal marriage|marriage]]"
+            )
+            + " count only in trump.",
+            "Pick the suit that gives the most meld and where you hold the most cards."
+            + (
+                " You may name only a suit in which you hold a K and Q."
+                if settings.trump_requires_marriage
+                else ""
+            ),
         )
         page.choices = [Choice(suit_words(suit), SUITS[suit], SUITS[suit] == suggested) for suit in legal]
     elif decision == PASS:
@@ -362,7 +373,7 @@ def _decision_page(page: Lesson, decision: str, suggestion: Answer, reason: str)
         page.explain = (
             f"After trump is named, the bidder's partner passes {count} cards to the bidder, who passes "
             f"{count} back.",
-            "Send your partner trumps and aces"
+            "Send your partner trumps and aces."
             if sender == "your partner"
             else "Keep your meld and your trumps; send back cards that neither meld nor win tricks.",
         )
@@ -389,11 +400,11 @@ def _play_explained(state: HandState) -> tuple[str, ...]:
     else:
         lead = "Follow the suit led if you can"
         if settings.play_mode == HEAD:
-            lead += ", with a card that beats the winning one if you hold one"
+            lead += ", with a card that beats the winning one if you hold one ([[crawl]])"
         lead += "; if you cannot, play a trump. Only the cards the rules allow are offered."
     first = not state.tricks and not state.trick
     intro = (
-        f"The bidder leads the first trick; there are {state.variant.hand_size}. The highest trump wins, "
+        f"The bidder leads the first trick; there are {state.variant.hand_size}. The highest [[trump]] wins, "
         "else the highest card of the suit led; the winner leads next."
     )
     return (intro, lead) if first else (lead,)
@@ -420,15 +431,18 @@ def _pause_page(page: Lesson, pause: str) -> None:
     elif pause == "meld":
         page.title = "Meld"
         page.explain = (
-            "Everyone lays down the cards that meld, scores them, and picks them up again.",
-            "Each card may count in melds of different kinds (Q♠ in a pinochle and a marriage) "
+            "Everyone lays down the cards that [[meld]], scores them, and picks them up again.",
+            "Each card may count in melds of different kinds (Q♠ in a [[pinochle]] and a [[marriage]]) "
             "but never twice in the same kind.",
         )
         page.melds = _melds(page)
     else:
         page.title = "Counting"
         page.choices = []
-        page.explain = ("The hand is over: here is how it scored, step by step.",)
+        page.explain = (
+            "The hand is over: here is how it scored, step by step: [[meld]], then [[counters]] and the "
+            "[[last trick]], then the bid made or [[set]].",
+        )
         page.melds = _melds(page)
         page.counting = _counting(page)
         page.result = _result(page)
