@@ -109,7 +109,7 @@ class ScoreExample:
 class RulesPage:
     variant: Variant
     settings: Settings
-    house_rules: tuple[str, ...]  # the differences from the variant's defaults, in words
+    house_rules: tuple[tuple[str, str], ...]  # each difference from the defaults, and the default, in words
     sections: tuple[Section, ...]
     meld_counts: tuple[str, ...]  # the table's column heads: single, double …
     meld_rows: tuple[MeldRow, ...]
@@ -667,7 +667,7 @@ def rules_page(variant: Variant, settings: Settings | None = None) -> RulesPage:
     return RulesPage(
         variant=variant,
         settings=settings,
-        house_rules=tuple(house_rules_brief(variant, settings)),
+        house_rules=house_rule_changes(variant, settings),
         sections=sections,
         meld_counts=tuple(COUNT_WORDS[k].capitalize() for k in range(1, variant.copies + 1)),
         meld_rows=_marked_rows(variant, settings),
@@ -675,6 +675,23 @@ def rules_page(variant: Variant, settings: Settings | None = None) -> RulesPage:
         meld_examples=meld_examples(variant, settings),
         score_examples=score_examples(variant, settings),
     )
+
+
+def house_rule_changes(variant: Variant, settings: Settings) -> tuple[tuple[str, str], ...]:
+    """Each of a game's house rules in the game page's words, beside the variant's default in the same
+    words: ("set costs double the bid", "set costs the bid")."""
+    pairs = []
+    for key in settings.changes(variant.defaults):
+        if key == "target":
+            pairs.append((f"play to {settings.target}", f"play to {variant.defaults.target}"))
+            continue
+        this_rule = replace(variant.defaults, **{key: getattr(settings, key)})
+        # The same words for the default: ask as if the house rule were the variant's default.
+        as_if = replace(variant, defaults=this_rule)
+        pairs.append(
+            (house_rules_brief(variant, this_rule)[0], house_rules_brief(as_if, variant.defaults)[0])
+        )
+    return tuple(pairs)
 
 
 def _mark(lines: Iterable[Line], changed: set[str]) -> tuple[Line, ...]:

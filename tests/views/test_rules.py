@@ -115,6 +115,20 @@ def test_a_games_house_rule_changes_its_rules_page_and_is_marked(
     assert "House rule " not in default
 
 
+def test_a_games_house_rules_are_listed_beside_the_variants_defaults(client: Client):
+    ann = make_user("ann")
+    game = Game.objects.create(
+        household=make_household(ann), variant="classic", settings={"set_penalty": "double_bid", "target": 50}
+    )
+    client.force_login(ann)
+
+    text = visible_text(client.get(f"/rules/games/{game.pk}/").content.decode())
+
+    assert "Set costs double the bid (the variant's default: set costs the bid)" in text
+    assert "Play to 50 (the variant's default: play to 150)" in text
+    assert "The game is played to 50" in text
+
+
 def test_a_house_rule_that_changes_meld_marks_the_meld_table_row(client: Client):
     ann = make_user("ann")
     game = Game.objects.create(
