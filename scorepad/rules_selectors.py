@@ -382,7 +382,7 @@ def _scoring(variant: Variant, settings: Settings) -> Section:
         lines.append(
             Line(
                 f"A side that takes under {tricks} in counters scores nothing at all, not even its meld; "
-                "if it is the bidders, they lose the bid.",
+                "if it is the bidders, they are [[set]].",
                 ("rule_of_20",),
             )
         )
