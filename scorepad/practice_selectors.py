@@ -434,6 +434,7 @@ class PracticeStatistics:
     bids_made: int
     hands: int
     margin: float | None  # the player's side's score less the best other side's, per hand
+    replays: int = 0  # replayed deals: kept apart, none of the figures above counts them
 
     @property
     def won_share(self) -> float | None:
@@ -449,6 +450,8 @@ def practice_history(user: Any) -> QuerySet[PracticeGame]:
 
 
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
+    replays = sum(1 for game in games if game.replay_of_id is not None)
+    games = [game for game in games if game.replay_of_id is None]  # first tries only
     bids = made = hands = 0
     margin = 0
     for game in games:
@@ -472,4 +475,5 @@ def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
         bids_made=made,
         hands=hands,
         margin=margin / hands if hands else None,
+        replays=replays,
     )

@@ -84,7 +84,7 @@ def replay_hand(line: str | dict[str, Any]) -> dict[str, Any]:
     """Re-apply a logged hand under the rules; returns the rebuilt line, equal to the logged one."""
     try:
         logged = json.loads(line) if isinstance(line, str) else line
-        state = _deal_logged(logged)
+        state = deal_logged(logged)
         _replay_actions(state, logged)
     except ReplayError:
         raise
@@ -110,7 +110,7 @@ def replay_steps(line: str | dict[str, Any]) -> list[tuple[HandState, Any]]:
     try:
         logged = json.loads(line) if isinstance(line, str) else line
         _replay_actions(
-            _deal_logged(logged), logged, lambda state, action: steps.append((state.copy(), action))
+            deal_logged(logged), logged, lambda state, action: steps.append((state.copy(), action))
         )
     except ReplayError:
         raise
@@ -133,7 +133,8 @@ def replay_log(lines: Iterable[str]) -> int:
     return checked
 
 
-def _deal_logged(logged: dict[str, Any]) -> HandState:
+def deal_logged(logged: dict[str, Any]) -> HandState:
+    """The logged hand as dealt, about to be bid (ReplayError if the deal is not one whole deck)."""
     variant = get_variant(logged["variant"])
     settings = variant.settings(logged["settings"])
     before = [total - score for total, score in zip(logged["totals"], logged["scores"], strict=True)]

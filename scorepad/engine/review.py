@@ -20,17 +20,19 @@ requests or processes, is the same review as one worked out at once.
 
 from __future__ import annotations
 
+import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from .answers import answer_json
 from .bots.expert import ExpertBot
 from .game import HandState, seat_view
-from .log import replay_steps
-from .view import PASS, PLAY, Answer
+from .log import deal_logged, replay_steps
+from .simulate import advance_until
+from .view import PASS, PLAY, Answer, Bot
 
 REVIEW_PLAYOUTS = 400  # simulated hands per decision reviewed: the same work as a practice hint
 REVIEW_CAP_MS = 3000.0  # wall clock that caps one decision (logged by the expert when it does)
@@ -77,7 +79,7 @@ def review_decision(state: HandState, answer: Answer, *, seed: str, number: int)
     assert seat is not None
     assert state.decision is not None
     view = seat_view(state, seat)
-    trick = len(state.tricks) + 1 if state.decision == PLAY else None
+    trick = _trick(state)
     if state.decision == PASS:
         assert isinstance(answer, tuple)
         answer = tuple(sorted(answer))
@@ -130,6 +132,67 @@ def review_hand(
     return verdicts, True
 
 
+# -- duplicate against the expert -----------------------------------------------------------------
+
+BotsFor = Callable[[HandState], Mapping[int, Bot]]  # the other seats' bots, made for a state
+
+
+def expert_duplicate(line: str | dict[str, Any], seat: int, expert: Bot, bots_for: BotsFor) -> HandState:
+    """The logged deal played again with ``expert`` in ``seat``: dealt the same cards, the other
+    seats played by ``bots_for(state)``, made afresh before each of the seat's turns (as practice
+    makes them). The expert is asked with ``seat_view`` alone: it never sees a hidden card."""
+    state = deal_logged(json.loads(line) if isinstance(line, str) else line)
+    while state.decision is not None:
+        advance_until(state, bots_for(state), stop_at={seat})
+        if state.decision is not None:
+            state.push(expert.decide(seat_view(state, seat)))
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The seat's k-th decision in two plays of one deal, when they differ (once the plays part
+    ways the k-th decisions may even be of different kinds: a bid beside a card)."""
+
+    decision: str
+    trick: int | None
+    yours: Any
+    experts_decision: str
+    experts_trick: int | None
+    experts: Any
+
+
+def differences(yours: str | dict[str, Any], experts: str | dict[str, Any], seat: int) -> list[Difference]:
+    """Decision by decision (the seat's first, second …), where the two plays of a deal differ."""
+    found: list[Difference] = []
+    mine, theirs = decisions_of(yours, seat), decisions_of(experts, seat)
+    for (_, before, answer), (_, other_before, other) in zip(mine, theirs, strict=False):
+        said, other_said = _said(before, answer), _said(other_before, other)
+        if said != other_said or before.decision != other_before.decision:
+            found.append(
+                Difference(
+                    before.decision or "",
+                    _trick(before),
+                    said,
+                    other_before.decision or "",
+                    _trick(other_before),
+                    other_said,
+                )
+            )
+    return found
+
+
+def _trick(state: HandState) -> int | None:
+    return len(state.tricks) + 1 if state.decision == PLAY else None
+
+
+def _said(state: HandState, answer: Answer) -> Any:
+    assert state.decision is not None
+    if state.decision == PASS and isinstance(answer, tuple):
+        answer = tuple(sorted(answer))
+    return answer_json(state.decision, answer)
+
+
 def left_on_table(verdicts: Sequence[Verdict]) -> float:
     """The hand's total of points left on the table."""
     return round(sum(v.lost for v in verdicts), 1)
@@ -143,9 +206,12 @@ def costliest(verdicts: Sequence[Verdict], count: int = COSTLIEST) -> list[Verdi
 __all__ = [
     "COSTLIEST",
     "REVIEW_PLAYOUTS",
+    "Difference",
     "Verdict",
     "costliest",
     "decisions_of",
+    "differences",
+    "expert_duplicate",
     "expert_for",
     "left_on_table",
     "review_decision",

@@ -22,7 +22,7 @@ from scorepad.engine.log import hand_line
 from scorepad.engine.play import trick_winner
 from scorepad.engine.simulate import play_hand
 from scorepad.engine.variants import VARIANTS, get_variant
-from scorepad.engine.view import PLAY, Trick
+from scorepad.engine.view import PLAY, Answer, SeatView, Trick
 from tests.engine.test_bots import play_view
 
 SEED = "test"
@@ -137,3 +137,37 @@ def test_an_ace_whose_twin_is_gone_is_explained_by_the_twin() -> None:
     view = play_view("AD KD 9S", "AD KD 9S", Trick(0, ()), (Trick(1, tuple(parse_cards("AD JD QD 9D")), 1),))
     reason = play_reason(view, ace, profile_of(view.variant, view.settings))
     assert reason == "A♦ wins the trick unless it is trumped: the other A♦ is gone"
+
+
+class SpyExpert:
+    """The expert, keeping every view it was asked with."""
+
+    name = "spy"
+
+    def __init__(self, seat: int) -> None:
+        self.expert = ExpertBot(seat, random.Random(1), playouts=24, budget_ms=60_000.0)
+        self.views: list[SeatView] = []
+
+    def decide(self, view: SeatView) -> Answer:
+        self.views.append(view)
+        return self.expert.decide(view)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_the_duplicate_expert_plays_the_same_deal_from_its_seat_view_alone(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    state = deal(variant, variant.defaults, 1, random.Random(11))
+    play_hand(state, [HeuristicBot(s) for s in range(variant.seats)])
+    yours = hand_line(state)
+    spy = SpyExpert(0)
+    duplicate = review.expert_duplicate(yours, 0, spy, lambda _: {s: HeuristicBot(s) for s in range(1, 6)})
+    experts = hand_line(duplicate)
+    assert experts["dealt"] == yours["dealt"]
+    asked = [seat_view(before, 0) for _, before, _ in review.decisions_of(experts, 0)]
+    assert spy.views == asked  # exactly its seat view at each decision: nothing else reached it
+    assert all(type(view) is SeatView for view in spy.views)
+    for difference in review.differences(yours, experts, 0):
+        assert difference.yours != difference.experts
