@@ -6,16 +6,21 @@ over, so all four (six) hands may be shown face up.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine.bots.reasons import suit_words
+from .engine.bots import ExpertBot
+from .engine.bots.reasons import gain_words, suit_words
 from .engine.cards import Card, cards_in_words, parse_card, parse_cards, parse_suit
-from .engine.review import Difference, Verdict
+from .engine.game import from_json, seat_view
+from .engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Difference, Verdict
 from .engine.variants import get_variant
-from .engine.view import BID, PASS, TRUMP
+from .engine.view import BID, CONCEDE, PASS, TRUMP
+from .models import PracticeGame
 from .practice_selectors import CardFace, face, seat_names, side_names
+from .services.practice import PLAYER
 from .services.practice_review import HandReview
 
 
@@ -107,6 +112,34 @@ def _difference(difference: Difference) -> tuple[str, str, str]:
     )
 
 
+# -- conceding (§4 `bidder_may_concede`) ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConcedeOffer:
+    """The two buttons' words, each with its expected result, and the expert's choice."""
+
+    throw_in: str  # "Throw in: your side loses 25"
+    play_on: str  # "Play on: your side loses 31 on average"
+    advice: bool  # the expert would throw in
+
+
+def concede_offer(game: PracticeGame) -> ConcedeOffer | None:
+    """What throwing in and playing on are worth, when the player must decide it; else None."""
+    state = from_json(game.state)
+    if state.decision != CONCEDE or state.to_act != PLAYER:
+        return None
+    rng = random.Random(f"{game.seed}:concede:{game.version}")
+    expert = ExpertBot(PLAYER, rng, playouts=REVIEW_PLAYOUTS, budget_ms=REVIEW_CAP_MS)
+    choice = expert.evaluate(seat_view(state, PLAYER))
+    forfeit, playing_on = round(choice.scores[True]), round(choice.scores[False])
+    return ConcedeOffer(
+        throw_in=f"Throw in: your side {gain_words(forfeit)}",
+        play_on=f"Play on: your side {gain_words(playing_on)} on average",
+        advice=bool(choice.answer),
+    )
+
+
 # -- stepping through a hand ------------------------------------------------------------------------
 
 
@@ -183,4 +216,12 @@ def _caption(line: dict[str, Any], step: int, names: Sequence[str]) -> str:
     return f"Trick {step}: {names[trick['leader']]} led, {names[trick['winner']]} won it."
 
 
-__all__ = ["ReviewPage", "StepBoard", "answer_words", "review_page", "step_board"]
+__all__ = [
+    "ConcedeOffer",
+    "ReviewPage",
+    "StepBoard",
+    "answer_words",
+    "concede_offer",
+    "review_page",
+    "step_board",
+]

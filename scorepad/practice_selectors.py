@@ -35,7 +35,7 @@ from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, meld_points
 from .engine.play import trick_winner
 from .engine.variants import Variant
-from .engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
 from .services.practice import PLAYER
 
@@ -364,6 +364,8 @@ def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "Throw the hand in" if answer else "Play on"
     if view.decision == BID:
         return "Pass" if answer is None else f"Bid {answer}"
     if view.decision == TRUMP:
@@ -377,6 +379,8 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "true" if answer else "false"
     if view.decision == BID:
         return "pass" if answer is None else str(answer)
     if view.decision == TRUMP:

@@ -9,7 +9,9 @@ hand stepped through trick by trick).
 
 A hand thrown in before trump (everyone passed under ``all_pass: redeal``, or ``misdeal_nines``)
 is logged too, so hand numbers stay consecutive: ``bidder``, ``bid`` and ``trump`` null, ``meld``
-and ``tricks`` empty, ``points`` null and every score 0.
+and ``tricks`` empty, ``points`` null and every score 0. A hand the bidder conceded
+(``bidder_may_concede``) is logged with its meld, ``tricks`` empty and ``points`` null: the
+§9.5 line needs no new key, since a hand that could have been played and was not was thrown in.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 from .cards import SUITS, Card, codes, parse_card, parse_cards, parse_suit
 from .game import HandState, IllegalAction, deal_hands
 from .variants import get_variant
-from .view import BID, PASS, PLAY, TRUMP
+from .view import BID, CONCEDE, PASS, PLAY, TRUMP
 
 LINE_KEYS = (
     "variant",
@@ -169,6 +171,8 @@ def _replay_actions(state: HandState, logged: dict[str, Any], visit: Visit | Non
         step(TRUMP, logged["bidder"], parse_suit(logged["trump"]), "trump")
     for index, (giver, _taker, cards) in enumerate(logged["passes"]):
         step(PASS, giver, tuple(parse_cards(cards)), f"pass {index + 1}")
+    if state.decision == CONCEDE:  # `bidder_may_concede`: a hand with no tricks logged was thrown in
+        step(CONCEDE, logged["bidder"], logged["points"] is None, "concede")
     for number, trick in enumerate(logged["tricks"], start=1):
         if trick["leader"] != state.to_act:
             raise ReplayError(f"trick {number}: led by seat {trick['leader']}, but seat {state.to_act} leads")

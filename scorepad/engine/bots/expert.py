@@ -41,8 +41,9 @@ from ..auction import least_bid, trump_suits
 from ..cards import Card, Suit, counts_of
 from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
+from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from . import reasons
 from .heuristic import (
     PARTNER_MELD_SHARE,
@@ -80,6 +81,7 @@ class Choice:
     reason: str
     values: Mapping[Any, float] = field(default_factory=dict)
     deals: int = 0
+    scores: Mapping[Any, float] = field(default_factory=dict)  # the side's own score, where weighed
 
 
 class ExpertBot:
@@ -121,6 +123,8 @@ class ExpertBot:
             return self._trump(view, p, deadline)
         if view.decision == PASS:
             return self._pass(view, p, deadline, also)
+        if view.decision == CONCEDE:
+            return self._concede(view, p, deadline)
         raise ValueError(f"unknown decision {view.decision!r}")
 
     def close(self) -> None:
@@ -189,6 +193,30 @@ class ExpertBot:
         done = len(values[best])
         reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
         return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
+
+    # ------------------------------------------------------------ conceding (§4 `bidder_may_concede`)
+
+    def _concede(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+        """Throw in when the forfeit costs the side less, on average over sampled deals played out,
+        than playing on: both weighed by the margin, as every other decision is."""
+        assert view.bidder is not None
+        assert view.bid is not None
+        assert view.trump is not None
+        side = view.variant.side_of(view.seat)
+        meld = view.variant.side_totals(view.meld)
+        forfeit = score_hand(
+            view.variant, view.settings, HandEntry(view.bidder, view.bid, view.trump, meld, None, None)
+        ).scores
+        margins: list[float] = []
+        own: list[int] = []
+        for hands in self._deals(view, knowledge_of(view), p, self.playouts, deadline):
+            state, contract = play_state(view, hands)
+            margins.append(playout(state, contract, side, exact_from=0))
+            own.append(contract.scores(state.points, state.took)[side])
+        values = {True: _margin(forfeit, side), False: sum(margins) / len(margins)}
+        throw_in = values[True] > values[False]
+        words = reasons.concede_reason(forfeit[side], sum(own) / len(own), len(own), throw_in=throw_in)
+        return Choice(throw_in, words, values, len(own), {True: forfeit[side], False: sum(own) / len(own)})
 
     # ------------------------------------------------------------ bidding and trump
 

@@ -85,6 +85,20 @@ def pass_cards_reason(view: SeatView, cards: Sequence[Card], tried: int, samples
     return f"{meld}; {best}"
 
 
+def concede_reason(forfeit: int, playing_on: float, samples: int, *, throw_in: bool) -> str:
+    """Both outcomes, the chosen first: "throw in: your side loses 25; playing on, it loses 31 on
+    average in 40 simulated hands"."""
+    on_average = f"{gain_words(round(playing_on))} on average in {samples} simulated hands"
+    if throw_in:
+        return f"throw in: your side {gain_words(forfeit)}; playing on, it {on_average}"
+    return f"play on: your side {on_average}; throwing in, it {gain_words(forfeit)}"
+
+
+def gain_words(score: int) -> str:
+    """ "loses 25" or "scores 12"."""
+    return f"loses {-score}" if score < 0 else f"scores {score}"
+
+
 def _count(n: int, word: str) -> str:
     return "" if not n else f"{n} {word}{'s' if n > 1 else ''}"
 
