@@ -28,6 +28,8 @@ def answer_words(decision: str, answer: Any) -> str:
     """A §9.6 answer as a player says it: "bid 23", "pass", "spades", "pass A♠ 10♥ …", "A♦"."""
     if decision == BID:
         return "pass" if answer is None else f"bid {answer}"
+    if decision == CONCEDE:
+        return "throw in" if answer else "play on"
     if decision == TRUMP:
         return f"{suit_words(parse_suit(answer))} trump"
     if decision == PASS:
@@ -36,7 +38,7 @@ def answer_words(decision: str, answer: Any) -> str:
 
 
 def decision_words(decision: str, trick: int | None) -> str:
-    return {BID: "Bid", TRUMP: "Trump", PASS: "Passing"}.get(decision, f"Trick {trick}")
+    return {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}.get(decision, f"Trick {trick}")
 
 
 @dataclass(frozen=True, slots=True)

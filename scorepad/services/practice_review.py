@@ -90,6 +90,8 @@ def stored_review(game: PracticeGame, hand: int) -> HandReview:
     """The review as saved on the game (nothing worked out)."""
     line = hand_log(game, hand)
     saved = game.reviews.get(str(hand)) or {}
+    if saved.get("log") != line:  # the hand was undone and played again since: start afresh
+        saved = {}
     verdicts = tuple(Verdict.from_json(v) for v in saved.get("verdicts", ()))
     duplicate = saved.get("duplicate")
     return HandReview(
@@ -116,6 +118,7 @@ def practice_review_work(
         return review
     started = time.process_time()
     saved: dict[str, Any] = {
+        "log": review.line,  # what was reviewed: an undone and replayed hand is reviewed anew
         "verdicts": [v.to_json() for v in review.verdicts],
         "finished": review.finished,
         "duplicate": review.duplicate,

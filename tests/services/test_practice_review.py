@@ -15,6 +15,7 @@ from scorepad.services.practice_review import (
     ReviewRefused,
     practice_replay,
     practice_review_work,
+    stored_review,
 )
 from tests.services.test_practice import play_out_hand
 
@@ -56,6 +57,17 @@ def test_a_review_fills_in_slice_by_slice_without_moving_the_table_version():
     again = practice_review_work(game=game, hand=0)  # done: read from the cache, nothing worked out
     assert again.verdicts == review.verdicts
     assert again.cpu_seconds == review.cpu_seconds
+
+
+def test_a_hand_undone_and_played_differently_is_reviewed_anew():
+    game = finished_hand()
+    practice_review_work(game=game, hand=0, cpu_seconds=0.0)
+    game.refresh_from_db()
+    assert len(game.reviews["0"]["verdicts"]) == 1
+    other = {**game.hands[0]["log"], "tricks": []}  # as if the hand had ended otherwise
+    PracticeGame.objects.filter(pk=game.pk).update(hands=[{**game.hands[0], "log": other}])
+    game.refresh_from_db()
+    assert stored_review(game, 0).verdicts == ()
 
 
 def test_a_hand_still_being_played_has_no_review():

@@ -58,3 +58,21 @@ def test_the_hint_at_the_concede_decision_names_it_in_words(client):
     assert table.hint.words in ("Throw the hand in", "Play on")
     assert table.hint.value in ("true", "false")
     assert table.hint.reason.startswith(("throw in:", "play on:"))
+
+
+def test_a_conceded_hand_is_reviewed_with_the_concede_decision_in_words(client, monkeypatch):
+    monkeypatch.setattr("scorepad.engine.review.REVIEW_PLAYOUTS", 24)
+    monkeypatch.setattr("scorepad.services.practice_review.REVIEW_PLAYOUTS", 24)
+    user = make_user("review")
+    client.force_login(user)
+    game = at_players_concede(user)
+    game = practice_act(game=game, version=game.version, data={"concede": "true"}).game
+    url = reverse("practice_review", args=[game.pk, 0])
+    for _ in range(40):
+        page = client.get(url)
+        if page.context["review"].done:
+            break
+    rows = page.context["review"].rows
+    assert rows[-1].where == "Throw in?"
+    assert rows[-1].yours == "throw in"
+    assert rows[-1].best in ("throw in", "play on")
