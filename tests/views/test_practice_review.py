@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from scorepad.engine import review as engine_review
 from scorepad.models import PracticeGame
+from scorepad.services.practice import practice_next_hand
 from tests.services.test_practice import play_out_hand
 from tests.views.test_practice import start
 
@@ -101,3 +102,12 @@ def test_a_hand_not_yet_over_is_refused_in_words(client):
     game = start(client)
     response = client.get(reverse("practice_review", args=[game.pk, 0]), follow=True)
     assert "not over yet" in response.content.decode()
+
+
+def test_every_past_hand_in_the_running_totals_links_to_its_review(client):
+    game = played_hand(client)
+    game = practice_next_hand(game=game, version=game.version).game
+    game = play_out_hand(game)
+    page = client.get(reverse("practice_game", args=[game.pk])).content.decode()
+    assert reverse("practice_review", args=[game.pk, 0]) in page  # the hand before this one
+    assert reverse("practice_review", args=[game.pk, 1]) in page
