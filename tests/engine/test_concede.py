@@ -9,12 +9,13 @@ import random
 import pytest
 
 from scorepad.engine.answers import AnswerError, parse_form, read_line
-from scorepad.engine.bots import ExpertBot, HeuristicBot, RandomBot
+from scorepad.engine.bots import ExpertBot, HeuristicBot, RandomBot, make_bot
 from scorepad.engine.game import HandState, IllegalAction, seat_view
 from scorepad.engine.log import hand_line, replay_hand
 from scorepad.engine.simulate import play_hand
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import CONCEDE, PLAY
+from tests.engine.test_bots import tiny_bot
 from tests.engine.test_game import start_with
 
 # A weak hand for seat 1 and a bid no hand could make: the bidder has every reason to throw in.
@@ -120,3 +121,15 @@ def test_bots_throw_in_a_hopeless_bid_and_play_on_a_cheap_one(variant_id: str) -
     if cheap.decision == CONCEDE:  # (double-deck's rule of 20 may have ended it already)
         assert HeuristicBot(1).decide(cheap) is False
     assert json.dumps(hopeless.to_json())  # the view is plain JSON for an outside program
+
+
+def test_an_outside_bidder_answers_concede_by_the_protocol() -> None:
+    state = at_concede("classic", 20)
+    outside = make_bot(tiny_bot(), 1, random.Random(0))
+    try:
+        answer = outside.decide(seat_view(state, 1))  # a §9.6 line out, {"concede": false} back
+    finally:
+        outside.close()
+    assert answer is False
+    state.push(answer)
+    assert state.decision == PLAY
