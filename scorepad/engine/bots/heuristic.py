@@ -27,6 +27,7 @@ from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
 from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from .reasons import heuristic_reason
 
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
 TRUMP_ACE, TRUMP_TEN, TRUMP_KING, LONG_TRUMP = 1.0, 0.6, 0.3, 0.6
@@ -179,6 +180,11 @@ class HeuristicBot:
         if view.decision == CONCEDE:
             return choose_concede(view, p)
         raise ValueError(f"unknown decision {view.decision!r}")
+
+    def explain(self, view: SeatView) -> tuple[Answer, str]:
+        """The answer to ``view`` and one reason in a player's words (``reasons.py``)."""
+        answer = self.decide(view)
+        return answer, heuristic_reason(view, answer, profile_of(view.variant, view.settings))
 
     def close(self) -> None:
         pass

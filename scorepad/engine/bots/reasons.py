@@ -11,12 +11,15 @@ what it does in this trick, or else by how often it did best on the simulated de
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..cards import ACE, SUIT_NAMES, SUITS, Card, Suit, card_words, counts_of, rank_of, suit_of
 from ..meld import meld_points
 from ..play import trick_winner
-from ..view import SeatView
-from .heuristic import Profile
+from ..view import BID, CONCEDE, PASS, TRUMP, Answer, SeatView
+
+if TYPE_CHECKING:  # the heuristic explains itself with these words: no import of it at run time
+    from .heuristic import Profile
 
 
 def suit_words(suit: Suit) -> str:
@@ -67,22 +70,53 @@ def trump_reason(view: SeatView, trump: Suit, made: int, samples: int) -> str:
 
 
 def pass_cards_reason(view: SeatView, cards: Sequence[Card], tried: int, samples: int) -> str:
-    """What a pass does for the side: trumps and aces to the bidder, or a meld kept by the bidder."""
+    """What a pass does for the side, and how it was chosen."""
+    return f"{pass_effect(view, cards)}; the best of {tried} passes tried on {samples} simulated hands"
+
+
+def pass_effect(view: SeatView, cards: Sequence[Card]) -> str:
+    """What a pass does: trumps and aces sent to the bidder, or the meld the bidder keeps."""
     assert view.trump is not None
     trumps = sum(1 for c in cards if suit_of(c) == view.trump)
     aces = sum(1 for c in cards if rank_of(c) == ACE and suit_of(c) != view.trump)
-    best = f"the best of {tried} passes tried on {samples} simulated hands"
     if view.seat != view.bidder:
         parts = [_count(trumps, "trump"), _count(aces, "side ace")]
         sent = " and ".join(part for part in parts if part) or "your least useful cards"
-        return f"it sends the bidder {sent}; {best}"
+        return f"it sends the bidder {sent}"
     before = meld_points(counts_of(view.hand), view.trump, view.variant, view.settings)
     kept = list(view.hand)
     for c in cards:
         kept.remove(c)
     after = meld_points(counts_of(kept), view.trump, view.variant, view.settings)
-    meld = f"your meld stays {before}" if after == before else f"your meld drops only to {after}"
-    return f"{meld}; {best}"
+    return f"your meld stays {before}" if after == before else f"your meld drops only to {after}"
+
+
+def heuristic_reason(view: SeatView, answer: Answer, p: Profile) -> str:
+    """The heuristic's reason for ``answer``: what its rules of thumb read in the cards."""
+    if view.decision == BID:
+        least = view.legal[-1]
+        if None not in view.legal:
+            return f"everyone else passed, so the dealer must bid {least}"
+        best = max(range(4), key=lambda s: meld_points(counts_of(view.hand), s, view.variant, view.settings))
+        holding = holding_words(view, best)
+        if answer is None:
+            return f"with {holding}, your best trump, the hand is not worth {least}"
+        return f"you hold {holding}: with your winners the hand is worth {least} or more"
+    if view.decision == TRUMP:
+        assert isinstance(answer, int)
+        return f"you hold {holding_words(view, answer)}: the most meld and winners"
+    if view.decision == PASS:
+        assert isinstance(answer, tuple)
+        return pass_effect(view, answer)
+    if view.decision == CONCEDE:
+        assert view.bid is not None
+        meld = sum(view.meld[seat] for seat in view.variant.sides[view.variant.side_of(view.seat)])
+        need = f"{view.bid} needs {max(0, view.bid - meld)} of the {p.total_points} trick points"
+        if answer:
+            return f"throw in: {need} beyond your side's meld, more than a side can hope to take"
+        return f"play on: {need} beyond your side's meld"
+    assert isinstance(answer, int)
+    return play_reason(view, Card(answer), p)
 
 
 def concede_reason(forfeit: int, playing_on: float, samples: int, *, throw_in: bool) -> str:
