@@ -105,13 +105,14 @@ def stored_review(game: PracticeGame, hand: int) -> HandReview:
     )
 
 
-def practice_review_work(
-    *, game: PracticeGame, hand: int, cpu_seconds: float = SLICE_CPU_SECONDS
-) -> HandReview:
-    """One slice more of hand ``hand``'s review, saved on the game; the review as it stands.
+def practice_review_work(*, game: PracticeGame, hand: int, cpu_seconds: float | None = None) -> HandReview:
+    """One slice more of hand ``hand``'s review (``cpu_seconds``, else ``SLICE_CPU_SECONDS``),
+    saved on the game; the review as it stands.
 
     Runs the engine with no transaction open; the save is one conditional update.
     """
+    if cpu_seconds is None:
+        cpu_seconds = SLICE_CPU_SECONDS
     game = PracticeGame.objects.get(pk=game.pk)
     review = stored_review(game, hand)
     if review.done:
