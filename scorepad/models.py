@@ -212,6 +212,16 @@ class PracticeGame(models.Model):
     won = models.BooleanField(null=True, blank=True)  # the player's side among the winners
     # The one-time token of the start form that made it: the same form sent twice starts one game.
     start_token = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    # Hand reviews (services/practice_review.py), by hand number, worked out a slice at a time;
+    # ``review_version`` guards their saves, so a review never makes the table's version stale.
+    reviews = models.JSONField(default=dict, blank=True)
+    review_version = models.PositiveIntegerField(default=0)
+    # A replay plays hand ``replay_hand`` of ``replay_of`` again, same cards, same bots, same seed:
+    # statistics keep replays apart from first tries.
+    replay_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays"
+    )
+    replay_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

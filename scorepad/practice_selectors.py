@@ -35,7 +35,7 @@ from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, meld_points
 from .engine.play import trick_winner
 from .engine.variants import Variant
-from .engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
 from .services.practice import PLAYER
 
@@ -364,6 +364,8 @@ def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "Throw the hand in" if answer else "Play on"
     if view.decision == BID:
         return "Pass" if answer is None else f"Bid {answer}"
     if view.decision == TRUMP:
@@ -377,6 +379,8 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "true" if answer else "false"
     if view.decision == BID:
         return "pass" if answer is None else str(answer)
     if view.decision == TRUMP:
@@ -434,6 +438,7 @@ class PracticeStatistics:
     bids_made: int
     hands: int
     margin: float | None  # the player's side's score less the best other side's, per hand
+    replays: int = 0  # replayed deals: kept apart, none of the figures above counts them
 
     @property
     def won_share(self) -> float | None:
@@ -449,6 +454,8 @@ def practice_history(user: Any) -> QuerySet[PracticeGame]:
 
 
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
+    replays = sum(1 for game in games if game.replay_of_id is not None)
+    games = [game for game in games if game.replay_of_id is None]  # first tries only
     bids = made = hands = 0
     margin = 0
     for game in games:
@@ -472,4 +479,5 @@ def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
         bids_made=made,
         hands=hands,
         margin=margin / hands if hands else None,
+        replays=replays,
     )

@@ -18,11 +18,12 @@ from typing import Any
 
 from .cards import CODES, SUIT_NAMES, SUITS, Card, CardError, Suit, parse_card, parse_suit, rank_of, suit_of
 from .play import trick_winner
-from .view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 
 # The key of each decision's answer, in a §9.6 line and in a web form alike.
-ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card"}
+ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card", CONCEDE: "concede"}
 FORM_PASS_BID = "pass"  # a form's bid field holds a number or this word
+FORM_CONCEDE = {"true": True, "false": False}  # a form's concede field holds one of these words
 
 
 class AnswerError(ValueError):
@@ -67,6 +68,9 @@ def check_answer(view: SeatView, answer: Answer) -> None:
         _check_bid(view, answer, shown)
     elif view.decision == PASS:
         _check_pass(view, answer, shown)
+    elif view.decision == CONCEDE:
+        if type(answer) is not bool:
+            raise refuse(view, shown, "is not true (throw the hand in) or false (play on)")
     elif answer not in view.legal or isinstance(answer, bool):
         raise refuse(view, shown, f"is not legal here: choose one of {answer_json_list(view)}")
 
@@ -125,7 +129,8 @@ def parse_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
 
     The field is named as the §9.6 key: ``bid`` (a number, or ``pass``), ``trump`` (a suit
     letter or symbol), ``pass`` (card codes: repeated fields, or one field of codes split by
-    spaces or commas), ``card`` (a code). ``data`` is a ``QueryDict`` or a plain mapping.
+    spaces or commas), ``card`` (a code), ``concede`` (``true`` to throw the hand in, ``false``
+    to play on). ``data`` is a ``QueryDict`` or a plain mapping.
     """
     key = ANSWER_KEYS[view.decision]
     values = _form_values(data, key)
@@ -135,6 +140,11 @@ def parse_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
         codes = [token for value in values for token in str(value).replace(",", " ").split()]
         return _parse_value(view, codes, codes)
     raw = values[-1]
+    if view.decision == CONCEDE:
+        word = str(raw).strip().lower()
+        if word not in FORM_CONCEDE:
+            raise refuse(view, word, 'is not "true" (throw the hand in) or "false" (play on)')
+        return FORM_CONCEDE[word]
     if view.decision == BID:
         text = str(raw).strip()
         if text.lower() == FORM_PASS_BID:
@@ -166,9 +176,9 @@ def _form_values(data: Mapping[str, Any], key: str) -> list[Any]:
 def _parse_value(view: SeatView, value: Any, shown: Any) -> Answer:
     """The value under the answer's key, as an engine answer; ``shown`` is what messages quote."""
     try:
-        if view.decision == BID:
-            bid: int | None = value  # any JSON value: check_answer refuses what is not a legal bid
-            return bid
+        if view.decision in (BID, CONCEDE):
+            said: Answer = value  # any JSON value: check_answer refuses what is not a legal answer
+            return said
         if view.decision == TRUMP:
             return parse_suit(_text(value))
         if view.decision == PASS:

@@ -29,6 +29,7 @@ from django.utils import timezone
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS, make_bot
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
+from ..engine.log import hand_line
 from ..engine.simulate import GameStopped, Move, advance_until
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..engine.view import PLAY, Bot
@@ -265,6 +266,7 @@ def _record_hand(game: PracticeGame, state: HandState) -> None:
             "made": result.made,
             "played": result.played,
             "reasons": list(result.reasons),
+            "log": hand_line(state),  # RULES §9.5: what a review, a replay and a step-through read
         },
     ]
     if result.winners:

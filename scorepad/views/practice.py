@@ -23,6 +23,7 @@ from .. import throttle
 from ..engine.variants import VARIANTS
 from ..models import PracticeGame
 from ..practice_forms import PracticeForm, variant_from
+from ..practice_review_selectors import concede_offer
 from ..practice_selectors import (
     SESSION_KEY,
     current_practice,
@@ -163,7 +164,12 @@ def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpRespo
 def _table(
     request: HttpRequest, game: PracticeGame, *, hint: bool = False, refused: str = ""
 ) -> HttpResponse:
-    context = {"table": practice_table(game, hint=hint), "practice": game, "refused": refused}
+    context = {
+        "table": practice_table(game, hint=hint),
+        "practice": game,
+        "refused": refused,
+        "concede": concede_offer(game),  # issue 16: the throw-in buttons' expected results
+    }
     return page_or_partial(request, TEMPLATE, "table", context)
 
 

@@ -95,6 +95,7 @@ HOUSE_RULES = st.fixed_dictionaries(
         "rule_of_20": st.sampled_from([None, [20, 20]]),
         "bidders_short_meld_play_out": st.booleans(),
         "misdeal_nines": st.sampled_from(["off", "5+ nines", "5 nines and no ace"]),
+        "bidder_may_concede": st.booleans(),
     },
 )
 
