@@ -27,6 +27,8 @@ from .engine.cards import (
     SYMBOL_OF_SUIT,
     Card,
     card_name,
+    card_words,
+    cards_in_words,
     counts_of,
     rank_of,
     suit_of,
@@ -184,7 +186,7 @@ class PracticeTable:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.game.undo)
+        return bool(self.game.undo) and not self.game.finished  # once it is over: rematch
 
 
 def seat_names(variant: Variant) -> list[str]:
@@ -371,9 +373,9 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
         return f"Name {SUIT_NAMES[SUITS[answer]]} trump"
     if view.decision == PASS:
         assert isinstance(answer, tuple)
-        return "Pass " + " ".join(_short(c) for c in answer)
+        return f"Pass {cards_in_words(answer)}"
     assert isinstance(answer, int)
-    return f"Play {_short(answer)}"
+    return f"Play {card_words(answer)}"
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
@@ -387,11 +389,6 @@ def _answer_value(view: SeatView, answer: Answer) -> str:
         return " ".join(CODES[c] for c in answer)
     assert isinstance(answer, int)
     return CODES[answer]
-
-
-def _short(card: Card) -> str:
-    code = CODES[card]
-    return RANK_SHOWN.get(code[0], code[0]) + SYMBOL_OF_SUIT[code[1]]
 
 
 def hint_reason(view: SeatView, answer: Answer) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -97,6 +98,30 @@ def test_an_illegal_card_is_refused_in_words_and_changes_nothing():
     before = (game.state, game.version)
     with pytest.raises(PracticeRefused, match=r"You must|first lead|trump"):
         practice_act(game=game, version=game.version, data={"card": _illegal_card(game)})
+    game.refresh_from_db()
+    assert (game.state, game.version) == before
+
+
+def _at_the_pass(seed: int = 5) -> PracticeGame:
+    """A classic game at the player's first pass of cards (bid out of reach, first trump named)."""
+    game = practice_start(user=None, variant_id="classic", seed=seed)
+    while from_json(game.state).decision != "pass":
+        view = seat_view(from_json(game.state), 0)
+        data = {"bid": "60"} if view.decision == "bid" else {"trump": "S"} if view.decision == "trump" else {}
+        game = practice_act(game=game, version=game.version, data=data).game
+    return game
+
+
+def test_a_wrong_number_of_cards_to_pass_is_refused_naming_cards_as_players_write_them():
+    game = _at_the_pass()
+    two = " ".join(answer_json("pass", seat_view(from_json(game.state), 0).hand[:2]))
+    before = (game.state, game.version)
+    with pytest.raises(PracticeRefused) as refused:
+        practice_act(game=game, version=game.version, data={"pass": two})
+    assert str(refused.value).startswith("Choose exactly 4 cards to pass; you chose 2: ")
+    assert not re.search(r"\b[AKQJT9][SHDC]\b", str(refused.value))
+    with pytest.raises(PracticeRefused, match=r"you chose 0\.$"):
+        practice_act(game=game, version=game.version, data={})
     game.refresh_from_db()
     assert (game.state, game.version) == before
 
@@ -215,6 +240,9 @@ def test_a_whole_game_ends_with_the_winners_and_offers_no_next_hand():
     assert game.won == ("You & Partner" in table.winners)
     with pytest.raises(PracticeRefused, match="The game is over"):
         practice_next_hand(game=game, version=game.version)
+    with pytest.raises(PracticeRefused, match="The game is over: start a rematch"):
+        practice_undo(game=game, version=game.version)
+    assert not practice_table(game).can_undo
     rematch = practice_rematch(game=game, version=game.version, user=None)
     assert (rematch.variant, rematch.settings, rematch.finished) == ("classic", {"target": 30}, False)
 
