@@ -12,9 +12,11 @@ from django.utils import timezone
 
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
-from scorepad.engine.game import from_json, seat_view
+from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
+from scorepad.engine.game import deal_hands, from_json, seat_view, to_json
+from scorepad.engine.variants import get_variant
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_hint, practice_statistics, practice_table
+from scorepad.practice_selectors import held_order, practice_hint, practice_statistics, practice_table
 from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
@@ -259,3 +261,50 @@ def test_visitors_games_older_than_a_session_are_forgotten_when_a_visitor_starts
 
     remaining = set(PracticeGame.objects.values_list("pk", flat=True))
     assert remaining == {kept_for_member.pk, recent.pk, started.pk}
+
+
+def _game_at(variant_id: str, hands: list[str], *calls: int | None) -> PracticeGame:
+    """A stored game where seat 0 dealt ``hands`` (codes, one string per seat), after ``calls``."""
+    variant = get_variant(variant_id)
+    state = deal_hands(variant, variant.defaults, 0, [parse_cards(hand) for hand in hands])
+    for call in calls:
+        state.push(call)
+    return PracticeGame.objects.create(variant=variant_id, strength="heuristic", seed=1, state=to_json(state))
+
+
+CLASSIC_DEAL = [
+    "AS AS TS KS QH QH KH 9C JD QD KD 9D",
+    "TS KS QS QS JS JS 9S 9S AH AH TH TH",
+    "KH 9H 9H AC AC TC TC KC KC QC QC JC",
+    "JH JH JC 9C AD AD TD TD KD QD JD 9D",
+]
+
+
+def test_a_forced_dealer_is_offered_the_minimum_as_the_one_button():
+    table = practice_table(_game_at("classic", CLASSIC_DEAL, None, None, None))
+    assert table.forced
+    assert table.bid_chips == [("20", "Bid 20: everyone passed, the dealer must")]
+
+
+def test_the_hand_is_held_trump_first_then_colours_alternating():
+    table = practice_table(_game_at("classic", CLASSIC_DEAL))
+    suits = [row.letter for row in table.hand]
+    assert suits == ["S", "H", "C", "D"]  # black, red, black, red
+    assert held_order(parse_cards("QH 9C JD AS"), trump=HEARTS) == [HEARTS, SPADES, DIAMONDS, CLUBS]
+
+
+def test_the_bid_step_shows_the_meld_in_each_trump_and_warns_without_a_marriage():
+    table = practice_table(_game_at("double-deck", DOUBLE_DECK_NO_MARRIAGE, 50, None, None))
+    assert table.decision == "bid"
+    assert not table.forced
+    assert [m.letter for m in table.suit_melds] == ["S", "H", "D", "C"]
+    assert table.bid_warning.startswith("You hold no marriage")
+    assert "20 meld to play" in table.bid_warning
+
+
+DOUBLE_DECK_NO_MARRIAGE = [
+    "AS AS AS AS TS TS TS TS AH AH AH AH TH TH TH TH JD JD JD JD",
+    "KS KS KS KS QH QH QH QH KD KD KD KD QC QC QC QC JC JC JC JC",
+    "QS QS QS QS KH KH KH KH QD QD QD QD KC KC KC KC 9S 9S 9S 9S",
+    "JS JS JS JS JH JH JH JH AD AD AD AD TD TD TD TD 9H 9H 9H 9H",
+]
