@@ -37,9 +37,10 @@ from .engine.cards import (
 from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, meld_points
 from .engine.play import trick_winner
-from .engine.variants import Variant
+from .engine.variants import VARIANTS, Variant
 from .engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
+from .practice_forms import STRENGTH_WORDS
 from .services.practice import PLAYER
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
@@ -618,6 +619,43 @@ class PracticeStatistics:
 
 def practice_history(user: Any) -> QuerySet[PracticeGame]:
     return PracticeGame.objects.filter(user=user)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One practice game in the history: its final score, the bots' strength, the target."""
+
+    game: PracticeGame
+    score: list[tuple[str, int]]  # each side's total now
+    strength: str  # "Steady", "Expert", …
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStatistics:
+    label: str
+    stats: PracticeStatistics
+
+
+def history_rows(games: Sequence[PracticeGame]) -> list[HistoryRow]:
+    rows = []
+    for game in games:
+        variant = game.rules
+        totals = game.hands[-1]["totals"] if game.hands else [0] * len(variant.sides)
+        strength = STRENGTH_WORDS.get(game.strength, game.strength).split(":")[0]
+        target = variant.settings(game.settings).target
+        names = side_names(variant, seat_names(variant))
+        rows.append(HistoryRow(game, list(zip(names, totals, strict=True)), strength, target))
+    return rows
+
+
+def statistics_by_variant(games: Sequence[PracticeGame]) -> list[VariantStatistics]:
+    """``practice_statistics`` per variant: a margin means something only in one variant's points."""
+    return [
+        VariantStatistics(variant.label, practice_statistics([g for g in games if g.variant == variant.id]))
+        for variant in VARIANTS.values()
+        if any(g.variant == variant.id for g in games)
+    ]
 
 
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:

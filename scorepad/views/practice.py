@@ -26,9 +26,11 @@ from ..practice_selectors import (
     bid_needs_asking,
     current_practice,
     get_practice_for_request,
+    history_rows,
     practice_history,
     practice_statistics,
     practice_table,
+    statistics_by_variant,
 )
 from ..services.practice import (
     PracticeAlreadyStarted,
@@ -123,7 +125,11 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
 @login_required
 def practice_history_view(request: HttpRequest) -> HttpResponse:
     games = list(practice_history(request.user))
-    context = {"games": games, "stats": practice_statistics(games)}
+    context = {
+        "rows": history_rows(games),
+        "stats": practice_statistics(games),
+        "by_variant": statistics_by_variant(games),
+    }
     return render(request, "scorepad/practice_history.html", context)
 
 

@@ -16,7 +16,14 @@ from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal_hands, from_json, seat_view, to_json
 from scorepad.engine.variants import get_variant
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import held_order, practice_hint, practice_statistics, practice_table
+from scorepad.practice_selectors import (
+    held_order,
+    history_rows,
+    practice_hint,
+    practice_statistics,
+    practice_table,
+    statistics_by_variant,
+)
 from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
@@ -308,3 +315,24 @@ DOUBLE_DECK_NO_MARRIAGE = [
     "QS QS QS QS KH KH KH KH QD QD QD QD KC KC KC KC 9S 9S 9S 9S",
     "JS JS JS JS JH JH JH JH AD AD AD AD TD TD TD TD 9H 9H 9H 9H",
 ]
+
+
+def test_statistics_are_kept_per_variant_and_history_rows_show_score_strength_and_target():
+    classic = play_out_hand(
+        practice_start(user=None, variant_id="classic", overrides={"target": 300}, seed=3)
+    )
+    six = play_out_hand(practice_start(user=None, variant_id="six-handed", strength="easy", seed=2))
+
+    by_variant = statistics_by_variant([classic, six])
+
+    assert [(row.label, row.stats.hands) for row in by_variant] == [
+        ("Classic (4 players, partners)", 1),
+        ("Six-handed (Schoneboom family rules)", 1),
+    ]
+    assert by_variant[0].stats.margin == practice_statistics([classic]).margin
+    assert by_variant[1].stats.margin == practice_statistics([six]).margin
+    rows = {row.game.variant: row for row in history_rows([classic, six])}
+    assert (rows["classic"].target, rows["classic"].strength) == (300, "Steady")
+    totals = classic.hands[-1]["totals"]
+    assert rows["classic"].score == [("You & Partner", totals[0]), ("West & East", totals[1])]
+    assert (rows["six-handed"].strength, len(rows["six-handed"].score)) == ("Easy", 6)
