@@ -214,10 +214,12 @@ class PracticeTable:
         return len(self.trick) + (GATHER_STEPS if self.gathered else 0)
 
     @property
-    def points_taken(self) -> list[tuple[str, int]]:
-        """Counter points each side has taken so far this hand."""
-        points = self.state.points or [0] * len(self.side_names)
-        return list(zip(self.side_names, points, strict=True))
+    def score_lines(self) -> list[tuple[str, int, int | None]]:
+        """Each side: its total, and the counter points it has taken so far this hand (None
+        before the first trick is won, and once the hand is over: the total has them)."""
+        taking = bool(self.state.tricks) and self.state.result is None
+        points = self.state.points if taking else [None] * len(self.side_names)
+        return [(name, total, taken) for (name, total), taken in zip(self.scores, points, strict=True)]
 
     @property
     def contract(self) -> str:

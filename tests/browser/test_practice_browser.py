@@ -139,38 +139,31 @@ def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, in
     return taps
 
 
-def test_a_whole_classic_hand_on_one_screen(live_server, page: Page, seeded):
-    seeded(CLASSIC_SEED)
+PHONES = {"375x812": {"width": 375, "height": 812}, "360x740": {"width": 360, "height": 740}}
+HANDS = {  # variant label, seed, opening bid (None: the quick bids)
+    "classic": ("Classic (4 players, partners)", CLASSIC_SEED, OUT_OF_REACH["classic"]),
+    "double-deck": ("Double-deck (4 players, partners)", DOUBLE_DECK_SEED, None),
+    "six-handed": ("Six-handed (Schoneboom family rules)", SIX_HANDED_SEED, None),
+}
+
+
+@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("variant", HANDS)
+def test_a_whole_hand_on_one_screen(live_server, new_phone, seeded, variant, phone):
+    label, seed, opening = HANDS[variant]
+    seeded(seed)
+    page = new_phone(viewport=PHONES[phone]).new_page()
     errors = watch_console(page)
-    deal(page, live_server.url, "Classic (4 players, partners)")
+    deal(page, live_server.url, label)
 
-    taps = play_hand(page, "practice-classic", OUT_OF_REACH["classic"])
+    taps = play_hand(page, f"practice-{variant}-{phone}", opening)
 
-    assert taps["bid"] >= 1
-    assert (taps["trump"], taps["pass"], taps["card"]) == (1, 1, 12)  # every card of the hand
-    expect(page.get_by_role("region", name="Hand summary")).to_contain_text("You bid 60")
+    cards = {"classic": 12, "double-deck": 20, "six-handed": 8}[variant]
+    assert taps["card"] == cards or taps["trump"] == 0  # every card, unless the hand was not played
+    summary = page.get_by_role("region", name="Hand summary")
+    expect(summary).to_contain_text("You bid 60" if variant == "classic" else " bid ")
     expect(page.get_by_role("button", name="Next hand")).to_be_visible()
     assert errors == []
-
-
-def test_a_whole_double_deck_hand_on_one_screen(live_server, page: Page, seeded):
-    seeded(DOUBLE_DECK_SEED)
-    deal(page, live_server.url, "Double-deck (4 players, partners)")
-
-    taps = play_hand(page, "practice-double-deck")
-
-    assert taps["card"] == 20 or taps["trump"] == 0  # played out, or not played (rule of 20)
-    expect(page.get_by_role("region", name="Hand summary")).to_be_visible()
-
-
-def test_a_whole_six_handed_hand_on_one_screen(live_server, page: Page, seeded):
-    seeded(SIX_HANDED_SEED)
-    deal(page, live_server.url, "Six-handed (Schoneboom family rules)")
-
-    taps = play_hand(page, "practice-six-handed")
-
-    assert taps["card"] == 8
-    expect(page.get_by_role("region", name="Hand summary")).to_contain_text("Bot 6")
 
 
 def test_a_double_deck_hand_without_a_marriage_is_warned_before_the_bid(live_server, page: Page, seeded):
@@ -267,3 +260,55 @@ def play_hand_without_javascript(page: Page) -> int:
             cards += 1
         answered(page, before)
     return cards
+
+
+CONTROLS = "button, a, summary, input, label, .practice-totals li, th, td"
+
+
+def clipped_controls(page: Page) -> list[str]:
+    """Controls and table cells cut off at the page's right edge or inside their own box. A strip
+    or a table that scrolls sideways in its own box (the advisor's nine columns) is not counted:
+    its scroll reaches every cell."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].filter((el) => {
+            const box = el.getBoundingClientRect();
+            if (!box.width || el.closest('.strip, .table-scroll, .visually-hidden, [hidden]')) return false;
+            const typed = el.matches('input, select');  // a long value scrolls inside its box
+            const hides = getComputedStyle(el).overflowX !== 'visible';
+            const cut = !typed && hides && el.scrollWidth > el.clientWidth + 1;
+            return box.right > innerWidth + 0.5 || box.left < -0.5 || cut;
+        }).map((el) => el.outerHTML.slice(0, 80))""",
+        CONTROLS,
+    )
+
+
+@pytest.mark.parametrize(
+    "variant", ["Six-handed (Schoneboom family rules)", "Double-deck (4 players, partners)"]
+)
+def test_nothing_is_clipped_at_320_pixels(live_server, new_phone, seeded, variant):
+    seeded(SIX_HANDED_SEED)
+    page = new_phone(viewport={"width": 320, "height": 640}).new_page()
+    deal(page, live_server.url, variant)
+    shot(page, f"practice-320-{variant.split()[0].lower()}")
+
+    assert_fits_the_phone(page)
+    assert clipped_controls(page) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/meld/?variant=classic&trump=H&cards=AH+TH+KH+QH+JH+9H+KS+QS",
+        "/meld/?variant=six-handed",
+        "/meld/?variant=six-handed&cards=AS+TS+KS+QS+JS+KH+QH+9D&advise=1",
+    ],
+)
+def test_the_meld_calculator_and_advisor_are_not_clipped_at_320_pixels(live_server, new_phone, path):
+    page = new_phone(viewport={"width": 320, "height": 640}).new_page()
+    page.goto(f"{live_server.url}{path}")
+    shot(
+        page, "meld-320-" + path.split("variant=")[1].split("&")[0] + ("-advice" if "advise" in path else "")
+    )
+
+    assert_fits_the_phone(page)
+    assert clipped_controls(page) == []
