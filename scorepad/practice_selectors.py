@@ -375,7 +375,9 @@ def _seats(table: PracticeTable) -> None:
     state = table.state
     seats, places = state.variant.seats, PLACES[state.variant.seats]
     calls = {seat: ("pass" if bid is None else str(bid)) for seat, bid in state.auction}
-    first_after_me = (PLAYER + 1) % seats
+    bidding_out = state.decision == BID and state.settings.pass_is_final
+    out = {seat for seat, bid in state.auction if bid is None} if bidding_out else set()
+    first_after_me = next((seat for seat in range(1, seats) if seat not in out), None)
     table.seats = [
         SeatSpot(
             seat=seat,

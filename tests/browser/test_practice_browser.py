@@ -312,3 +312,30 @@ def test_the_meld_calculator_and_advisor_are_not_clipped_at_320_pixels(live_serv
 
     assert_fits_the_phone(page)
     assert clipped_controls(page) == []
+
+
+def test_the_next_seat_says_thinking_while_the_answer_is_on_its_way(live_server, page: Page, seeded):
+    seeded(CLASSIC_SEED)
+    deal(page, live_server.url, "Classic (4 players, partners)")
+    held = []
+    page.route("**/act/", lambda route: held.append(route))  # the answer waits until the check below
+    thinking = page.locator(".seat.next .thinking")
+    expect(thinking).to_be_hidden()
+
+    page.get_by_role("region", name="Your bid").locator("button.chip").first.click()
+
+    expect(thinking).to_be_visible()
+    expect(thinking).to_have_text("thinking…")
+    held[0].continue_()
+    expect(page.locator(".practice-table.htmx-request")).to_have_count(0)
+
+
+def test_a_landscape_tablet_gets_the_same_table_wider(live_server, new_phone, seeded):
+    seeded(CLASSIC_SEED)
+    page = new_phone(viewport={"width": 1024, "height": 768}, is_mobile=False, has_touch=True).new_page()
+    deal(page, live_server.url, "Classic (4 players, partners)")
+    at_the_decision(page, "practice-tablet", "bid 1")
+    shot(page, "practice-tablet-landscape")
+    felt = page.locator(".felt").bounding_box()
+    assert felt is not None
+    assert felt["width"] > 600
