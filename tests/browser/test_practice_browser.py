@@ -214,6 +214,35 @@ def test_the_table_is_axe_clean(live_server, new_phone, seeded, scheme):
     shot(page, f"practice-table-{scheme}")
     blocking = [v for v in axe_violations(page) if v["impact"] in {"serious", "critical"}]
     assert blocking == []
+    # axe skips disabled controls: a card the rules refuse must still read at AA (4.5:1) on both
+    # colours of its hatched ground, at full opacity.
+    contrasts = disabled_card_contrasts(page)
+    assert contrasts  # this deal's first trick refuses some cards
+    assert min(contrasts) >= 4.5, (scheme, contrasts)
+
+
+def disabled_card_contrasts(page: Page) -> list[float]:
+    """The contrast of each disabled card's text with the page's two ground colours (its hatching)."""
+    return page.evaluate(
+        """() => {
+        const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+            return (x + 0.05) / (y + 0.05); };
+        const probe = document.createElement('span');
+        document.body.append(probe);
+        const ground = ['--bg', '--card'].map((name) => {
+            probe.style.color = `var(${name})`; return rgb(getComputedStyle(probe).color); });
+        probe.remove();
+        return [...document.querySelectorAll('.fan button.card:disabled')].flatMap((card) => {
+            const style = getComputedStyle(card);
+            const faded = Number(style.opacity) < 1 ? 0 : 1;  // a faded card fails outright
+            return ground.map((g) => faded * ratio(rgb(style.color), g));
+        });
+    }"""
+    )
 
 
 def test_a_hand_plays_with_javascript_off(live_server, browser: Browser, browser_context_args, seeded):
