@@ -46,7 +46,7 @@ from .services.practice import PLAYER
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps
 BID_JUMPS = (5, 10)  # … the bids that many steps above the least
-FAN_ONE_ROW = 8  # the fan holds this many cards in one row, more in two
+FAN_ONE_ROW = 7  # the fan holds this many cards in one row (each ≥ 44 px at 375), more in two
 GATHER_STEPS = 3  # the won trick's gathering takes as long as this many cards landing
 PLACES = {
     4: ("bottom", "left", "top", "right"),  # partner opposite
@@ -204,7 +204,7 @@ class PracticeTable:
 
     @property
     def fan_columns(self) -> int:
-        """Cards per row of the fan: one row up to 8 cards, else two rows."""
+        """Cards per row of the fan: one row up to ``FAN_ONE_ROW`` cards, else two rows."""
         count = len(self.fan)
         return count if count <= FAN_ONE_ROW else (count + 1) // 2
 

@@ -31,6 +31,24 @@ ENGINE_CODE = re.compile(r"\b[AKQJT9][SHDC]\b")
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
 SHOTS = RESULTS / "screenshots"
 HEIGHTS: dict[str, list[tuple[str, int, int]]] = {}
+TARGETS: dict[str, list[int]] = {}  # the narrowest visible part of a card in the fan, per decision
+SECONDS = "const secs = (t) => parseFloat(t) * (t.endsWith('ms') ? 0.001 : 1);"
+# When the current trick's last card has landed, and when the veil over the hand lifts (seconds).
+VEIL = f"""() => {{ {SECONDS}
+    const ends = [...document.querySelectorAll('.trick.now .played')].map((el) => {{
+        const style = getComputedStyle(el);
+        return secs(style.animationDelay) + secs(style.animationDuration); }});
+    const veil = getComputedStyle(document.querySelector('.my-hand'), '::after');
+    return [Math.max(0, ...ends), veil.animationName === 'none' ? 0 : secs(veil.animationDelay) + 0.001];
+}}"""
+# The visible part of the fan's cards: the narrowest width (up to the next card) and the least height.
+TAP_TARGET = """() => {
+    const boxes = [...document.querySelectorAll('.fan .card')].map((el) => el.getBoundingClientRect());
+    const widths = boxes.map((box, i) => {
+        const next = boxes[i + 1];
+        return next && Math.abs(next.top - box.top) < 1 ? next.left - box.left : box.width; });
+    return [Math.min(...widths), Math.min(...boxes.map((box) => box.height))];
+}"""
 
 
 @pytest.fixture
@@ -47,6 +65,7 @@ def _write_heights():
     if HEIGHTS:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "practice-heights.json").write_text(json.dumps(HEIGHTS, indent=1))
+        (RESULTS / "practice-tap-widths.json").write_text(json.dumps(TARGETS, indent=1))
 
 
 def shot(page: Page, name: str) -> None:
@@ -83,6 +102,12 @@ def at_the_decision(page: Page, name: str, stage: str) -> None:
     room = page.evaluate("document.querySelector('.felt').getBoundingClientRect().height")
     HEIGHTS.setdefault(name, []).append((stage, height, round(room)))  # the felt takes the room left
     assert height <= page.viewport_size["height"], (name, stage, height)
+    if "card" in stage:
+        landed, veil_lifts = page.evaluate(VEIL)
+        assert veil_lifts >= landed, (name, stage, landed, veil_lifts)  # no tap before the trick is shown
+        width, height = page.evaluate(TAP_TARGET)
+        assert height >= 44, (name, stage, height)
+        TARGETS.setdefault(name, []).append(round(width))
     visible = page.evaluate("document.body.innerText")
     assert not ENGINE_CODE.search(visible), (name, stage, ENGINE_CODE.findall(visible))
     assert_fits_the_phone(page)
