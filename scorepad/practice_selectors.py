@@ -8,6 +8,7 @@ hand, only what the rules show everyone (calls, meld, played cards).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from .engine.cards import (
     card_words,
     cards_in_words,
     counts_of,
+    parse_card,
     rank_of,
     suit_of,
 )
@@ -531,7 +533,16 @@ def practice_hint(game: PracticeGame, state: HandState | None = None) -> Hint | 
     bot = make_bot(HINT_BOT, PLAYER, random.Random(f"{game.seed}:hint:{game.version}"))
     answer, reason = _explained(bot, view)
     words, value = _answer_words(view, answer), _answer_value(view, answer)
-    return Hint(words, reason or hint_reason(view, answer), value, ANSWER_KEYS[view.decision])
+    return Hint(words, in_words(reason or hint_reason(view, answer)), value, ANSWER_KEYS[view.decision])
+
+
+ENGINE_CODE = re.compile(r"\b[AKQJT9][SHDC]\b")
+
+
+def in_words(text: str) -> str:
+    """A bot's reason with any engine code in it as players write the card ("JH" -> "J♥"), so a
+    hint never shows ``TC`` on the page whatever words the bot chose."""
+    return ENGINE_CODE.sub(lambda code: card_words(parse_card(code.group())), text)
 
 
 def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:

@@ -278,6 +278,7 @@ def test_a_hand_plays_with_javascript_off(live_server, browser: Browser, browser
         deal(page, live_server.url, "Classic (4 players, partners)")
         page.get_by_role("link", name="Hint").click()
         expect(page.get_by_text("Hint: ")).to_be_visible()
+        assert not ENGINE_CODE.search(page.evaluate("document.body.innerText"))
         before = version(page)
         page.get_by_role("button", name="Take the hint").click()
         answered(page, before)

@@ -230,6 +230,17 @@ def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
     assert (hint.words, hint.reason, hint.value) == ("Pass", "a pass keeps the partner's bid alive", "pass")
 
 
+def test_a_bots_reason_is_shown_with_cards_as_players_write_them(monkeypatch):
+    game = practice_start(user=None, variant_id="classic", seed=5)
+
+    class Terse:
+        def explain(self, view):
+            return None, "TC and AS are out; JH/KD still to come"
+
+    monkeypatch.setattr("scorepad.practice_selectors.make_bot", lambda *args, **kwargs: Terse())
+    assert practice_hint(game).reason == "10♣ and A♠ are out; J♥/K♦ still to come"
+
+
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
     monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "heuristic")  # a bot without explain
