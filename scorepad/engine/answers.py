@@ -16,7 +16,20 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import CODES, SUIT_NAMES, SUITS, Card, CardError, Suit, parse_card, parse_suit, rank_of, suit_of
+from .cards import (
+    CODES,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    CardError,
+    Suit,
+    card_words,
+    cards_in_words,
+    parse_card,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
 from .play import trick_winner
 from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 
@@ -87,6 +100,8 @@ def _check_bid(view: SeatView, answer: Any, shown: Any) -> None:
         return
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise refuse(view, shown, "is not a whole number or null")
+    if None not in view.legal and answer != minimum:
+        raise refuse(view, shown, f"is not the forced dealer's bid: the dealer must bid exactly {minimum}")
     if answer < minimum:
         raise refuse(view, shown, f"is below the lowest bid allowed now, {minimum}")
     if not view.settings.bid_on_increment(answer):
@@ -215,14 +230,14 @@ def why_not_playable(view: SeatView, card: Card) -> str | None:
     if view.trump is not None and view.trump in legal_suits:
         beat = _beats_trump_in_trick(view, trick)
         return f"You have no {SUIT_NAMES[SUITS[led]]}, so you must trump{beat}."
-    return "The rules require one of: " + " ".join(CODES[c] for c in view.legal) + "."
+    return f"The rules require one of: {cards_in_words(view.legal)}."
 
 
 def _follow_words(view: SeatView, trick: Sequence[Card], led: Suit) -> str:
     follow = f"You must follow suit ({_suit_words(led)})"
     winning = trick[trick_winner(tuple(trick), view.trump)]
     if suit_of(winning) == led and all(rank_of(c) < rank_of(winning) for c in view.legal):
-        return f"{follow} and beat the {CODES[winning]} if you can."
+        return f"{follow} and beat the {card_words(winning)} if you can."
     return f"{follow}."
 
 
@@ -230,7 +245,7 @@ def _beats_trump_in_trick(view: SeatView, trick: Sequence[Card]) -> str:
     trumps = [c for c in trick if suit_of(c) == view.trump]
     if not trumps:
         return ""
-    return f" and beat the {CODES[min(trumps, key=rank_of)]} if you can"
+    return f" and beat the {card_words(min(trumps, key=rank_of))} if you can"
 
 
 def _suit_words(suit: Suit | None) -> str:

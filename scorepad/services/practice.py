@@ -28,17 +28,19 @@ from django.utils import timezone
 
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS, make_bot
+from ..engine.cards import SUIT_NAMES, SUITS, cards_in_words
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.log import hand_line
 from ..engine.simulate import GameStopped, Move, advance_until
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..engine.view import PLAY, Bot
+from ..engine.view import PASS, PLAY, TRUMP, Bot
 from ..models import PracticeGame
 from . import ServiceError
 
 PLAYER = 0  # the player's seat; partners sit opposite
 DEFAULT_STRENGTH = "heuristic"
 STALE = "That was already played; here is the game as it stands."
+GAME_OVER = "The game is over: start a rematch for another."
 
 
 class PracticeRefused(ServiceError):
@@ -180,12 +182,13 @@ def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -
 def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
     """Back to the player's previous decision in this hand; the bots' moves after it go too."""
     game = _current(game, version)
+    if game.finished:
+        raise PracticeRefused(GAME_OVER)
     if not game.undo:
         raise PracticeRefused("Nothing to undo in this hand.")
     ended = from_json(game.state).result is not None
     if ended and game.hands:  # the hand was recorded when it ended: take it back out
         game.hands = game.hands[:-1]
-        game.finished, game.won = False, None
     *earlier, previous = game.undo
     game.undo, game.state = earlier, previous
     game.version += 1
@@ -201,7 +204,7 @@ def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     if state.result is None:
         raise PracticeRefused("This hand is not over yet.")
     if game.finished:
-        raise PracticeRefused("The game is over: start a rematch for another.")
+        raise PracticeRefused(GAME_OVER)
     state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
     game.undo = []
     outcome = _play_on(game, state)
@@ -283,18 +286,27 @@ def _current(game: PracticeGame, version: Any) -> PracticeGame:
 
 
 def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:
-    """Why an answer was refused, in a player's words: a card says which rule refuses it."""
+    """Why an answer was refused, in a player's words (cards as ``10♥``, suits by name): a card says
+    which rule refuses it, a pass how many cards to choose."""
     view = seat_view(state, PLAYER)
-    if view.decision == PLAY:
-        try:
-            card = parse_form(view, data)
-        except AnswerError:
-            card = None
-        if isinstance(card, int) and (why := why_not_playable(view, card)):
-            return why
+    try:
+        answer = parse_form(view, data)
+    except AnswerError:
+        answer = None
+    if view.decision == PLAY and isinstance(answer, int) and (why := why_not_playable(view, answer)):
+        return why
+    if view.decision == PASS:
+        chosen = answer if isinstance(answer, tuple) else ()
+        if len(chosen) != view.pass_count:
+            said = f": {cards_in_words(chosen)}" if chosen else ""
+            return f"Choose exactly {view.pass_count} cards to pass; you chose {len(chosen)}{said}."
+        return f"Not allowed: {cards_in_words(chosen)} are not all in your hand."
+    if view.decision == TRUMP and isinstance(answer, int):
+        allowed = " or ".join(SUIT_NAMES[SUITS[suit]] for suit in view.legal)
+        return f"Not allowed: {SUIT_NAMES[SUITS[answer]]} can't be trump; name {allowed}."
     if isinstance(error, AnswerError):
         said = error.answer
         if said is None or said == "" or said == []:
             return f"Not allowed: your answer {error.reason}."
-        return f"Not allowed: {' '.join(said) if isinstance(said, list) else said} {error.reason}."
+        return f"Not allowed: {said} {error.reason}."
     return f"Not allowed: {error}."

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,11 +25,15 @@ from ..practice_forms import PracticeForm, variant_from
 from ..practice_review_selectors import concede_offer
 from ..practice_selectors import (
     SESSION_KEY,
+    PracticeTable,
+    bid_needs_asking,
     current_practice,
     get_practice_for_request,
+    history_rows,
     practice_history,
     practice_statistics,
     practice_table,
+    statistics_by_variant,
 )
 from ..services.practice import (
     PracticeAlreadyStarted,
@@ -45,6 +48,7 @@ from ..services.practice import (
 from .rendering import go_to, page_or_partial
 
 TEMPLATE = "scorepad/practice.html"
+NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown once at the hand
 
 
 def _posted(request: HttpRequest) -> bool:
@@ -74,7 +78,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
         except PracticeAlreadyStarted as error:
             # Said in words, and on to the game the first post started (nothing new was made).
             game = error.game
-            messages.info(request, str(error))
+            request.session[NOTICE_KEY] = str(error)
         except PracticeRefused as error:
             form.add_error(None, str(error))
             game = None
@@ -102,6 +106,11 @@ def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
 @throttle.limited("practice-move")
 def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
+    table = practice_table(game)
+    if str(request.POST.get("version")) == str(game.version):
+        asking = bid_needs_asking(table, request.POST)
+        if asking is not None:  # a bid far above the last one: asked first, nothing written yet
+            return _table(request, game, ask=asking, table=table)
     return _write(
         request, game, lambda version: practice_act(game=game, version=version, data=request.POST).game
     )
@@ -135,7 +144,11 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
 @login_required
 def practice_history_view(request: HttpRequest) -> HttpResponse:
     games = list(practice_history(request.user))
-    context = {"games": games, "stats": practice_statistics(games)}
+    context = {
+        "rows": history_rows(games),
+        "stats": practice_statistics(games),
+        "by_variant": statistics_by_variant(games),
+    }
     return render(request, "scorepad/practice_history.html", context)
 
 
@@ -153,22 +166,33 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
 
 
 def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpResponse:
-    """The table as it stands, with the reason: in place for htmx, else back at the table's URL."""
+    """The table as it stands, with the reason next to the hand: in place for htmx, else back at
+    the table's URL (the reason kept in the session for that one page)."""
     if request.htmx:
         game.refresh_from_db()
         return _table(request, game, refused=reason)
-    messages.error(request, reason)
+    request.session[NOTICE_KEY] = reason
     return redirect("practice_game", game.pk)
 
 
 def _table(
-    request: HttpRequest, game: PracticeGame, *, hint: bool = False, refused: str = ""
+    request: HttpRequest,
+    game: PracticeGame,
+    *,
+    hint: bool = False,
+    refused: str = "",
+    ask: int | None = None,
+    table: PracticeTable | None = None,
 ) -> HttpResponse:
+    """The table; a refusal or a question is shown at the hand, where the thumb is."""
+    refused = refused or request.session.pop(NOTICE_KEY, "")
+    table = table or practice_table(game, hint=hint)
     context = {
-        "table": practice_table(game, hint=hint),
+        "table": table,
         "practice": game,
         "refused": refused,
-        "concede": concede_offer(game),  # issue 16: the throw-in buttons' expected results
+        "ask": ask,
+        "concede": concede_offer(game),  # the throw-in buttons' expected results
     }
     return page_or_partial(request, TEMPLATE, "table", context)
 
