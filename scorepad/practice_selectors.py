@@ -32,9 +32,9 @@ from .engine.cards import (
     suit_of,
 )
 from .engine.game import HandState, from_json, seat_view
-from .engine.meld import count_meld, meld_points
+from .engine.meld import count_meld, hand_score_ceiling, meld_points
 from .engine.play import trick_winner
-from .engine.variants import Variant
+from .engine.variants import SettingsError, Variant
 from .engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
 from .services.practice import PLAYER
@@ -449,20 +449,20 @@ def practice_history(user: Any) -> QuerySet[PracticeGame]:
 
 
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
+    """The player's record over ``games``. A stored hand no rules could have scored (a bid of
+    hundreds of digits from before bids had a ceiling, a summary of another shape) is left out:
+    the history page shows what it can, never an error."""
     bids = made = hands = 0
     margin = 0
     for game in games:
-        variant = game.rules
-        mine = variant.side_of(PLAYER)
-        for entry in game.hands:
+        for variant, scores, bidder, bid_made in _hand_summaries(game):
+            mine = variant.side_of(PLAYER)
             hands += 1
-            scores = entry["scores"]
             others = [score for side, score in enumerate(scores) if side != mine]
             margin += scores[mine] - max(others)
-            bidder = entry["bidder"]
             if bidder is not None and variant.side_of(bidder) == mine:
                 bids += 1
-                made += bool(entry["made"])
+                made += bid_made
     finished = [game for game in games if game.finished]
     return PracticeStatistics(
         games=len(games),
@@ -473,3 +473,27 @@ def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
         hands=hands,
         margin=margin / hands if hands else None,
     )
+
+
+def _hand_summaries(game: PracticeGame) -> list[tuple[Variant, list[int], int | None, bool]]:
+    """Each stored hand summary of ``game`` the rules could have written: (variant, scores per
+    side, bidder, made). A set bidder loses at most twice the bid, and no bid passes the variant's
+    ``hand_score_ceiling``: a score beyond that was never scored by this engine."""
+    try:
+        variant = game.rules
+        most = 2 * hand_score_ceiling(variant, variant.settings(game.settings))
+    except (SettingsError, TypeError, ValueError):
+        return []
+    sides = len(variant.sides)
+    summaries = []
+    for entry in game.hands if isinstance(game.hands, list) else []:
+        scores = entry.get("scores") if isinstance(entry, dict) else None
+        bidder = entry.get("bidder") if isinstance(entry, dict) else None
+        if (
+            isinstance(scores, list)
+            and len(scores) == sides
+            and all(type(score) is int and abs(score) <= most for score in scores)
+            and (bidder is None or (type(bidder) is int and 0 <= bidder < variant.seats))
+        ):
+            summaries.append((variant, scores, bidder, bool(entry.get("made"))))
+    return summaries
