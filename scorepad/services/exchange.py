@@ -25,7 +25,7 @@ from ..models import Game, Hand, Household, Player, Seat
 from ..selectors import game_score, seated_side_names
 from . import ServiceError
 from .games import NUMBER_LIMIT, game_start
-from .households import NAME_MAX
+from .households import NAME_MAX, refuse_unprintable
 
 # A record nests four deep and a backup six; anything far deeper is not one of ours.
 MAX_JSON_DEPTH = 20
@@ -246,7 +246,10 @@ def _backup_problem(where: str, message: str) -> ServiceError:
 
 
 def _when(value: Any, where: str) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # well formed, but no such moment: month 13, hour 99
+        moment = None
     if moment is None or moment.tzinfo is None:
         raise _backup_problem(where, "created_at must be a date and time with its zone (ISO 8601)")
     return moment
@@ -276,6 +279,9 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     # Names as they will be stored (spaces squeezed, as a roster name is), before they are compared.
     players = [{**player, "name": " ".join(player["name"].split())} for player in players]
     names = [player["name"] for player in players]
+    refuse_unprintable(household["name"], "household: its name")
+    for number, name in enumerate(names):
+        refuse_unprintable(name, f"players: player {number + 1}'s name")
     if len({name.casefold() for name in names}) < len(names):
         raise ServiceError("players: the same name twice.")
     games = data.get("games")

@@ -87,6 +87,11 @@ def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
         (lambda b: b["games"][0]["hands"][0].update(meld=[100_000, 9]), "100000 is more than any real score"),
         (lambda b: b["players"].append({"name": "ann"}), "the same name twice"),
         (lambda b: b["players"].append({"name": "  Ann "}), "the same name twice"),  # as stored: "Ann"
+        (lambda b: b["household"].update(created_at="2026-13-45T99:00:00"), "household: created_at must be"),
+        (lambda b: b["games"][1].update(created_at="2026-02-30T10:00:00+00:00"), "game 2: created_at must"),
+        (lambda b: b["household"].update(name="The\x00Smiths"), "household: its name cannot hold control"),
+        (lambda b: b["players"][2].update(name="Cy\x00"), "players: player 3's name cannot hold control"),
+        (lambda b: b["players"][2].update(name="Cy\ud800"), "player 3's name cannot hold control"),
     ],
 )
 def test_a_bad_backup_restores_nothing_and_says_what_is_wrong(backup, change, words):
