@@ -65,12 +65,39 @@ def test_a_restore_into_an_empty_database_gives_back_the_same_household(backup):
     assert Player.objects.get(name="Flo").retired
 
 
-def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
+def test_a_backup_restored_twice_into_one_accounts_households_is_refused_naming_it(backup):
     user = make_user("bea")
-    household_restore(data=backup, user=user)
-    with pytest.raises(ServiceError, match="already restored"):
+    first = household_restore(data=backup, user=user)
+    Household.objects.filter(pk=first.pk).update(name="Bea's table")
+    with pytest.raises(ServiceError, match="You already restored this backup, as “Bea's table”"):
         household_restore(data=backup, user=user)
     assert Household.objects.filter(restored_from=backup["backup_id"]).count() == 1
+
+
+def test_another_account_restores_the_same_backup_as_its_own_and_learns_nothing_of_the_first(backup):
+    first = household_restore(data=backup, user=make_user("bea"))
+    Household.objects.filter(pk=first.pk).update(name="Bea's secret table")
+    cy = make_user("cy")
+    mine = household_restore(data=backup, user=cy)
+    assert mine.pk != first.pk
+    assert (mine.name, list(mine.members.all())) == ("The Smiths", [cy])
+    assert mine.games.count() == first.games.count() == 3
+    with pytest.raises(ServiceError) as again:
+        household_restore(data=backup, user=cy)
+    assert "“The Smiths”" in str(again.value)
+    assert "Bea" not in str(again.value)
+
+
+def test_a_backup_larger_than_one_restore_holds_is_refused_before_it_is_scored(backup, monkeypatch):
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_GAMES", 2)
+    with pytest.raises(ServiceError, match="games: 3 games is more than one restore holds: at most 2"):
+        household_restore(data=backup, user=make_user("bea"))
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_GAMES", 3)
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_DEALS", 4)
+    deals = sum(len(game["hands"]) for game in backup["games"])
+    with pytest.raises(ServiceError, match=f"games: {deals} hands in all is more than one restore holds"):
+        household_restore(data=backup, user=make_user("cy"))
+    assert Household.objects.count() == 1
 
 
 @pytest.mark.parametrize(
