@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
@@ -278,7 +279,7 @@ class GameRecord:
         """Wins per finished game; games still going count for neither side."""
         return self.wins / self.finished if self.finished else None
 
-    def count_game(self, side: int, scored: GameScore) -> None:
+    def count_game(self, side: int, scored: GameTally) -> None:
         """One more game, played on ``side``."""
         self.games += 1
         if scored.finished:
@@ -315,24 +316,103 @@ class PlayerStatistics(GameRecord):
         return self.side_meld_total / self.hands if self.hands else None
 
 
-ScoredGames = Sequence[tuple[Game, GameScore]]
+@dataclass(frozen=True, slots=True)
+class GameTally:
+    """What history and statistics read of one game, summed once from its scored hands: the
+    result, each side's total and meld, and each seat's bids. A game's tally is cached under its
+    ``revision`` (every hand write moves it on), so a page of hundreds of games scores only the
+    games changed since it was last shown."""
+
+    variant_id: str
+    finished: bool
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]  # per side
+    hands: int  # hands scored (thrown-in deals are not)
+    side_meld: tuple[int, ...]  # per side, over every hand
+    bids_won: tuple[int, ...]  # per seat
+    bids_made: tuple[int, ...]
+    bid_total: tuple[int, ...]
+
+    @property
+    def variant(self) -> Variant:
+        return VARIANTS[self.variant_id]
+
+    @classmethod
+    def of(cls, scored: GameScore) -> GameTally:
+        variant = scored.variant
+        side_meld, won, made, total = (
+            [0] * len(variant.sides),
+            [0] * variant.seats,
+            [0] * variant.seats,
+            [0] * variant.seats,
+        )
+        for hand in scored.hands:
+            for side, meld in enumerate(hand.entry.meld):
+                side_meld[side] += meld
+            bidder = hand.entry.bidder
+            won[bidder] += 1
+            made[bidder] += hand.score.made
+            total[bidder] += hand.entry.bid
+        return cls(
+            variant.id,
+            scored.finished,
+            tuple(scored.winners),
+            tuple(scored.totals),
+            len(scored.hands),
+            tuple(side_meld),
+            tuple(won),
+            tuple(made),
+            tuple(total),
+        )
 
 
-def scored_games(household: Household) -> list[tuple[Game, GameScore]]:
-    """The games statistics count (every game but the abandoned ones), each scored once."""
-    games = household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
-    return [(game, game_score(game)) for game in games]
+TALLY_KEY = "game-tally:v1:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
+
+
+def _tally_key(game: Game) -> str:
+    return TALLY_KEY.format(pk=game.pk, revision=game.revision, created=game.created_at.timestamp())
+
+
+def game_tallies(games: Sequence[Game]) -> list[GameTally]:
+    """Each game's tally, from the cache where it holds this revision; the others are scored
+    (their hands in one query) and cached. A game changed while this runs moves to a new
+    revision, so a tally of newer hands under the older key is never read again."""
+    keys = [_tally_key(game) for game in games]
+    found: dict[str, GameTally] = cache.get_many(keys)
+    missing = [game for game, key in zip(games, keys, strict=True) if key not in found]
+    if missing:
+        hands: dict[int, list[Hand]] = {game.pk: [] for game in missing}
+        for hand in Hand.objects.filter(game__in=[game.pk for game in missing]).order_by("game", "number"):
+            hands[hand.game_id].append(hand)
+        scored = {
+            _tally_key(game): GameTally.of(score_game(*parse_record(record_of(game, hands[game.pk]))))
+            for game in missing
+        }
+        cache.set_many(scored, timeout=TALLY_SECONDS)
+        found.update(scored)
+    return [found[key] for key in keys]
+
+
+TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next shown
+
+ScoredGames = Sequence[tuple[Game, GameTally]]
+
+
+def scored_games(household: Household) -> list[tuple[Game, GameTally]]:
+    """The games statistics count (every game but the abandoned ones), each with its tally."""
+    games = list(household.games.filter(abandoned=False).prefetch_related("seats__player"))
+    return list(zip(games, game_tallies(games), strict=True))
 
 
 def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game, scored in games:
-        variant = scored.variant
+    for game, tally in games:
+        variant = tally.variant
         for seat in game.seats.all():
             key = (seat.player_id, variant.id)
             stats = table.setdefault(key, PlayerStatistics(player=seat.player, variant=variant))
-            _add_game(stats, seat.position, scored)
+            _add_game(stats, seat.position, tally)
     variant_order = list(VARIANTS)
     return sorted(
         table.values(),
@@ -340,16 +420,14 @@ def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     )
 
 
-def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
+def _add_game(stats: PlayerStatistics, seat: int, tally: GameTally) -> None:
     side = stats.variant.side_of(seat)
-    stats.count_game(side, scored)
-    for hand in scored.hands:
-        stats.hands += 1
-        stats.side_meld_total += hand.entry.meld[side]
-        if hand.entry.bidder == seat:
-            stats.bids_won += 1
-            stats.bids_made += hand.score.made
-            stats.bid_total += hand.entry.bid
+    stats.count_game(side, tally)
+    stats.hands += tally.hands
+    stats.side_meld_total += tally.side_meld[side]
+    stats.bids_won += tally.bids_won[seat]
+    stats.bids_made += tally.bids_made[seat]
+    stats.bid_total += tally.bid_total[seat]
 
 
 @dataclass(slots=True, kw_only=True)
