@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
@@ -373,6 +374,16 @@ def _tally_key(game: Game) -> str:
     return TALLY_KEY.format(pk=game.pk, revision=game.revision, created=game.created_at.timestamp())
 
 
+TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next shown
+
+
+def tally_written(games: Sequence[tuple[Game, GameScore]]) -> None:
+    """Keep the tallies of games just written, once the write commits (a write rolled back leaves
+    nothing behind): the next statistics view finds them. Aggregated once per write."""
+    tallies = {_tally_key(game): GameTally.of(scored) for game, scored in games}
+    transaction.on_commit(lambda: cache.set_many(tallies, timeout=TALLY_SECONDS))
+
+
 def game_tallies(games: Sequence[Game]) -> list[GameTally]:
     """Each game's tally, from the cache where it holds this revision; the others are scored
     (their hands in one query) and cached. A game changed while this runs moves to a new
@@ -392,8 +403,6 @@ def game_tallies(games: Sequence[Game]) -> list[GameTally]:
         found.update(scored)
     return [found[key] for key in keys]
 
-
-TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next shown
 
 ScoredGames = Sequence[tuple[Game, GameTally]]
 

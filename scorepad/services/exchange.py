@@ -23,7 +23,7 @@ from django.utils.timezone import localdate, now
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import game_score, seated_side_names
+from ..selectors import game_score, seated_side_names, tally_written
 from . import ServiceError
 from .games import NUMBER_LIMIT, game_start
 from .households import NAME_MAX, refuse_unprintable
@@ -388,6 +388,7 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
         "deals": _stored_deals(deals, entries),
         "finished": scored.finished,
         "winners": list(scored.winners),
+        "scored": scored,
     }
 
 
@@ -400,11 +401,17 @@ def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
     into one of ``user``'s households is refused with that household's name; another account's
     restore of the same file is none of this account's business, and its message says nothing of it.
     """
-    return _restore_write(_checked_backup(data), user)
+    return household_restore_write(backup=household_restore_check(data), user=user)
+
+
+def household_restore_check(data: Any) -> dict[str, Any]:
+    """The backup read and checked in full, every game scored: nothing is written, no transaction."""
+    return _checked_backup(data)
 
 
 @transaction.atomic
-def _restore_write(backup: dict[str, Any], user: AbstractBaseUser) -> Household:
+def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -> Household:
+    """Write a backup ``household_restore_check`` passed: one short transaction of bulk inserts."""
     # The account's row is locked, so two uploads of one file by one account take turns.
     get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
     mine = Household.objects.filter(members=user, restored_from=backup["backup_id"]).first()
@@ -449,5 +456,6 @@ def _restore_write(backup: dict[str, Any], user: AbstractBaseUser) -> Household:
         ),
         batch_size=WRITE_BATCH,
     )
+    tally_written([(stored, game["scored"]) for stored, game in zip(games, checked, strict=True)])
     household.refresh_from_db()
     return household

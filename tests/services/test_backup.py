@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from scorepad import selectors
 from scorepad.models import Game, Hand, Household, Player
 from scorepad.services import ServiceError
 from scorepad.services.exchange import (
@@ -155,3 +156,13 @@ def test_a_game_record_over_the_hand_cap_is_refused():
 def test_a_huge_setting_in_a_game_record_is_refused():
     with pytest.raises(ServiceError, match="settings: target: 1000000 is more than any real score"):
         record_check({"variant": "classic", "settings": {"target": 10**6}, "hands": []})
+
+
+def test_a_restored_households_statistics_need_no_scoring_once_it_is_written(
+    backup, monkeypatch, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        restored = household_restore(data=backup, user=make_user("bea"))
+    monkeypatch.setattr(selectors, "score_game", lambda *args: pytest.fail("scored a game again"))
+    tallies = [tally for _game, tally in selectors.scored_games(restored)]
+    assert sorted(tally.hands for tally in tallies) == [2, 5]  # the double-deck game is abandoned
