@@ -6,7 +6,7 @@ and the like are always scored afresh from the hands as entered (``Game.record()
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -370,7 +370,7 @@ class GameTally:
 TALLY_KEY = "game-tally:v1:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
 
 
-def _tally_key(game: Game) -> str:
+def tally_key(game: Game) -> str:
     return TALLY_KEY.format(pk=game.pk, revision=game.revision, created=game.created_at.timestamp())
 
 
@@ -380,23 +380,25 @@ TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next sh
 def tally_written(games: Sequence[tuple[Game, GameScore]]) -> None:
     """Keep the tallies of games just written, once the write commits (a write rolled back leaves
     nothing behind): the next statistics view finds them. Aggregated once per write."""
-    tallies = {_tally_key(game): GameTally.of(scored) for game, scored in games}
+    tallies = {tally_key(game): GameTally.of(scored) for game, scored in games}
     transaction.on_commit(lambda: cache.set_many(tallies, timeout=TALLY_SECONDS))
 
 
-def game_tallies(games: Sequence[Game]) -> list[GameTally]:
-    """Each game's tally, from the cache where it holds this revision; the others are scored
-    (their hands in one query) and cached. A game changed while this runs moves to a new
+def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = None) -> list[GameTally]:
+    """Each game's tally: from ``known`` or the cache where it holds this revision; the others are
+    scored (their hands in one query) and cached. A game changed while this runs moves to a new
     revision, so a tally of newer hands under the older key is never read again."""
-    keys = [_tally_key(game) for game in games]
-    found: dict[str, GameTally] = cache.get_many(keys)
+    keys = [tally_key(game) for game in games]
+    found = {key: known[key] for key in keys if known and key in known}
+    if len(found) < len(keys):
+        found.update(cache.get_many([key for key in keys if key not in found]))
     missing = [game for game, key in zip(games, keys, strict=True) if key not in found]
     if missing:
         hands: dict[int, list[Hand]] = {game.pk: [] for game in missing}
         for hand in Hand.objects.filter(game__in=[game.pk for game in missing]).order_by("game", "number"):
             hands[hand.game_id].append(hand)
         scored = {
-            _tally_key(game): GameTally.of(score_game(*parse_record(record_of(game, hands[game.pk]))))
+            tally_key(game): GameTally.of(score_game(*parse_record(record_of(game, hands[game.pk]))))
             for game in missing
         }
         cache.set_many(scored, timeout=TALLY_SECONDS)
@@ -404,13 +406,26 @@ def game_tallies(games: Sequence[Game]) -> list[GameTally]:
     return [found[key] for key in keys]
 
 
+def household_tallies_key(household: Household) -> str:
+    return f"household-tallies:v1:{household.pk}:{household.created_at.timestamp()}"
+
+
 ScoredGames = Sequence[tuple[Game, GameTally]]
 
 
 def scored_games(household: Household) -> list[tuple[Game, GameTally]]:
-    """The games statistics count (every game but the abandoned ones), each with its tally."""
+    """The games statistics count (every game but the abandoned ones), each with its tally.
+
+    The household's tallies are also kept together, in one cache entry read in one go: a view
+    after a hand was written looks up only that game's new tally (kept by the write)."""
     games = list(household.games.filter(abandoned=False).prefetch_related("seats__player"))
-    return list(zip(games, game_tallies(games), strict=True))
+    book_key = household_tallies_key(household)
+    book: dict[str, GameTally] = cache.get(book_key) or {}
+    tallies = game_tallies(games, known=book)
+    current = {tally_key(game): tally for game, tally in zip(games, tallies, strict=True)}
+    if current.keys() != book.keys():
+        cache.set(book_key, current, timeout=TALLY_SECONDS)
+    return list(zip(games, tallies, strict=True))
 
 
 def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:

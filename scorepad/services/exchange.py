@@ -16,7 +16,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 from django.utils.timezone import localdate, now
 
@@ -41,7 +42,6 @@ MAX_BACKUP_BYTES = 20_000_000  # a household: hundreds of full games
 # it is scored. README "Household backup" gives the write's duration at this bound.
 MAX_BACKUP_GAMES = 1_000
 MAX_BACKUP_DEALS = 30_000
-WRITE_BATCH = 2_000  # rows per INSERT of a restore
 BACKUP_FORMAT = "pinochle-table-household-backup"
 BACKUP_VERSION = 1
 
@@ -409,9 +409,45 @@ def household_restore_check(data: Any) -> dict[str, Any]:
     return _checked_backup(data)
 
 
-@transaction.atomic
+HAND_COLUMNS = ("number", "dealer", "thrown_in", "version", *Hand.ENTRY_FIELDS, "created_at")
+
+
 def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -> Household:
-    """Write a backup ``household_restore_check`` passed: one short transaction of bulk inserts."""
+    """Write a backup ``household_restore_check`` passed. Every hand's row is made ready for the
+    database first (Django would build its SQL inside the transaction, a second for 5,000 hands);
+    the one transaction then only sends it."""
+    stamp = now()
+    hands = [
+        (
+            index,
+            _db_values(Hand, HAND_COLUMNS, {"version": 1, "created_at": stamp, "thrown_in": False, **deal}),
+        )
+        for index, game in enumerate(backup["games"])
+        for deal in [{"number": number, **deal} for number, deal in enumerate(game["deals"])]
+    ]
+    dates = [_db_values(Game, ("created_at",), game)[0] for game in backup["games"]]
+    return _restore_write(backup, user, hands, dates)
+
+
+def _db_values(model: type[Model], names: Sequence[str], values: dict[str, Any]) -> tuple[Any, ...]:
+    fields = model._meta
+    return tuple(fields.get_field(name).get_db_prep_save(values.get(name), connection) for name in names)
+
+
+def _insert_sql(model: type[Model], names: Sequence[str]) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    marks = ", ".join(["%s"] * len(names))
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+
+
+@transaction.atomic
+def _restore_write(
+    backup: dict[str, Any],
+    user: AbstractBaseUser,
+    hands: list[tuple[int, tuple[Any, ...]]],
+    dates: list[Any],
+) -> Household:
     # The account's row is locked, so two uploads of one file by one account take turns.
     get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
     mine = Household.objects.filter(members=user, restored_from=backup["backup_id"]).first()
@@ -437,25 +473,27 @@ def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -
         )
         for game in checked
     )
+    ids = [game.pk for game in games]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        # bulk_create stamped every game now (auto_now_add): each gets its date from the backup.
+        table, created, pk = quote(Game._meta.db_table), quote("created_at"), quote("id")
+        cursor.executemany(
+            f"UPDATE {table} SET {created} = %s WHERE {pk} = %s", list(zip(dates, ids, strict=True))
+        )
+        cursor.executemany(
+            _insert_sql(Seat, ("game", "player", "position")),
+            [
+                (game_id, players[index].pk, position)
+                for game_id, game in zip(ids, checked, strict=True)
+                for position, index in enumerate(game["seats"])
+            ],
+        )
+        cursor.executemany(
+            _insert_sql(Hand, ("game", *HAND_COLUMNS)), [(ids[index], *row) for index, row in hands]
+        )
     for stored, game in zip(games, checked, strict=True):
-        stored.created_at = game["created_at"]  # bulk_create stamped them now (auto_now_add)
-    Game.objects.bulk_update(games, ["created_at"], batch_size=WRITE_BATCH)
-    Seat.objects.bulk_create(
-        (
-            Seat(game=stored, player=players[index], position=position)
-            for stored, game in zip(games, checked, strict=True)
-            for position, index in enumerate(game["seats"])
-        ),
-        batch_size=WRITE_BATCH,
-    )
-    Hand.objects.bulk_create(
-        (
-            Hand(game=stored, number=number, **deal)
-            for stored, game in zip(games, checked, strict=True)
-            for number, deal in enumerate(game["deals"])
-        ),
-        batch_size=WRITE_BATCH,
-    )
+        stored.created_at = game["created_at"]
     tally_written([(stored, game["scored"]) for stored, game in zip(games, checked, strict=True)])
     household.refresh_from_db()
     return household
