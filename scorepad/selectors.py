@@ -18,7 +18,7 @@ from django.http import Http404
 from .engine.cards import SUITS
 from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from .engine.variants import VARIANTS, Settings, Variant
-from .models import Game, Hand, Household, Player, record_of
+from .models import Game, Hand, Household, Player, Seat, record_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,33 +410,43 @@ def household_tallies_key(household: Household) -> str:
     return f"household-tallies:v1:{household.pk}:{household.created_at.timestamp()}"
 
 
-ScoredGames = Sequence[tuple[Game, GameTally]]
+# Each game statistics count: its players by seat (RULES §8), and its tally.
+ScoredGames = Sequence[tuple[list[Player], GameTally]]
 
 
-def scored_games(household: Household) -> list[tuple[Game, GameTally]]:
-    """The games statistics count (every game but the abandoned ones), each with its tally.
+def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
+    """The games statistics count (every game but the abandoned ones): who sat where, and the tally.
 
     The household's tallies are also kept together, in one cache entry read in one go: a view
-    after a hand was written looks up only that game's new tally (kept by the write)."""
-    games = list(household.games.filter(abandoned=False).prefetch_related("seats__player"))
+    after a hand was written looks up only that game's new tally (kept by the write). Seats are
+    read as plain ids, and the roster once: no model per seat for hundreds of games."""
+    games = list(
+        household.games.filter(abandoned=False).only("revision", "created_at", "variant", "settings")
+    )
+    roster = {player.pk: player for player in household.players.all()}
+    seated: dict[int, list[Player]] = {game.pk: [] for game in games}
+    seats = Seat.objects.filter(game__household=household, game__abandoned=False).order_by("game", "position")
+    for game_id, player_id in seats.values_list("game_id", "player_id"):
+        if game_id in seated:  # a game started since the games were read waits for the next view
+            seated[game_id].append(roster[player_id])
     book_key = household_tallies_key(household)
     book: dict[str, GameTally] = cache.get(book_key) or {}
     tallies = game_tallies(games, known=book)
     current = {tally_key(game): tally for game, tally in zip(games, tallies, strict=True)}
     if current.keys() != book.keys():
         cache.set(book_key, current, timeout=TALLY_SECONDS)
-    return list(zip(games, tallies, strict=True))
+    return [(seated[game.pk], tally) for game, tally in zip(games, tallies, strict=True)]
 
 
 def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game, tally in games:
+    for players, tally in games:
         variant = tally.variant
-        for seat in game.seats.all():
-            key = (seat.player_id, variant.id)
-            stats = table.setdefault(key, PlayerStatistics(player=seat.player, variant=variant))
-            _add_game(stats, seat.position, tally)
+        for position, player in enumerate(players):
+            key = (player.pk, variant.id)
+            stats = table.setdefault(key, PlayerStatistics(player=player, variant=variant))
+            _add_game(stats, position, tally)
     variant_order = list(VARIANTS)
     return sorted(
         table.values(),
@@ -465,15 +475,12 @@ class PartnershipRecord(GameRecord):
 def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
     """Every pair that sat as partners, best share of finished games won first (then most wins)."""
     table: dict[tuple[str, tuple[int, ...]], PartnershipRecord] = {}
-    for game, scored in games:
+    for seats, scored in games:
         variant = scored.variant
         if not variant.partnerships:
             continue
-        seats = list(game.seats.all())
         for side, positions in enumerate(variant.sides):
-            players = sorted(
-                (seats[position].player for position in positions), key=lambda p: p.name.casefold()
-            )
+            players = sorted((seats[position] for position in positions), key=lambda p: p.name.casefold())
             key = (variant.id, tuple(player.pk for player in players))
             names = " & ".join(player.name for player in players)
             record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
