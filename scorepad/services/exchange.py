@@ -434,11 +434,21 @@ def _db_values(model: type[Model], names: Sequence[str], values: dict[str, Any])
     return tuple(fields.get_field(name).get_db_prep_save(values.get(name), connection) for name in names)
 
 
-def _insert_sql(model: type[Model], names: Sequence[str]) -> str:
+ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and PostgreSQL's limits
+
+
+def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (values ready for the database) a few hundred to a statement."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
-    marks = ", ".join(["%s"] * len(names))
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    row = f"({', '.join(['%s'] * len(names))})"
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        values = ", ".join([row] * len(chunk))
+        cursor.execute(
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {values}",
+            [value for one in chunk for value in one],
+        )
 
 
 @transaction.atomic
@@ -481,17 +491,13 @@ def _restore_write(
         cursor.executemany(
             f"UPDATE {table} SET {created} = %s WHERE {pk} = %s", list(zip(dates, ids, strict=True))
         )
-        cursor.executemany(
-            _insert_sql(Seat, ("game", "player", "position")),
-            [
-                (game_id, players[index].pk, position)
-                for game_id, game in zip(ids, checked, strict=True)
-                for position, index in enumerate(game["seats"])
-            ],
-        )
-        cursor.executemany(
-            _insert_sql(Hand, ("game", *HAND_COLUMNS)), [(ids[index], *row) for index, row in hands]
-        )
+        seats = [
+            (game_id, players[index].pk, position)
+            for game_id, game in zip(ids, checked, strict=True)
+            for position, index in enumerate(game["seats"])
+        ]
+        _insert(cursor, Seat, ("game", "player", "position"), seats)
+        _insert(cursor, Hand, ("game", *HAND_COLUMNS), [(ids[index], *row) for index, row in hands])
     for stored, game in zip(games, checked, strict=True):
         stored.created_at = game["created_at"]
     tally_written([(stored, game["scored"]) for stored, game in zip(games, checked, strict=True)])
