@@ -24,8 +24,9 @@ class Household(models.Model):
     name = models.CharField(max_length=80)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="households")
     created_at = models.DateTimeField(auto_now_add=True)
-    # The backup a household was restored from (``services.backup``): the same file twice is refused.
-    restored_from = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The backup a household was restored from (``services.exchange``): the same file restored twice
+    # into one account's households is refused; another account may restore it as its own.
+    restored_from = models.CharField(max_length=64, null=True, blank=True, db_index=True)  # noqa: DJ001
 
     def __str__(self) -> str:
         return self.name

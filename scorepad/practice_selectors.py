@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .engine.answers import ANSWER_KEYS, why_not_playable
+from .engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
 from .engine.auction import high_bid, trump_suits
 from .engine.bots import HINT_BOT, make_bot
 from .engine.cards import (
@@ -37,9 +37,9 @@ from .engine.cards import (
     suit_of,
 )
 from .engine.game import HandState, from_json, seat_view
-from .engine.meld import count_meld, meld_points
+from .engine.meld import count_meld, hand_score_ceiling, meld_points
 from .engine.play import trick_winner
-from .engine.variants import VARIANTS, Variant
+from .engine.variants import VARIANTS, SettingsError, Variant
 from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
 from .practice_forms import STRENGTH_WORDS
@@ -449,10 +449,10 @@ def bid_needs_asking(table: PracticeTable, data: Any) -> int | None:
     if table.decision != BID or data.get("sure") or not table.bid_chips or table.forced:
         return None
     try:
-        bid = int(str(data.get("bid", "")).strip())
-    except ValueError:
-        return None
-    return bid if bid > int(table.bid_chips[-1][0]) else None
+        bid = read_form(table.view, data)
+    except AnswerError:
+        return None  # not a bid the rules take: the write refuses it in words, nothing is asked
+    return bid if isinstance(bid, int) and bid > int(table.bid_chips[-1][0]) else None
 
 
 def _melds(table: PracticeTable) -> None:
@@ -648,7 +648,7 @@ class HistoryRow:
     game: PracticeGame
     score: list[tuple[str, int]]  # each side's total now
     strength: str  # "Steady", "Expert", …
-    target: int
+    target: int | None  # None where the stored rules cannot be read
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,12 +658,22 @@ class VariantStatistics:
 
 
 def history_rows(games: Sequence[PracticeGame]) -> list[HistoryRow]:
+    """A row per game; a game whose stored rules or totals no variant can read still gets its row,
+    with no score, so the page shows what it can and never fails."""
     rows = []
     for game in games:
-        variant = game.rules
-        totals = game.hands[-1]["totals"] if game.hands else [0] * len(variant.sides)
         strength = STRENGTH_WORDS.get(game.strength, game.strength).split(":")[0]
-        target = variant.settings(game.settings).target
+        try:
+            variant = game.rules
+            target: int | None = variant.settings(game.settings).target
+        except (SettingsError, TypeError, ValueError):
+            rows.append(HistoryRow(game, [], strength, None))
+            continue
+        sides = len(variant.sides)
+        last = game.hands[-1] if isinstance(game.hands, list) and game.hands else {}
+        totals = last.get("totals") if isinstance(last, dict) else None
+        if not (isinstance(totals, list) and len(totals) == sides and all(type(t) is int for t in totals)):
+            totals = [0] * sides
         names = side_names(variant, seat_names(variant))
         rows.append(HistoryRow(game, list(zip(names, totals, strict=True)), strength, target))
     return rows
@@ -679,22 +689,22 @@ def statistics_by_variant(games: Sequence[PracticeGame]) -> list[VariantStatisti
 
 
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
+    """The player's record over ``games``. A stored hand no rules could have scored (a bid of
+    hundreds of digits from before bids had a ceiling, a summary of another shape) is left out:
+    the history page shows what it can, never an error."""
     replays = sum(1 for game in games if game.replay_of_id is not None)
     games = [game for game in games if game.replay_of_id is None]  # first tries only
     bids = made = hands = 0
     margin = 0
     for game in games:
-        variant = game.rules
-        mine = variant.side_of(PLAYER)
-        for entry in game.hands:
+        for variant, scores, bidder, bid_made in _hand_summaries(game):
+            mine = variant.side_of(PLAYER)
             hands += 1
-            scores = entry["scores"]
             others = [score for side, score in enumerate(scores) if side != mine]
             margin += scores[mine] - max(others)
-            bidder = entry["bidder"]
             if bidder is not None and variant.side_of(bidder) == mine:
                 bids += 1
-                made += bool(entry["made"])
+                made += bid_made
     finished = [game for game in games if game.finished]
     return PracticeStatistics(
         games=len(games),
@@ -706,3 +716,27 @@ def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
         margin=margin / hands if hands else None,
         replays=replays,
     )
+
+
+def _hand_summaries(game: PracticeGame) -> list[tuple[Variant, list[int], int | None, bool]]:
+    """Each stored hand summary of ``game`` the rules could have written: (variant, scores per
+    side, bidder, made). A set bidder loses at most twice the bid, and no bid passes the variant's
+    ``hand_score_ceiling``: a score beyond that was never scored by this engine."""
+    try:
+        variant = game.rules
+        most = 2 * hand_score_ceiling(variant, variant.settings(game.settings))
+    except (SettingsError, TypeError, ValueError):
+        return []
+    sides = len(variant.sides)
+    summaries = []
+    for entry in game.hands if isinstance(game.hands, list) else []:
+        scores = entry.get("scores") if isinstance(entry, dict) else None
+        bidder = entry.get("bidder") if isinstance(entry, dict) else None
+        if (
+            isinstance(scores, list)
+            and len(scores) == sides
+            and all(type(score) is int and abs(score) <= most for score in scores)
+            and (bidder is None or (type(bidder) is int and 0 <= bidder < variant.seats))
+        ):
+            summaries.append((variant, scores, bidder, bool(entry.get("made"))))
+    return summaries

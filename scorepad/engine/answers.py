@@ -12,6 +12,7 @@ comes from. ``AnswerError`` (a ``ValueError``) names the seat, the decision and 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .meld import hand_score_ceiling
 from .play import trick_winner
 from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 
@@ -104,8 +106,19 @@ def _check_bid(view: SeatView, answer: Any, shown: Any) -> None:
         raise refuse(view, shown, f"is not the forced dealer's bid: the dealer must bid exactly {minimum}")
     if answer < minimum:
         raise refuse(view, shown, f"is below the lowest bid allowed now, {minimum}")
+    most = hand_score_ceiling(view.variant, view.settings)
+    if answer > most:
+        raise refuse(view, _shortened(answer), f"is more than a side can score in one hand ({most})")
     if not view.settings.bid_on_increment(answer):
         raise refuse(view, shown, f"does not keep to the bid increment ({view.settings.bid_increment})")
+
+
+def _shortened(number: int) -> int | str:
+    """A number as a message can quote it: one of hundreds of digits by its length (and one past
+    4300 digits cannot even be written out: Python refuses)."""
+    if abs(number) < 10**12:
+        return number
+    return f"a number of about {int(number.bit_length() * math.log10(2)) + 1} digits"
 
 
 def _check_pass(view: SeatView, answer: Any, shown: Any) -> None:

@@ -82,6 +82,25 @@ def test_a_forced_dealers_one_legal_answer_is_the_variants_minimum(variant_id):
         read_form(view, {"bid": "pass"})
 
 
+@pytest.mark.parametrize(
+    ("variant_id", "most"), [("classic", 1013), ("double-deck", 2046), ("six-handed", 5100)]
+)
+def test_a_bid_above_what_a_side_can_score_in_one_hand_is_refused(variant_id, most):
+    view = make_view(variant_id, decision=BID, legal=(None, 50))
+    assert read_form(view, {"bid": str(most)}) == most
+    with pytest.raises(AnswerError, match=rf"is more than a side can score in one hand \({most}\)"):
+        read_form(view, {"bid": str(most + 10)})
+
+
+def test_a_bid_of_hundreds_of_digits_is_refused_by_its_length_from_a_line_or_a_form():
+    view = make_view(decision=BID, legal=(None, 20))
+    with pytest.raises(AnswerError, match="answer 'a number of about 401 digits' is more than") as line:
+        read_line(view, '{"bid": 1%s}' % ("0" * 400))
+    with pytest.raises(AnswerError, match="about 401 digits") as form:
+        read_form(view, {"bid": "1" + "0" * 400})
+    assert line.value.reason == form.value.reason
+
+
 def test_a_bots_refusal_is_the_same_error():
     assert issubclass(BotError, AnswerError)
 
