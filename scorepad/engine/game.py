@@ -50,9 +50,9 @@ from .cards import (
     parse_suit,
 )
 from .meld import meld_points, shown_cards
-from .play import leads, legal_plays, trick_winner
+from .play import PlayRules, close_trick, legal_cards, play_rules
 from .scoring import HandEntry, dealer_for_hand, score_hand, short_meld_stops_play, winners_after_hand
-from .variants import HEAD, Settings, Variant, get_variant
+from .variants import Settings, Variant, get_variant
 from .view import (
     BID,
     CONCEDE,
@@ -120,6 +120,7 @@ class HandState:
     _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _tricks_seen: tuple[Trick, ...] = field(default=(), init=False, compare=False, repr=False)
     _auction_seen: tuple[bidding.Call, ...] = field(default=(), init=False, compare=False, repr=False)
+    _rules: PlayRules | None = field(default=None, init=False, compare=False, repr=False)
 
     # -- the public API -------------------------------------------------------------------
 
@@ -161,6 +162,7 @@ class HandState:
         )
         # Immutable, and ``seat_view`` checks them against ``tricks`` and ``auction`` before use.
         copied._tricks_seen, copied._auction_seen = self._tricks_seen, self._auction_seen
+        copied._rules = self._rules
         return copied
 
     def push(self, action: Any) -> None:
@@ -204,25 +206,15 @@ class HandState:
         return ()
 
     def legal_cards(self) -> list[Card]:
-        """The distinct cards the seat to act may play (§0.4, with the §4 play keys)."""
-        counts = self.hands[self._seat()]
-        settings = self.settings
-        if not self.trick:
-            # `bidder_must_lead_trump` (PINHELP): "unless the bid was 50", the minimum bid.
-            first_lead = not self.tricks and settings.bidder_must_lead_trump and self.bid != settings.min_bid
-            return leads(counts, self.trump, must_lead_trump=first_lead)
-        cards = self.trick
-        win = trick_winner(cards, self.trump)
-        duty = not (settings.head_partner_exempt and self._partner_winning(win))
-        return legal_plays(
-            counts,
-            cards[0] // 6,
-            cards[win],
-            self.trump,
-            head=duty and settings.play_mode == HEAD,
-            overtrump=duty and settings.must_overtrump,
-            trump_when_void=settings.must_trump_when_void,
-        )
+        """The distinct cards the seat to act may play (§0.4, with the §4 play keys: ``play.legal_cards``)."""
+        rules, counts = self._play_rules(), self.hands[self._seat()]
+        return legal_cards(rules, counts, self.trump, self._leader(), self.trick, len(self.tricks))
+
+    def _play_rules(self) -> PlayRules:
+        """This hand's play keys, made once the bid is known (a cache, never part of the value)."""
+        if self._rules is None:
+            self._rules = play_rules(self.variant, self.settings, self.bid)
+        return self._rules
 
     def trump_choices(self) -> tuple[Suit, ...]:
         """Suits the bidder may name (`auction.trump_suits`)."""
@@ -368,23 +360,16 @@ class HandState:
         self._close_trick()
 
     def _close_trick(self) -> None:
-        seats, leader, cards = self.variant.seats, self._leader(), self.trick
-        winner = (leader + trick_winner(cards, self.trump)) % seats
-        side = self.variant.side_of(winner)
-        values = self.settings.counter_values
-        self.points[side] += sum(values[c % 6] for c in cards)
-        self.took_trick[side] = True
+        leader, cards = self._leader(), self.trick
+        done = len(self.tricks)
+        rules = self._play_rules()
+        winner = close_trick(rules, cards, leader, self.trump, done, self.points, self.took_trick)
         self.tricks.append(build_trick(leader=leader, cards=tuple(cards), winner=winner))
         self.trick = []
-        if len(self.tricks) == self.variant.hand_size:
-            self.points[side] += self.settings.last_trick
+        if done + 1 == self.variant.hand_size:
             self._finish(played=True)
         else:
             self.to_act = self.trick_leader = winner
-
-    def _partner_winning(self, win_index: int) -> bool:
-        winner = (self._leader() + win_index) % self.variant.seats
-        return winner != self.to_act and self.variant.side_of(winner) == self.variant.side_of(self._seat())
 
     def _why_not_playable(self, card: Any) -> str:
         prefix = f"seat {self.to_act} cannot play {_say_card(card)}"

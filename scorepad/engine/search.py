@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_from_counts
 from .game import HandState, deal_hands, seat_view
-from .lean import Contract, PlayState, play_rules, playout
+from .lean import Contract, PlayState, playout
+from .play import close_trick, play_rules
 from .scoring import HandEntry, score_hand
 from .variants import Settings, Variant
 from .view import CONCEDE, PASS, PLAY, SeatView
@@ -34,11 +35,8 @@ def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayStat
     rules = play_rules(variant, settings, view.bid)
     sides = rules.sides
     points, took = [0] * sides, [False] * sides
-    for trick in view.tricks:
-        assert trick.winner is not None
-        side = rules.side_of[trick.winner]
-        points[side] += sum(rules.value[c] for c in trick.cards)
-        took[side] = True
+    for done, trick in enumerate(view.tricks):
+        close_trick(rules, trick.cards, trick.leader, view.trump, done, points, took)
     current = view.trick
     state = PlayState(
         rules,
