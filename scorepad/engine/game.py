@@ -60,6 +60,8 @@ from .view import (
     PASS,
     PLAY,
     TRUMP,
+    Answer,
+    Decision,
     SeatView,
     Trick,
     build_seat_view,
@@ -98,7 +100,7 @@ class HandState:
     totals: tuple[int, ...]  # per side, before this hand
     dealt: tuple[tuple[Card, ...], ...]  # per seat, as dealt
     hands: list[list[int]]  # per seat, 24 counts indexed by card: what the seat holds now
-    decision: str | None  # BID, TRUMP, PASS, PLAY, or DONE
+    decision: Decision | None  # BID, TRUMP, PASS, CONCEDE, PLAY, or DONE (None)
     to_act: int | None
     auction: list[bidding.Call] = field(default_factory=list)
     bidder: int | None = None
@@ -131,6 +133,25 @@ class HandState:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandState:
         return from_json(data)
+
+    @classmethod
+    def auction_won(
+        cls,
+        variant: Variant,
+        settings: Settings,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        *,
+        bidder: int,
+        bid: int,
+    ) -> HandState:
+        """The deal ``hands`` with its auction over: ``bidder`` won it at ``bid`` (the only call),
+        and names trump next. Where search starts a contract on a deal it sampled."""
+        state = _dealt(variant, settings, dealer, hands)
+        state.auction = [(bidder, bid)]
+        state.bidder, state.bid = bidder, bid
+        state.decision, state.to_act = TRUMP, bidder
+        return state
 
     def copy(self) -> HandState:
         """An independent state (for search): lists are copied, immutable parts shared."""
@@ -167,18 +188,19 @@ class HandState:
 
     def push(self, action: Any) -> None:
         """Apply ``action`` for the seat to act, in place; illegal actions change nothing."""
-        if self.decision == PLAY:
-            self._play(action)
-        elif self.decision == BID:
-            self._bid(action)
-        elif self.decision == TRUMP:
-            self._name_trump(action)
-        elif self.decision == PASS:
-            self._pass(action)
-        elif self.decision == CONCEDE:
-            self._concede(action)
-        else:
-            raise IllegalAction("the hand is over: no more actions")
+        match self.decision:
+            case Decision.PLAY:
+                self._play(action)
+            case Decision.BID:
+                self._bid(action)
+            case Decision.TRUMP:
+                self._name_trump(action)
+            case Decision.PASS:
+                self._pass(action)
+            case Decision.CONCEDE:
+                self._concede(action)
+            case _:
+                raise IllegalAction("the hand is over: no more actions")
         self._legal = None  # a new decision (an illegal action raised above and changed nothing)
 
     def legal(self) -> tuple[Any, ...]:
@@ -191,19 +213,21 @@ class HandState:
         return self._legal
 
     def _legal_now(self) -> tuple[Any, ...]:
-        if self.decision == PLAY:
-            return tuple(self.legal_cards())
-        if self.decision == BID:
-            least = bidding.least_bid(self.auction, self.settings)
-            forced = bidding.dealer_forced(self.auction, self.variant.seats, self.settings)
-            return (least,) if forced else (None, least)
-        if self.decision == TRUMP:
-            return self.trump_choices()
-        if self.decision == PASS:
-            return tuple(cards_from_counts(self.hands[self._seat()]))
-        if self.decision == CONCEDE:
-            return CONCEDE_CHOICES
-        return ()
+        match self.decision:
+            case Decision.PLAY:
+                return tuple(self.legal_cards())
+            case Decision.BID:
+                least = bidding.least_bid(self.auction, self.settings)
+                forced = bidding.dealer_forced(self.auction, self.variant.seats, self.settings)
+                return (least,) if forced else (None, least)
+            case Decision.TRUMP:
+                return self.trump_choices()
+            case Decision.PASS:
+                return tuple(cards_from_counts(self.hands[self._seat()]))
+            case Decision.CONCEDE:
+                return CONCEDE_CHOICES
+            case _:
+                return ()
 
     def legal_cards(self) -> list[Card]:
         """The distinct cards the seat to act may play (§0.4, with the §4 play keys: ``play.legal_cards``)."""
@@ -468,7 +492,24 @@ def deal_hands(
     totals: Sequence[int] | None = None,
 ) -> HandState:
     """A hand about to be bid, from given hands (a replayed log, a test position)."""
-    state = HandState(
+    state = _dealt(variant, settings, dealer, hands, game, hand_number, first_dealer, totals)
+    if misdealt(state.dealt, settings):
+        state._finish_thrown_in()
+    return state
+
+
+def _dealt(
+    variant: Variant,
+    settings: Settings,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    game: int = 0,
+    hand_number: int = 0,
+    first_dealer: int | None = None,
+    totals: Sequence[int] | None = None,
+) -> HandState:
+    """The hand as dealt, the seat after the dealer to bid (a misdeal not yet looked at)."""
+    return HandState(
         variant=variant,
         settings=settings,
         game=game,
@@ -481,9 +522,6 @@ def deal_hands(
         decision=BID,
         to_act=(dealer + 1) % variant.seats,
     )
-    if misdealt(state.dealt, settings):
-        state._finish_thrown_in()
-    return state
 
 
 def misdealt(hands: Sequence[Sequence[Card]], settings: Settings) -> bool:
@@ -535,7 +573,7 @@ def next_hand(state: HandState, rng: random.Random) -> HandState:
 # -- the functional API ----------------------------------------------------------------------
 
 
-def apply(state: HandState, action: Any) -> HandState:
+def apply(state: HandState, action: Answer) -> HandState:
     """The state after ``action``; ``state`` itself is untouched (IllegalAction if not allowed)."""
     after = state.copy()
     after.push(action)
@@ -556,7 +594,7 @@ def to_act(state: HandState) -> int | None:
     return state.to_act
 
 
-def decision(state: HandState) -> str | None:
+def decision(state: HandState) -> Decision | None:
     return state.decision
 
 
@@ -587,7 +625,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         settings=state.settings,
         seat=seat,
         dealer=state.dealer,
-        decision=state.decision or "done",
+        decision=state.decision or Decision.DONE,
         hand=_held_cards(state, seat),
         auction=_auction_calls(state),
         bidder=state.bidder,
@@ -696,7 +734,7 @@ def from_json(data: dict[str, Any]) -> HandState:
         totals=tuple(data["totals"]),
         dealt=tuple(tuple(parse_cards(cards)) for cards in data["dealt"]),
         hands=[list(counts_of(parse_cards(cards))) for cards in data["hands"]],
-        decision=data["decision"],
+        decision=None if data["decision"] is None else Decision(data["decision"]),
         to_act=data["to_act"],
         auction=[(seat, bid) for seat, bid in data["auction"]],
         bidder=data["bidder"],

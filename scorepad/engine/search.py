@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_from_counts
-from .game import HandState, deal_hands, seat_view
+from .game import HandState, seat_view
 from .lean import Contract, PlayState, playout
 from .play import close_trick, play_rules
 from .scoring import HandEntry, score_hand
@@ -65,10 +65,8 @@ def contract_state(
     """The deal ``hands`` after an auction won by ``bidder`` at ``bid``, with ``trump`` named, the
     cards passed (``passer`` answers for each seat that passes) and meld shown, playing on where
     the bidder may concede: at the first lead, or over (the rule of 20 stopped it)."""
-    state = deal_hands(variant, settings, dealer, [cards_from_counts(hand) for hand in hands])
-    state.auction = [(bidder, bid)]
-    state.bidder, state.bid = bidder, bid
-    state.decision, state.to_act = "trump", bidder
+    dealt = [cards_from_counts(hand) for hand in hands]
+    state = HandState.auction_won(variant, settings, dealer, dealt, bidder=bidder, bid=bid)
     state.push(trump)
     while state.decision == PASS:
         assert state.to_act is not None
