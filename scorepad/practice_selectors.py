@@ -35,7 +35,7 @@ from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, meld_points
 from .engine.play import trick_winner
 from .engine.variants import Variant
-from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
+from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
 from .models import PracticeGame
 from .services.practice import PLAYER
 
@@ -352,15 +352,10 @@ def practice_hint(game: PracticeGame, state: HandState | None = None) -> Hint | 
     return Hint(words, reason or hint_reason(view, answer), value, ANSWER_KEYS[view.decision])
 
 
-def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
-    """The bot's answer, and its own one-line reason when it offers one (``explain(view)`` gives
-    ``(answer, reason)``); a bot without it just decides."""
-    explain = getattr(bot, "explain", None)
-    if callable(explain):
-        said = explain(view)
-        if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], str) and said[1]:
-            return said[0], said[1]
-    return bot.decide(view), None
+def _explained(bot: Bot, view: SeatView) -> tuple[Answer, str | None]:
+    """The bot's answer, and its own one-line reason when it offers one (``Bot.explain``)."""
+    answer, reason = bot.explain(view)
+    return answer, reason or None
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:

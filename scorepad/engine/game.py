@@ -147,7 +147,8 @@ class HandState:
     ) -> HandState:
         """The deal ``hands`` with its auction over: ``bidder`` won it at ``bid`` (the only call),
         and names trump next. Where search starts a contract on a deal it sampled."""
-        state = _dealt(variant, settings, dealer, hands)
+        state = deal_hands(variant, settings, dealer, hands)
+        state.result = None  # played even if `misdeal_nines` would throw it in: search plays every deal
         state.auction = [(bidder, bid)]
         state.bidder, state.bid = bidder, bid
         state.decision, state.to_act = TRUMP, bidder
@@ -492,24 +493,7 @@ def deal_hands(
     totals: Sequence[int] | None = None,
 ) -> HandState:
     """A hand about to be bid, from given hands (a replayed log, a test position)."""
-    state = _dealt(variant, settings, dealer, hands, game, hand_number, first_dealer, totals)
-    if misdealt(state.dealt, settings):
-        state._finish_thrown_in()
-    return state
-
-
-def _dealt(
-    variant: Variant,
-    settings: Settings,
-    dealer: int,
-    hands: Sequence[Sequence[Card]],
-    game: int = 0,
-    hand_number: int = 0,
-    first_dealer: int | None = None,
-    totals: Sequence[int] | None = None,
-) -> HandState:
-    """The hand as dealt, the seat after the dealer to bid (a misdeal not yet looked at)."""
-    return HandState(
+    state = HandState(
         variant=variant,
         settings=settings,
         game=game,
@@ -522,6 +506,9 @@ def _dealt(
         decision=BID,
         to_act=(dealer + 1) % variant.seats,
     )
+    if misdealt(state.dealt, settings):
+        state._finish_thrown_in()
+    return state
 
 
 def misdealt(hands: Sequence[Sequence[Card]], settings: Settings) -> bool:

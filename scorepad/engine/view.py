@@ -84,6 +84,18 @@ class SeatView:
         return self._legal_for(BID)
 
     @property
+    def least_bid(self) -> int:
+        """bid: the lowest bid allowed now (the last of ``legal_bids``)."""
+        least = self.legal_bids[-1]
+        assert least is not None
+        return least
+
+    @property
+    def may_pass(self) -> bool:
+        """bid: whether the seat may pass (a dealer forced to bid may not)."""
+        return None in self.legal_bids
+
+    @property
     def legal_suits(self) -> tuple[TrumpAnswer, ...]:
         """trump: the suits the bidder may name."""
         return self._legal_for(TRUMP)
@@ -164,10 +176,14 @@ def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
 
 
 class Bot(Protocol):
-    """Anything that answers a seat view. ``close`` ends a game (outside programs exit)."""
+    """Anything that answers a seat view. ``explain`` answers with one reason in a player's words
+    (None from a bot that has none: hints fall back to ``reasons.hint_reason``); ``close`` ends a
+    game (outside programs exit)."""
 
     name: str
 
     def decide(self, view: SeatView) -> Answer: ...
+
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]: ...
 
     def close(self) -> None: ...

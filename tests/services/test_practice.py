@@ -198,7 +198,7 @@ def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
 
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
-    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # a bot without explain
+    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # its explain gives no reason
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason

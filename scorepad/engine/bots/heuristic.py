@@ -26,7 +26,7 @@ from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
 from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
-from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from ..view import Answer, Decision, SeatView, Trick
 from .reasons import heuristic_reason
 
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
@@ -169,19 +169,21 @@ class HeuristicBot:
         p = self._profile
         if p is None or p.variant is not view.variant or p.settings is not view.settings:
             p = self._profile = profile_of(view.variant, view.settings)  # once a game, not once a card
-        if view.decision == PLAY:
-            return choose_card(view, p, self.memory)
-        if view.decision == BID:
-            return choose_bid(view, p, self._suit_values(view, p))
-        if view.decision == TRUMP:
-            return choose_trump(view, p)
-        if view.decision == PASS:
-            return choose_pass(view, p)
-        if view.decision == CONCEDE:
-            return choose_concede(view, p)
-        raise ValueError(f"unknown decision {view.decision!r}")
+        match view.decision:
+            case Decision.PLAY:
+                return choose_card(view, p, self.memory)
+            case Decision.BID:
+                return choose_bid(view, p, self._suit_values(view, p))
+            case Decision.TRUMP:
+                return choose_trump(view, p)
+            case Decision.PASS:
+                return choose_pass(view, p)
+            case Decision.CONCEDE:
+                return choose_concede(view, p)
+            case _:
+                raise ValueError(f"no answer once the hand is {view.decision}")
 
-    def explain(self, view: SeatView) -> tuple[Answer, str]:
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
         """The answer to ``view`` and one reason in a player's words (``reasons.py``)."""
         answer = self.decide(view)
         return answer, heuristic_reason(view, answer, profile_of(view.variant, view.settings))
@@ -219,8 +221,8 @@ def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> f
 
 def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> int | None:
     """Raise by the least step while the estimate covers it; ``values`` are the hand's ``suit_values``."""
-    least: int = view.legal[-1]
-    if None not in view.legal:
+    least = view.least_bid
+    if not view.may_pass:
         return least  # the forced dealer
     partners = p.partners[view.seat]
     high = high_bid(view.auction)
@@ -243,7 +245,7 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
 
 def choose_trump(view: SeatView, p: Profile) -> Suit:
     n = counts_of(view.hand)
-    suits: tuple[Suit, ...] = view.legal
+    suits = view.legal_suits
     return max(
         suits,
         key=lambda suit: meld_points(n, suit, p.variant, p.settings) + trick_points(n, suit, p),
@@ -487,7 +489,7 @@ def top_ranks(threat: list[int]) -> list[int]:
 
 
 def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
-    legal: tuple[Card, ...] = view.legal
+    legal = view.legal_cards
     if len(legal) == 1:  # (with copies of one card listed twice, every path below picks that card too)
         return legal[0]
     table = Table(view, p, memory or Memory())
@@ -505,7 +507,7 @@ def _cheapest(cards: tuple[Card, ...] | list[Card], trump: Suit | None, p: Profi
 def _lead(view: SeatView, table: Table, p: Profile) -> Card:
     trump = view.trump
     everyone = table.opponents + table.partners
-    legal: tuple[Card, ...] = view.legal
+    legal = view.legal_cards
     sure = [c for c in set(legal) if table.safe(c, c // 6, everyone)]
     side = [c for c in sure if c // 6 != trump]
     if side:  # cash side-suit winners before the opponents run out of the suit
@@ -532,7 +534,7 @@ def _follow(view: SeatView, table: Table, p: Profile) -> Card:
     best = trick_winner(cards, trump)
     winning = cards[best]
     later = p.later[trick.leader][len(cards)]
-    legal: tuple[Card, ...] = view.legal
+    legal = view.legal_cards
     if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
         # Partner has it: give it counters, keeping sure winners back; a trump only when forced,
         # and then the lowest.
