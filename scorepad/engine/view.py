@@ -167,12 +167,14 @@ build_seat_view: Callable[..., SeatView] = _fast_constructor(SeatView)
 build_trick: Callable[..., Trick] = _fast_constructor(Trick)  # the trick in progress, in every play view
 
 
-def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
-    if decision in (BID, CONCEDE):
-        return list(legal)
-    if decision == TRUMP:
-        return [SUITS[suit] for suit in legal]
-    return codes(legal)
+def _legal_json(decision: Decision, legal: tuple[Any, ...]) -> list[Any]:
+    match decision:
+        case Decision.BID | Decision.CONCEDE:
+            return list(legal)
+        case Decision.TRUMP:
+            return [SUITS[suit] for suit in legal]
+        case _:  # pass and play: cards; done: nothing
+            return codes(legal)
 
 
 class Bot(Protocol):
