@@ -26,7 +26,17 @@ from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
 from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
-from ..view import Answer, Decision, SeatView, Trick
+from ..view import (
+    Answer,
+    BidAnswer,
+    ConcedeAnswer,
+    Decision,
+    PassAnswer,
+    PlayAnswer,
+    SeatView,
+    Trick,
+    TrumpAnswer,
+)
 from .reasons import heuristic_reason
 
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
@@ -219,7 +229,7 @@ def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> f
     return meld + tricks + meld_allowance
 
 
-def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> int | None:
+def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> BidAnswer:
     """Raise by the least step while the estimate covers it; ``values`` are the hand's ``suit_values``."""
     least = view.least_bid
     if not view.may_pass:
@@ -243,7 +253,7 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     return least if least <= limit else None
 
 
-def choose_trump(view: SeatView, p: Profile) -> Suit:
+def choose_trump(view: SeatView, p: Profile) -> TrumpAnswer:
     n = counts_of(view.hand)
     suits = view.legal_suits
     return max(
@@ -255,7 +265,7 @@ def choose_trump(view: SeatView, p: Profile) -> Suit:
 # ---------------------------------------------------------------- passing (`classic`)
 
 
-def choose_concede(view: SeatView, p: Profile) -> bool:
+def choose_concede(view: SeatView, p: Profile) -> ConcedeAnswer:
     """Throw the hand in when the bid needs more trick points than the side can hope to take."""
     assert view.bid is not None
     side = view.variant.side_of(view.seat)
@@ -266,7 +276,7 @@ def choose_concede(view: SeatView, p: Profile) -> bool:
     return need > HOPELESS_SHARE * p.total_points
 
 
-def choose_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:
+def choose_pass(view: SeatView, p: Profile) -> PassAnswer:
     """Greedy, one card at a time, re-counting the meld each time a card leaves the hand."""
     n = list(counts_of(view.hand))
     priority = _send_priority if view.seat != view.bidder else _return_priority
@@ -488,7 +498,7 @@ def top_ranks(threat: list[int]) -> list[int]:
     return tops
 
 
-def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
+def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> PlayAnswer:
     legal = view.legal_cards
     if len(legal) == 1:  # (with copies of one card listed twice, every path below picks that card too)
         return legal[0]
