@@ -154,8 +154,10 @@ def legal_cards(
     if not trick:
         return leads(counts, trump, must_lead_trump=rules.lead_trump_first and not done)
     win = trick_winner(trick, trump)
-    seats = rules.seats
-    duty = must_beat(rules, (leader + win) % seats, (leader + len(trick)) % seats)
+    duty = True
+    if rules.partner_exempt:  # the only key that can lift the duty: skip the call on the hot path
+        seats = rules.seats
+        duty = must_beat(rules, (leader + win) % seats, (leader + len(trick)) % seats)
     return legal_plays(
         counts,
         trick[0] // 6,
