@@ -5,7 +5,8 @@ to apply a decision in place and ``copy()`` for search, plus the pure spelling
 ``apply(state, action) -> new state`` for everyone else. An illegal action raises
 ``IllegalAction`` (a ``ValueError``) whose message says why, before anything is changed.
 
-A hand runs through these decisions (``decision(state)``; the answer types are view.py's):
+A hand runs through these decisions (``decision(state)``, a ``view.Decision`` whose values are
+these words; the answer type of each is view.py's ``BidAnswer`` … ``ConcedeAnswer``):
 
 ``bid``    the seat to act calls a bid (int) or passes (None)              §1.2 §2.2 §3.2
 ``trump``  the bidder names a suit (int, cards.SPADES …)                     §1.3 §2.3
