@@ -21,13 +21,14 @@ from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 from django.utils.timezone import localdate, now
 
+from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import game_score, seated_side_names, tally_written
+from ..selectors.games import game_score, seated_side_names, tally_written
 from . import ServiceError
-from .games import NUMBER_LIMIT, game_start
-from .households import NAME_MAX, refuse_unprintable
+from .games import game_start
+from .households import refuse_unprintable
 
 # A record nests four deep and a backup six; anything far deeper is not one of ours.
 MAX_JSON_DEPTH = 20
@@ -282,7 +283,9 @@ def _checked_backup(data: Any) -> dict[str, Any]:
         raise ServiceError("household: a household needs a name.")
     players = data.get("players")
     if not isinstance(players, list) or not all(_is_player(player) for player in players):
-        raise ServiceError(f'players: a list of {{"name": …}} objects, names of 1 to {NAME_MAX} characters.')
+        raise ServiceError(
+            f'players: a list of {{"name": …}} objects, names of 1 to {PLAYER_NAME_MAX} characters.'
+        )
     # Names as they will be stored (spaces squeezed, as a roster name is), before they are compared.
     players = [{**player, "name": " ".join(player["name"].split())} for player in players]
     names = [player["name"] for player in players]
@@ -298,7 +301,7 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     checked = [_checked_game(game, len(players), f"game {number + 1}") for number, game in enumerate(games)]
     return {
         "backup_id": backup_id,
-        "household": household["name"].strip()[:80],
+        "household": household["name"].strip()[:HOUSEHOLD_NAME_MAX],
         "created_at": _when(household.get("created_at"), "household"),
         "players": players,
         "games": checked,
@@ -335,7 +338,7 @@ def _is_player(player: Any) -> bool:
     name = player.get("name") if isinstance(player, dict) else None
     return (
         isinstance(name, str)
-        and 0 < len(name.strip()) <= NAME_MAX
+        and 0 < len(name.strip()) <= PLAYER_NAME_MAX
         and isinstance(player.get("retired", False), bool)
     )
 

@@ -13,16 +13,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from ..constants import NUMBER_LIMIT
 from ..engine.scoring import HandEntry, RecordError, next_dealer, validate_hand
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import Scoresheet, game_settings, scoresheet, tally_written
+from ..selectors.games import Scoresheet, game_settings, scoresheet, tally_written
 from . import ServiceError
-
-# No real bid, meld, trick count or target comes near it. It keeps a slip of the thumb
-# (300000000000000000000) out of the bid column, whose integers stop at 2**31 on PostgreSQL and
-# 2**63 on SQLite (which raises OverflowError above that), and out of the scores.
-NUMBER_LIMIT = 99_999
 
 
 class HandRefused(ServiceError):

@@ -7,10 +7,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ..constants import PLAYER_NAME_MAX
 from ..models import Household, Invite, Player
 from . import ServiceError
 
-NAME_MAX = 40
 INVITE_LIFETIME = timedelta(days=7)  # an invitation link left lying in a chat stops working
 
 
@@ -88,8 +88,8 @@ def _roster_name(household: Household, name: str, *, other_than: Player | None =
     name = " ".join(name.split())
     if not name:
         raise ServiceError("A player needs a name.")
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
+    if len(name) > PLAYER_NAME_MAX:
+        raise ServiceError(f"A player's name has at most {PLAYER_NAME_MAX} characters.")
     refuse_unprintable(name, "A player's name")
     taken = household.players.filter(name__iexact=name)
     if other_than is not None:

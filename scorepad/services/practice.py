@@ -26,6 +26,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ..constants import DEFAULT_STRENGTH, PLAYER
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS, make_bot
 from ..engine.cards import SUIT_NAMES, SUITS, cards_in_words
@@ -37,8 +38,6 @@ from ..engine.view import PASS, PLAY, TRUMP, Bot
 from ..models import PracticeGame
 from . import ServiceError
 
-PLAYER = 0  # the player's seat; partners sit opposite
-DEFAULT_STRENGTH = "heuristic"
 STALE = "That was already played; here is the game as it stands."
 GAME_OVER = "The game is over: start a rematch for another."
 

@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from ..constants import PLAYER
 from ..engine.bots import ExpertBot
 from ..engine.game import HandState, from_json, to_json
 from ..engine.log import ReplayError, deal_logged, hand_line
@@ -41,7 +42,7 @@ from ..engine.review import (
 from ..engine.simulate import GameStopped, advance_until
 from ..models import PracticeGame
 from . import ServiceError
-from .practice import PLAYER, PracticeAlreadyStarted, practice_bots
+from .practice import PracticeAlreadyStarted, practice_bots
 
 SLICE_CPU_SECONDS = 0.4  # CPU one request spends on a review before it answers "working…"
 

@@ -20,14 +20,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url, reswap
 
-from ..access import get_game_for_user, get_household_for_user
 from ..engine.cards import SUITS
 from ..engine.scoring import score_hand
 from ..engine.variants import VARIANTS, Variant
-from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..meld_forms import NO_TRUMP, parse_meld_now, rules_param
+from ..forms.games import NO_MARRIAGE, HandForm, NewGameForm
+from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
-from ..selectors import Scoresheet, last_game, scoresheet
+from ..selectors.access import get_game_for_user, get_household_for_user
+from ..selectors.games import Scoresheet, last_game, scoresheet
 from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,

@@ -14,10 +14,10 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import (
+from ..selectors.access import get_game_for_user, get_household_for_user
+from ..selectors.games import (
     GameTally,
     game_tallies,
     games_for_household,

@@ -1,8 +1,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..access import households_for_user
-from ..selectors import current_games
+from ..selectors.access import households_for_user
+from ..selectors.games import current_games
 
 
 def home(request: HttpRequest) -> HttpResponse:

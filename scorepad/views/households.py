@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ..access import get_household_for_user
-from ..forms import HouseholdForm, PlayerForm
+from ..forms.games import HouseholdForm, PlayerForm
 from ..models import Household, Invite
+from ..selectors.access import get_household_for_user
 from ..services import ServiceError
 from ..services.households import (
     household_create,

@@ -26,8 +26,8 @@ from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
-from scorepad.forms import house_rules_brief
-from scorepad.meld_forms import (
+from scorepad.forms.games import house_rules_brief
+from scorepad.forms.meld import (
     MELD_SETTING_CHOICES,
     MELD_SETTING_LABELS,
     MeldQuery,

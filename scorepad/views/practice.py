@@ -20,10 +20,9 @@ from django.views.decorators.http import require_POST
 
 from .. import throttle
 from ..engine.variants import VARIANTS
+from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
-from ..practice_forms import PracticeForm, variant_from
-from ..practice_review_selectors import concede_offer
-from ..practice_selectors import (
+from ..selectors.practice import (
     SESSION_KEY,
     PracticeTable,
     bid_needs_asking,
@@ -35,6 +34,7 @@ from ..practice_selectors import (
     practice_table,
     statistics_by_variant,
 )
+from ..selectors.practice_review import concede_offer
 from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeRefused,

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..engine.log import dumps
 from ..models import PracticeGame
-from ..practice_review_selectors import review_page, step_board
-from ..practice_selectors import get_practice_for_request
+from ..selectors.practice import get_practice_for_request
+from ..selectors.practice_review import review_page, step_board
 from ..services.practice import PracticeAlreadyStarted
 from ..services.practice_review import ReviewRefused, hand_log, practice_replay, practice_review_work
 from .practice import _remember, _user

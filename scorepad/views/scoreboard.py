@@ -16,10 +16,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_safe
 
-from ..access import get_game_for_user
-from ..live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..models import Game
-from ..selectors import Scoresheet, scoresheet
+from ..selectors.access import get_game_for_user
+from ..selectors.games import Scoresheet, scoresheet
+from ..selectors.live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..services import ServiceError
 from ..services.scoreboards import scoreboard_link_create, scoreboard_link_revoke
 from .rendering import page_or_partial

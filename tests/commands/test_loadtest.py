@@ -14,7 +14,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from scorepad.engine.variants import VARIANTS
-from scorepad.loadtest.run import (
+from scorepad.models import Game
+from scorepad.selectors.games import game_score
+from scorepad.services.households import household_create, player_create
+from tools.loadtest.run import (
     Player,
     Stats,
     _session_for,
@@ -26,9 +29,6 @@ from scorepad.loadtest.run import (
     page_totals,
     unmatched,
 )
-from scorepad.models import Game
-from scorepad.selectors import game_score
-from scorepad.services.households import household_create, player_create
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from scorepad import selectors
 from scorepad.models import Game, Hand, Household, Player
+from scorepad.selectors import games as selectors
 from scorepad.services import ServiceError
 from scorepad.services.exchange import (
     MAX_HANDS,

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from scorepad.models import Game, Hand, Invite
-from scorepad.selectors import scoresheet
+from scorepad.selectors.games import scoresheet
 from scorepad.services import ServiceError
 from scorepad.services.games import (
     GameOver,

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from scorepad.engine.variants import get_variant, setting_choices
-from scorepad.forms import NewGameForm
+from scorepad.forms.games import NewGameForm
 from scorepad.models import Game, Hand
 from scorepad.services.games import HandRefused, game_start, hand_record, hand_undo
 from scorepad.services.households import household_create, player_create

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_table
+from scorepad.selectors.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
 from tests.sample_games import make_user
 from tests.services.test_practice import hinted

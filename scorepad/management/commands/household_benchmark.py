@@ -35,7 +35,7 @@ from scorepad.engine.scoring import HandEntry
 from scorepad.engine.simulate import simulate
 from scorepad.engine.variants import VARIANTS
 from scorepad.models import Game, Household
-from scorepad.selectors import household_tallies_key, tally_key
+from scorepad.selectors.games import household_tallies_key, tally_key
 from scorepad.services.exchange import (
     BACKUP_FORMAT,
     BACKUP_VERSION,

@@ -1,5 +1,6 @@
 """``manage.py loadtest``: players entering hands on the production server, then a check that
-every acknowledged hand is stored and every total is the engine's. See ``scorepad.loadtest.run``."""
+every acknowledged hand is stored and every total is the engine's. See ``tools.loadtest.run``
+(apart from the app, in tools/)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
 from scorepad.engine.variants import VARIANTS
-from scorepad.loadtest.run import BARE, GAME_PAGE, HAND_POST, Options, Report, run
+from tools.loadtest.run import BARE, GAME_PAGE, HAND_POST, Options, Report, run
 
 
 class Command(BaseCommand):

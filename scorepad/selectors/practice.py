@@ -17,10 +17,11 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
-from .engine.auction import high_bid, trump_suits
-from .engine.bots import HINT_BOT, make_bot
-from .engine.cards import (
+from ..constants import PLAYER
+from ..engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
+from ..engine.auction import high_bid, trump_suits
+from ..engine.bots import HINT_BOT, make_bot
+from ..engine.cards import (
     CODES,
     RANK_SHOWN,
     RANKS,
@@ -36,14 +37,13 @@ from .engine.cards import (
     rank_of,
     suit_of,
 )
-from .engine.game import HandState, from_json, seat_view
-from .engine.meld import count_meld, hand_score_ceiling, meld_points
-from .engine.play import trick_winner
-from .engine.variants import VARIANTS, SettingsError, Variant
-from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
-from .models import PracticeGame
-from .practice_forms import STRENGTH_WORDS
-from .services.practice import PLAYER
+from ..engine.game import HandState, from_json, seat_view
+from ..engine.meld import count_meld, hand_score_ceiling, meld_points
+from ..engine.play import trick_winner
+from ..engine.variants import VARIANTS, SettingsError, Variant
+from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
+from ..forms.practice import STRENGTH_WORDS
+from ..models import PracticeGame
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps

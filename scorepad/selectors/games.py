@@ -15,10 +15,10 @@ from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
-from .engine.cards import SUITS
-from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
-from .engine.variants import VARIANTS, Settings, Variant
-from .models import Game, Hand, Household, Player, Seat, record_of
+from ..engine.cards import SUITS
+from ..engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
+from ..engine.variants import VARIANTS, Settings, Variant
+from ..models import Game, Hand, Household, Player, Seat, record_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,10 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from .engine.bots import PRACTICE_STRENGTHS
-from .engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
-from .forms import _setting_field
-from .services.practice import DEFAULT_STRENGTH
+from ..constants import DEFAULT_STRENGTH
+from ..engine.bots import PRACTICE_STRENGTHS
+from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
+from .games import _setting_field
 
 STRENGTH_WORDS = {
     "easy": "Easy: plays a little carelessly",

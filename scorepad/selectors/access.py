@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from .models import Game, Household
+from ..models import Game, Household
 
 
 def households_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Household]:

@@ -14,10 +14,10 @@ from django import forms
 from django.db.models import QuerySet
 from django.forms.boundfield import BoundWidget
 
-from .engine.cards import SUIT_NAMES, SUITS
-from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
-from .models import Game, Player
-from .services.games import NUMBER_LIMIT
+from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
+from ..engine.cards import SUIT_NAMES, SUITS
+from ..engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
+from ..models import Game, Player
 
 _SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
@@ -29,12 +29,14 @@ SCORE_LIMIT = NUMBER_LIMIT  # a typed number above it is a slip of the thumb, re
 
 
 class HouseholdForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Household name")
+    name = forms.CharField(max_length=HOUSEHOLD_NAME_MAX, label="Household name")
 
 
 class PlayerForm(forms.Form):
     name = forms.CharField(
-        max_length=40, label="Player's name", widget=forms.TextInput(attrs={"placeholder": "Name"})
+        max_length=PLAYER_NAME_MAX,
+        label="Player's name",
+        widget=forms.TextInput(attrs={"placeholder": "Name"}),
     )
 
 
@@ -133,7 +135,9 @@ class NewGameForm(forms.Form):
     players keep them at the table, and the scorepad only scores what is entered.
     """
 
-    new_player = forms.CharField(max_length=40, required=False, label="Add a player to the roster")
+    new_player = forms.CharField(
+        max_length=PLAYER_NAME_MAX, required=False, label="Add a player to the roster"
+    )
     first_dealer = forms.ChoiceField(label="First dealer")
     target = forms.ChoiceField(widget=forms.RadioSelect, label="Play to")
     target_other = forms.IntegerField(
