@@ -7,7 +7,7 @@ next to each field, every refusal the rules give for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -16,8 +16,9 @@ from django.forms.boundfield import BoundWidget
 
 from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.cards import SUIT_NAMES, SUITS
-from ..engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
+from ..engine.variants import Settings, Variant, setting_choices
 from ..models import Game, Player
+from .house_rules import SETTING_WORDS, setting_field
 
 _SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
@@ -46,80 +47,6 @@ OTHER = "other"
 # The thresholds a box ticked for the rule of 20 starts at, when the variant's own default is off.
 RULE_OF_20 = (20, 20)
 
-# Each §4 value in a player's words; the values themselves come from the engine (`setting_choices`).
-SETTING_WORDS: dict[str, dict[Any, str]] = {
-    "bid_increment": {1: "1", 5: "5", 10: "10", BID_STEPS_1_THEN_5: "1 below 60, then 5"},
-    "pass_cards": {0: "No passing", 3: "3 cards", 4: "4 cards"},
-    "run_extra_kq": {
-        "half": "2 points each",
-        "strict": "only with an extra king and queen",
-        "marry": "may marry an extra card",
-    },
-    "double_around_scale": {
-        "×10": "×10 of one",
-        "two_singles": "two singles",
-        "table": "the variant's table",
-    },
-    "tie_break": {"co-winners": "co-winners", "bidder": "the bidder wins", "play_on": "play another hand"},
-    "forfeit_opponents": {
-        "nothing": "nothing",
-        "meld20": "their meld, if it is 20 or more",
-        "meld20+25": "their meld if 20 or more, plus 25",
-        "meld20+50": "their meld if 20 or more, plus 50",
-    },
-    "set_penalty": {"bid": "the bid", "double_bid": "double the bid"},
-    "count_system": {
-        "AKT=1": "A, T, K 1 each",
-        "A,T=10;K,Q=5": "A, T 10; K, Q 5",
-        "A=11,T=10,K=4,Q=3,J=2": "A 11, T 10, K 4, Q 3, J 2",
-        "A,T,K=10": "A, T, K 10 each",
-    },
-}
-# The same rules in a few words each, for the game page's "House rules:" line.
-_BRIEF: dict[str, Callable[[Any], str]] = {
-    "min_bid": lambda v: f"minimum bid {v}",
-    "bid_increment": lambda v: f"bids go up by {SETTING_WORDS['bid_increment'][v]}",
-    "pass_cards": lambda v: f"pass {v} cards" if v else "no passing",
-    "run_extra_kq": lambda v: f"extra trump K or Q beside a run: {SETTING_WORDS['run_extra_kq'][v]}",
-    "double_around_scale": lambda v: f"double arounds: {SETTING_WORDS['double_around_scale'][v]}",
-    "last_trick": lambda v: f"last trick {v}",
-    "bidder_out": lambda v: "bidder out" if v else "no bidder out",
-    "tie_break": lambda v: f"a tie at the target: {SETTING_WORDS['tie_break'][v]}",
-    "trump_requires_marriage": lambda v: "trump needs a marriage" if v else "trump needs no marriage",
-    "forfeit_opponents": lambda v: (
-        f"on a forfeit the opponents score {SETTING_WORDS['forfeit_opponents'][v]}"
-    ),
-    "bidder_may_concede": lambda v: "bidders may throw in" if v else "no throwing in",
-    "meld_requires_trick": lambda v: "no trick, no meld" if v else "meld counts without a trick",
-    "rule_of_20": lambda v: f"rule of 20: meld {v[0]}, trick points {v[1]}" if v else "no rule of 20",
-    "bidders_short_meld_play_out": lambda v: "short meld plays out" if v else "short meld forfeits",
-    "count_system": lambda v: f"counters {SETTING_WORDS['count_system'][v]}",
-    "set_penalty": lambda v: f"set costs {SETTING_WORDS['set_penalty'][v]}",
-}
-
-
-def house_rules_brief(variant: Variant, settings: Settings) -> list[str]:
-    """The game's rules that differ from its variant's, a few words each (the target is in the title)."""
-    changed = [key for key in settings.changes(variant.defaults) if key != "target"]
-    return [_brief(key, getattr(settings, key)) for key in changed]
-
-
-def _brief(key: str, value: Any) -> str:
-    """One rule in a few words; a key the form does not offer (an imported game's) by its §4 name."""
-    return _BRIEF[key](value) if key in _BRIEF else f"{key.replace('_', ' ')}: {value}"
-
-
-def _setting_field(key: str, label: str) -> forms.TypedChoiceField:
-    """A choice of the values §4 allows for ``key`` (the engine's list), handed back as engine values."""
-    values = {str(value): value for value in setting_choices(key)}
-    words = SETTING_WORDS[key]
-    return forms.TypedChoiceField(
-        choices=[(text, words[value]) for text, value in values.items()],
-        coerce=values.__getitem__,
-        label=label,
-        error_messages={"invalid_choice": "“%(value)s” is not one of the choices: pick one from the list."},
-    )
-
 
 def _seat_label(variant: Variant, seat: int) -> str:
     if variant.partnerships:
@@ -144,16 +71,16 @@ class NewGameForm(forms.Form):
         min_value=1, max_value=SCORE_LIMIT, required=False, label="Other target"
     )
     min_bid = forms.IntegerField(min_value=1, max_value=SCORE_LIMIT, label="Minimum bid")
-    bid_increment = _setting_field("bid_increment", "Bids go up by")
-    pass_cards = _setting_field("pass_cards", "Passing")
-    run_extra_kq = _setting_field("run_extra_kq", "An extra trump K or Q beside a run scores")
-    double_around_scale = _setting_field("double_around_scale", "Double arounds score")
+    bid_increment = setting_field("bid_increment", "Bids go up by")
+    pass_cards = setting_field("pass_cards", "Passing")
+    run_extra_kq = setting_field("run_extra_kq", "An extra trump K or Q beside a run scores")
+    double_around_scale = setting_field("double_around_scale", "Double arounds score")
     last_trick = forms.IntegerField(min_value=0, max_value=SCORE_LIMIT, label="Last trick bonus")
     bidder_out = forms.BooleanField(required=False, label="Bidder out: bidders win when both sides reach")
-    tie_break = _setting_field("tie_break", "A tie at the target")
+    tie_break = setting_field("tie_break", "A tie at the target")
     # More house rules
-    count_system = _setting_field("count_system", "Counters")  # words with the deck's total: __init__
-    set_penalty = _setting_field("set_penalty", "Going set costs")
+    count_system = setting_field("count_system", "Counters")  # words with the deck's total: __init__
+    set_penalty = setting_field("set_penalty", "Going set costs")
     meld_requires_trick = forms.BooleanField(
         required=False, label="A side that takes no trick loses its meld"
     )
@@ -178,7 +105,7 @@ class NewGameForm(forms.Form):
         required=False,
         label="Bidders short of that meld play the hand out (the opponents can earn trick points)",
     )
-    forfeit_opponents = _setting_field(
+    forfeit_opponents = setting_field(
         "forfeit_opponents", "When the bidders forfeit before play, the opponents score"
     )
 

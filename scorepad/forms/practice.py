@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from ..constants import DEFAULT_STRENGTH
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
-from .games import _setting_field
+from .house_rules import setting_field
 
 STRENGTH_WORDS = {
     "easy": "Easy: plays a little carelessly",
@@ -32,8 +32,8 @@ class PracticeForm(forms.Form):
     strength = forms.ChoiceField(widget=forms.RadioSelect, label="Bots")
     target = forms.IntegerField(min_value=10, max_value=9_999, label="Play to")
     min_bid = forms.IntegerField(min_value=1, max_value=9_999, label="Minimum bid")
-    bid_increment = _setting_field("bid_increment", "Bids go up by")
-    pass_cards = _setting_field("pass_cards", "Passing (partners only)")
+    bid_increment = setting_field("bid_increment", "Bids go up by")
+    pass_cards = setting_field("pass_cards", "Passing (partners only)")
     trump_requires_marriage = forms.BooleanField(
         required=False, label="Trump needs a marriage: without one the bidder forfeits"
     )

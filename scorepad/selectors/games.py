@@ -488,6 +488,11 @@ def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
     return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
 
 
+def latest_current_game(user_households: QuerySet[Household]) -> Game | None:
+    """The latest game still going in these households, for the front page's "carry on" link."""
+    return current_games(user_households).first()
+
+
 def current_games(user_households: QuerySet[Household]) -> QuerySet[Game]:
     """Games still going (neither finished nor abandoned) in these households, latest first."""
     games = Game.objects.filter(household__in=user_households, finished=False, abandoned=False)

@@ -1,7 +1,6 @@
 """Households, their members (accounts) and their roster of players (people at the table)."""
 
 import unicodedata
-from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -9,9 +8,8 @@ from django.utils import timezone
 
 from ..constants import PLAYER_NAME_MAX
 from ..models import Household, Invite, Player
+from ..selectors.households import invite_expired
 from . import ServiceError
-
-INVITE_LIFETIME = timedelta(days=7)  # an invitation link left lying in a chat stops working
 
 
 def refuse_unprintable(name: str, whose: str) -> None:
@@ -19,10 +17,6 @@ def refuse_unprintable(name: str, whose: str) -> None:
     half of a surrogate pair (not text at all) is refused in words, never stored."""
     if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
         raise ServiceError(f"{whose} cannot hold control characters (such as NUL): type it again.")
-
-
-def invite_expired(invite: Invite) -> bool:
-    return timezone.now() - invite.created_at > INVITE_LIFETIME
 
 
 @transaction.atomic

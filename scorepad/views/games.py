@@ -28,6 +28,7 @@ from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
 from ..selectors.access import get_game_for_user, get_household_for_user
 from ..selectors.games import Scoresheet, last_game, scoresheet
+from ..selectors.households import active_roster
 from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,
@@ -67,7 +68,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
     if variant is None:
         return render(request, "scorepad/game_new.html", {"household": household, "variants": VARIANTS})
-    players = household.players.filter(retired=False)
+    players = active_roster(household)
     context: dict[str, Any] = {"household": household, "variant": variant}
     if request.method != "POST":
         form = NewGameForm(variant, players, initial=NewGameForm.like(variant, last_game(household, variant)))
@@ -94,7 +95,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
 
 def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
-    players = household.players.filter(retired=False)
+    players = active_roster(household)
     initial = NewGameForm.kept(variant, request.POST)
     seats = [f"seat_{seat}" for seat in range(variant.seats)]
     error = ""

@@ -3,19 +3,27 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ..forms.games import HouseholdForm, PlayerForm
-from ..models import Household, Invite
+from ..models import Household
 from ..selectors.access import get_household_for_user
+from ..selectors.households import (
+    household_invite,
+    household_member,
+    household_page,
+    household_player,
+    invite_by_token,
+    invite_expired,
+    pending_invites,
+)
 from ..services import ServiceError
 from ..services.households import (
     household_create,
     invite_accept,
     invite_create,
-    invite_expired,
     invite_revoke,
     member_remove,
     player_create,
@@ -41,14 +49,11 @@ def _detail(request: HttpRequest, household_id: int, **context: object) -> HttpR
     household = get_household_for_user(request.user, household_id)
     pending = [
         (invite, request.build_absolute_uri(reverse("invite", args=[invite.token])))
-        for invite in household.invites.filter(used_at=None, revoked_at=None).order_by("-created_at")
-        if not invite_expired(invite)
+        for invite in pending_invites(household)
     ]
     context = {
         "household": household,
-        "members": household.members.order_by("username"),
-        "players": household.players.all(),
-        "games": household.games.prefetch_related("seats__player")[:20],
+        **household_page(household),
         "player_form": PlayerForm(),
         "invites": pending,
         **context,
@@ -96,7 +101,7 @@ def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
 @require_POST
 def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    invite_revoke(invite=get_object_or_404(household.invites, pk=invite_id))
+    invite_revoke(invite=household_invite(household, invite_id))
     messages.success(request, "The invitation link was withdrawn: it no longer works.")
     return _to_section(household, "invites")
 
@@ -105,7 +110,7 @@ def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) 
 @require_POST
 def member_remove_view(request: HttpRequest, household_id: int, user_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    member = get_object_or_404(household.members, pk=user_id)
+    member = household_member(household, user_id)
     try:
         member_remove(household=household, user=member)
     except ServiceError as error:
@@ -122,7 +127,7 @@ def member_remove_view(request: HttpRequest, household_id: int, user_id: int) ->
 def player_edit(request: HttpRequest, household_id: int, player_id: int) -> HttpResponse:
     """Rename a player, or retire one (off the new-game form; games and statistics stay) and back."""
     household = get_household_for_user(request.user, household_id)
-    player = get_object_or_404(household.players, pk=player_id)
+    player = household_player(household, player_id)
     try:
         if "retire" in request.POST:
             player_retire(player=player, retired=request.POST["retire"] == "1")
@@ -141,7 +146,7 @@ def player_edit(request: HttpRequest, household_id: int, player_id: int) -> Http
 @login_required
 def invite_join(request: HttpRequest, token: str) -> HttpResponse:
     """GET shows whose household it is; the Join button (POST) uses the link up."""
-    invite = Invite.objects.select_related("household").filter(token=token).first()
+    invite = invite_by_token(token)
     if request.method == "POST":
         try:
             household = invite_accept(token=token, user=request.user)

@@ -26,7 +26,7 @@ from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
-from scorepad.forms.games import house_rules_brief
+from scorepad.forms.house_rules import house_rules_brief
 from scorepad.forms.meld import (
     MELD_SETTING_CHOICES,
     MELD_SETTING_LABELS,

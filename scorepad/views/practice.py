@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,7 +22,6 @@ from ..engine.variants import VARIANTS
 from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
 from ..selectors.practice import (
-    SESSION_KEY,
     PracticeTable,
     bid_needs_asking,
     current_practice,
@@ -39,12 +37,12 @@ from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeRefused,
     practice_act,
-    practice_drop_visitor_games,
     practice_next_hand,
     practice_rematch,
     practice_start,
     practice_undo,
 )
+from .practice_session import remember_game, session_user
 from .rendering import go_to, page_or_partial
 
 TEMPLATE = "scorepad/practice.html"
@@ -69,7 +67,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             game = practice_start(
-                user=_user(request),
+                user=session_user(request),
                 variant_id=form.cleaned_data["variant"],
                 overrides=form.overrides(),
                 strength=form.cleaned_data["strength"],
@@ -83,7 +81,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
             game = None
         if game is not None:
-            _remember(request, game)
+            remember_game(request, game)
             return go_to(request, reverse("practice_game", args=[game.pk]))
     if "start_token" in form.errors:
         form.renew_token()
@@ -134,10 +132,10 @@ def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
 def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:
-        rematch = practice_rematch(game=game, version=request.POST.get("version"), user=_user(request))
+        rematch = practice_rematch(game=game, version=request.POST.get("version"), user=session_user(request))
     except PracticeRefused as error:
         return _refused(request, game, str(error))
-    _remember(request, rematch)
+    remember_game(request, rematch)
     return go_to(request, reverse("practice_game", args=[rematch.pk]))
 
 
@@ -204,22 +202,6 @@ def _session_key(request: HttpRequest) -> str:
         request.session.save()
         request.session.modified = True  # so the response sets its cookie
     return str(request.session.session_key)
-
-
-def _user(request: HttpRequest) -> Any:
-    return request.user if request.user.is_authenticated else None
-
-
-def _remember(request: HttpRequest, game: PracticeGame) -> None:
-    """A visitor's games are theirs through the session (kept across logging in), the newest
-    ``PRACTICE_GAMES_PER_VISITOR`` of them: an older one is deleted at once, as nobody can reach it."""
-    ids = request.session.get(SESSION_KEY, [])
-    if game.user_id is None and game.pk not in ids:
-        cut = max(0, len(ids) - (settings.PRACTICE_GAMES_PER_VISITOR - 1))
-        dropped, kept = ids[:cut], ids[cut:]
-        request.session[SESSION_KEY] = [*kept, game.pk]
-        if dropped:
-            practice_drop_visitor_games(ids=dropped)
 
 
 def _variant_links() -> list[tuple[str, str]]:

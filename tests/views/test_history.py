@@ -376,7 +376,7 @@ def test_a_game_without_hands_shows_no_empty_chart(member, household):
 
 
 def test_a_record_too_big_for_one_game_is_refused(member, household, monkeypatch):
-    monkeypatch.setattr("scorepad.views.history.MAX_RECORD_BYTES", 100)
+    monkeypatch.setattr("scorepad.forms.history.MAX_RECORD_BYTES", 100)
     upload = SimpleUploadedFile("game.json", json.dumps(CLASSIC_WON).encode(), "application/json")
 
     pasted = page_of(member.post(import_url(household), {"record": json.dumps(CLASSIC_WON)}))
