@@ -6,7 +6,6 @@ next to each field, every refusal the rules give for it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,16 +15,15 @@ from django.forms.boundfield import BoundWidget
 
 from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.cards import SUIT_NAMES, SUITS
+from ..engine.scoring import Problem
 from ..engine.variants import Settings, Variant, setting_choices
 from ..models import Game, Player
 from .house_rules import SETTING_WORDS, setting_field
 
-_SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 # The scorer words a refusal as if after its field's name ("tricks add up to 51; …"). Under the
 # form's "Trick points" heading that reads as a headless phrase, so the form names the field again.
 _GROUP_WORDS = {"meld": "Meld", "tricks": "Trick points", "took_trick": "Took a trick:"}
-_NOT_PLAYED = "must be null: "
 SCORE_LIMIT = NUMBER_LIMIT  # a typed number above it is a slip of the thumb, refused in words
 
 
@@ -453,31 +451,25 @@ class HandForm(forms.Form):
         took = [points > 0 or tick for points, tick in zip(tricks, ticked, strict=True)]
         return took if took != [points > 0 for points in tricks] else None
 
-    def add_refusals(self, errors: Iterable[tuple[str, str]]) -> None:
+    def add_refusals(self, errors: Iterable[Problem]) -> None:
         """Show each refusal of the rules next to the field it names (§9.3 keys), naming sides
         as the table does ("Bob & Dan", not the record's "side 1")."""
-        for field, raw in errors:
-            message = _SIDE_NUMBER.sub(self._side_name, raw)
-            key = field.split("[")[0].split(".")[0]
+        for problem in errors:
+            key = problem.field.split("[")[0].split(".")[0]
             if key in self.group_errors:
-                self.group_errors[key].append(_group_message(key, raw, message))
+                self.group_errors[key].append(self._group_message(key, problem))
             elif key in ("bidder", "bid", "trump"):
-                self.add_error(key, message)
+                self.add_error(key, problem.message)
             else:
-                self.add_error(None, message)
+                self.add_error(None, problem.message)
 
-    def _side_name(self, match: re.Match[str]) -> str:
-        side = int(match.group(1))
-        return self.side_names[side] if side < len(self.side_names) else match.group(0)
-
-
-def _group_message(key: str, raw: str, message: str) -> str:
-    """A meld, trick or took-a-trick refusal as a sentence: "Trick points add up to 51; …"."""
-    if raw.startswith("side "):  # already opens with the side's name ("Bob & Dan has -4; …")
-        return message
-    if message.startswith(_NOT_PLAYED):
-        return f"Leave the trick points blank: {message.removeprefix(_NOT_PLAYED)}"
-    return f"{_GROUP_WORDS[key]} {message}"
+    def _group_message(self, key: str, problem: Problem) -> str:
+        """A meld, trick or took-a-trick refusal as a sentence: "Trick points add up to 51; …"."""
+        if problem.side is not None and problem.side < len(self.side_names):
+            return f"{self.side_names[problem.side]} {problem.words}"  # "Bob & Dan has -4; …"
+        if problem.unplayed:
+            return f"Leave the trick points blank: {problem.words}"
+        return f"{_GROUP_WORDS[key]} {problem.message}"
 
 
 def _side_points_field(label: str, subject: str) -> forms.IntegerField:

@@ -488,6 +488,11 @@ def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
     return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
 
 
+def game_hand(game: Game, hand_id: int) -> Hand | None:
+    """A hand of this game by id, or None once it is gone (undone or deleted on another phone)."""
+    return game.hands.filter(pk=hand_id).first()
+
+
 def latest_current_game(user_households: QuerySet[Household]) -> Game | None:
     """The latest game still going in these households, for the front page's "carry on" link."""
     return current_games(user_households).first()

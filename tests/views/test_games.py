@@ -6,6 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
+from django.http import QueryDict
 from django.urls import reverse
 
 from scorepad.engine.variants import get_variant, setting_choices
@@ -681,6 +682,22 @@ def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
     response = client.post(url, form_data(tricks_0=20, version=1))
     assert response["Location"] == reverse("game", args=[game.pk])
     assert list(client.get(reverse("game", args=[game.pk])).context["sheet"].score.totals) == [44, 61]
+
+
+def test_each_button_of_the_hand_form_has_one_intent_and_the_correction_page_throws_nothing_in(client, game):
+    """The dispatch table: a key names the intent; a correction has no throw-in, so a stray
+    ``thrown_in`` key corrects the hand as typed and never turns it into a thrown-in deal."""
+    assert games_views.intent_of(QueryDict("bid_step=%2B&count_meld=0"), games_views.NEXT_HAND_INTENTS) == (
+        games_views.Intent.BID_STEP
+    )
+    assert (
+        games_views.intent_of(QueryDict("bid=55"), games_views.NEXT_HAND_INTENTS) == games_views.Intent.RECORD
+    )
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(hand_url("hand_edit", game, 0), form_data(tricks_0=20, version=1, thrown_in=1))
+    assert response["Location"] == reverse("game", args=[game.pk])
+    hand = Hand.objects.get()
+    assert (hand.thrown_in, hand.tricks) == (False, [20, 30])
 
 
 def test_a_refused_edit_shows_its_error_and_changes_nothing(client, game):
