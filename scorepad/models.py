@@ -171,6 +171,7 @@ class Hand(models.Model):
 
     def entry(self) -> dict[str, Any]:
         """The §9.3 hand object (a thrown-in deal has none)."""
+        assert self.meld is not None, "a thrown-in deal has no hand object"
         data: dict[str, Any] = {
             "bidder": self.bidder,
             "bid": self.bid,

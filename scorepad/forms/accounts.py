@@ -18,6 +18,7 @@ class LimitedAuthenticationForm(AuthenticationForm):
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
+        assert self.request is not None  # the log-in views always pass it
         if not (username and self.cleaned_data.get("password")):
             return super().clean()  # a blank field: no password is checked, nothing to count
         try:

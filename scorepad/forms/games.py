@@ -18,7 +18,7 @@ from ..engine.cards import SUIT_NAMES, SUITS
 from ..engine.scoring import Problem
 from ..engine.variants import Settings, Variant, setting_choices
 from ..models import Game, Player
-from .house_rules import SETTING_WORDS, setting_field
+from .house_rules import SETTING_WORDS, choice_field, setting_field
 
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 # The scorer words a refusal as if after its field's name ("tricks add up to 51; …"). Under the
@@ -126,10 +126,10 @@ class NewGameForm(forms.Form):
         kwargs.setdefault("initial", self.defaults_of(variant))
         super().__init__(*args, **kwargs)
         targets = sorted({*variant.quick_targets, defaults.target})
-        self.fields["target"].choices = [(str(t), str(t)) for t in targets] + [(OTHER, "other")]
+        choice_field(self, "target").choices = [(str(t), str(t)) for t in targets] + [(OTHER, "other")]
         dealers = [("random", "Random")] + [(str(s), _seat_label(variant, s)) for s in range(variant.seats)]
-        self.fields["first_dealer"].choices = dealers
-        self.fields["count_system"].choices = self._count_choices(variant)
+        choice_field(self, "first_dealer").choices = dealers
+        choice_field(self, "count_system").choices = self._count_choices(variant)
         for seat in range(variant.seats):
             self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
                 queryset=players,
@@ -211,6 +211,7 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         seen: dict[int, int] = {}
         for seat in range(self.variant.seats):
             player = data.get(f"seat_{seat}")
@@ -306,12 +307,12 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.trick_total = variant.trick_points_total(settings)
         self.group_errors: dict[str, list[str]] = {"meld": [], "tricks": [], "took_trick": []}
-        self.fields["bidder"].choices = [(seat, player.name) for seat, player in enumerate(players)]
-        self.fields["dealer"].choices = self.fields["bidder"].choices
+        choice_field(self, "bidder").choices = [(seat, player.name) for seat, player in enumerate(players)]
+        choice_field(self, "dealer").choices = choice_field(self, "bidder").choices
         suits = [(suit, SUIT_NAMES[suit]) for suit in SUITS]
         if settings.trump_requires_marriage:
             suits.append((NO_MARRIAGE, "No marriage"))
-        self.fields["trump"].choices = suits
+        choice_field(self, "trump").choices = suits
         for side, name in enumerate(self.side_names):
             self.fields[f"meld_{side}"] = _side_points_field(name, f"{name}'s meld is")
             self.fields[f"tricks_{side}"] = _side_points_field(name, f"{name}'s trick points are")
@@ -389,6 +390,7 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if self.errors:
             return data
         sides = range(len(self.side_names))
@@ -418,14 +420,15 @@ class HandForm(forms.Form):
             return None
         missing = blanks[0] if blanks else None
         if missing is not None:
-            entered[missing] = self.trick_total - sum(p for p in entered if p is not None)
-            self._show(f"tricks_{missing}", entered[missing])
+            filled = self.trick_total - sum(p for p in entered if p is not None)
+            entered[missing] = filled
+            self._show(f"tricks_{missing}", filled)
         return [int(p) for p in entered if p is not None]
 
     def _show(self, name: str, value: int) -> None:
         """Put a value the server worked out back into the form, so the player sees it."""
-        self.data = self.data.copy()
-        self.data[self.add_prefix(name)] = str(value)
+        self.data = data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict, or a dict
+        data[self.add_prefix(name)] = str(value)
 
     def hand_data(self) -> dict[str, Any]:
         """The §9.3 hand object for what was entered."""

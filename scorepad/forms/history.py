@@ -22,7 +22,9 @@ class HistoryFilterForm(forms.Form):
 
     def __init__(self, household: Household, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = household.players.all()
+        player = self.fields["player"]
+        assert isinstance(player, forms.ModelChoiceField)
+        player.queryset = household.players.all()
 
 
 def uploaded_text(upload: Any, limit: int, what: str) -> str:

@@ -83,3 +83,10 @@ def setting_field(key: str, label: str) -> forms.TypedChoiceField:
         label=label,
         error_messages={"invalid_choice": "“%(value)s” is not one of the choices: pick one from the list."},
     )
+
+
+def choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    """A form's choice field by name, typed as one, so its choices can be set per game."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField), name
+    return field

@@ -587,7 +587,7 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
         assert isinstance(answer, tuple)
         return f"Pass {cards_in_words(answer)}"
     assert isinstance(answer, int)
-    return f"Play {card_words(answer)}"
+    return f"Play {card_words(Card(answer))}"
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
@@ -624,10 +624,11 @@ def hint_reason(view: SeatView, answer: Answer) -> str:
             return "low cards from short suits go back; your meld stays whole."
         return "the bidder wants trumps and aces."
     assert isinstance(answer, int)
+    card = Card(answer)
     trick = view.trick.cards if view.trick is not None else ()
     if not trick:
-        return "a strong lead: it should take the trick." if rank_of(answer) == 0 else "a safe lead."
-    after = (*trick, answer)
+        return "a strong lead: it should take the trick." if rank_of(card) == 0 else "a safe lead."
+    after = (*trick, card)
     if trick_winner(after, view.trump) == len(trick):
         return "it takes the trick."
     return "it cannot win this trick, and it is your cheapest card."

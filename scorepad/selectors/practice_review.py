@@ -38,7 +38,8 @@ def answer_words(decision: str, answer: Any) -> str:
 
 
 def decision_words(decision: str, trick: int | None) -> str:
-    return {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}.get(decision, f"Trick {trick}")
+    words: dict[str, str] = {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}
+    return words.get(decision, f"Trick {trick}")
 
 
 @dataclass(frozen=True, slots=True)

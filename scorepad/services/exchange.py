@@ -15,9 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils.dateparse import parse_datetime
 from django.utils.timezone import localdate, now
 
@@ -395,7 +395,7 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
     }
 
 
-def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
+def household_restore(*, data: Any, user: User) -> Household:
     """A new household, made of a backup exactly, with ``user`` its member. All or nothing.
 
     Everything is checked first (every game scored by the engine) with no transaction open; the
@@ -415,7 +415,7 @@ def household_restore_check(data: Any) -> dict[str, Any]:
 HAND_COLUMNS = ("number", "dealer", "thrown_in", "version", *Hand.ENTRY_FIELDS, "created_at")
 
 
-def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -> Household:
+def household_restore_write(*, backup: dict[str, Any], user: User) -> Household:
     """Write a backup ``household_restore_check`` passed. Every hand's row is made ready for the
     database first (Django would build its SQL inside the transaction, a second for 5,000 hands);
     the one transaction then only sends it."""
@@ -434,7 +434,15 @@ def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -
 
 def _db_values(model: type[Model], names: Sequence[str], values: dict[str, Any]) -> tuple[Any, ...]:
     fields = model._meta
-    return tuple(fields.get_field(name).get_db_prep_save(values.get(name), connection) for name in names)
+    return tuple(
+        _concrete(fields.get_field(name)).get_db_prep_save(values.get(name), connection) for name in names
+    )
+
+
+def _concrete(field: Any) -> Field:
+    """A model's own column (never a reverse relation): what a backup stores and restores."""
+    assert isinstance(field, Field), field
+    return field
 
 
 ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and PostgreSQL's limits
@@ -443,7 +451,7 @@ ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and Po
 def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """Insert ``rows`` (values ready for the database) a few hundred to a statement."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    columns = ", ".join(quote(str(_concrete(model._meta.get_field(name)).column)) for name in names)
     row = f"({', '.join(['%s'] * len(names))})"
     for start in range(0, len(rows), ROWS_PER_INSERT):
         chunk = rows[start : start + ROWS_PER_INSERT]
@@ -457,7 +465,7 @@ def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tu
 @transaction.atomic
 def _restore_write(
     backup: dict[str, Any],
-    user: AbstractBaseUser,
+    user: User,
     hands: list[tuple[int, tuple[Any, ...]]],
     dates: list[Any],
 ) -> Household:

@@ -2,7 +2,7 @@
 
 import unicodedata
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -20,7 +20,7 @@ def refuse_unprintable(name: str, whose: str) -> None:
 
 
 @transaction.atomic
-def household_create(*, user: AbstractBaseUser, name: str) -> Household:
+def household_create(*, user: User, name: str) -> Household:
     name = name.strip()
     if not name:
         raise ServiceError("A household needs a name.")
@@ -31,12 +31,12 @@ def household_create(*, user: AbstractBaseUser, name: str) -> Household:
 
 
 @transaction.atomic
-def invite_create(*, household: Household, user: AbstractBaseUser) -> Invite:
+def invite_create(*, household: Household, user: User) -> Invite:
     return Invite.objects.create(household=household, created_by=user)
 
 
 @transaction.atomic
-def invite_accept(*, token: str, user: AbstractBaseUser) -> Household:
+def invite_accept(*, token: str, user: User) -> Household:
     """Make ``user`` a member. The link works once; a member who opens it changes nothing."""
     invite = Invite.objects.select_for_update().filter(token=token).select_related("household").first()
     if invite is None:
@@ -68,7 +68,7 @@ def invite_revoke(*, invite: Invite) -> None:
 
 
 @transaction.atomic
-def member_remove(*, household: Household, user: AbstractBaseUser) -> None:
+def member_remove(*, household: Household, user: User) -> None:
     """Take an account out of the household (its games stay); the last member cannot leave it empty."""
     household = Household.objects.select_for_update().get(pk=household.pk)
     if not household.members.filter(pk=user.pk).exists():

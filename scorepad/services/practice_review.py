@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from ..constants import PLAYER
@@ -162,7 +162,7 @@ def _save_review(game: PracticeGame, hand: int, saved: dict[str, Any]) -> bool:
 
 
 def practice_replay(
-    *, game: PracticeGame, hand: int, user: AbstractBaseUser | None, start_token: str | None
+    *, game: PracticeGame, hand: int, user: User | None, start_token: str | None
 ) -> PracticeGame:
     """A new game that plays ``game``'s hand ``hand`` again: same cards, bots and seed.
 

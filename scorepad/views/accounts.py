@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -51,7 +52,7 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": _safe_next(request) or ""}
     if request.method == "POST":
         if refusal := throttle.signup_refusal(request):

@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import replace_url, reswap
+from django_htmx.http import replace_url
 
 from ..engine.cards import SUITS
 from ..engine.variants import VARIANTS, Variant
@@ -51,7 +51,7 @@ from ..services.games import (
     hand_undo,
 )
 from ..services.households import player_create
-from .rendering import go_to, page_or_partial
+from .rendering import go_to, htmx_of, page_or_partial
 
 MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
 
@@ -166,7 +166,8 @@ def _show_result(response: HttpResponse, sheet: Scoresheet) -> HttpResponse:
     """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result,
     and drop any prefill (a count-it round trip's ``?meld_0=…``) from the address: a reload must not
     fill the next hand with the last one's values."""
-    return replace_url(reswap(response, "outerHTML show:top"), reverse("game", args=[sheet.game.pk]))
+    response["HX-Reswap"] = "outerHTML show:top"  # a swap with a modifier, which reswap's types lack
+    return replace_url(response, reverse("game", args=[sheet.game.pk]))
 
 
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
@@ -303,7 +304,7 @@ def _answer_preview(page: HandPage) -> HttpResponse:
 def _answer_bid_step(page: HandPage) -> HttpResponse:
     """The stepper and the chips: the form comes back with the bid set; nothing is saved."""
     form = _hand_form(page.sheet, initial=_stepped_bid(page.sheet, page.request.POST))
-    return page.render(form, partial="hand-form" if page.request.htmx else None)
+    return page.render(form, partial="hand-form" if htmx_of(page.request) else None)
 
 
 def _answer_count_meld(page: HandPage) -> HttpResponse:
@@ -414,7 +415,7 @@ def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
 def _after_write(request: HttpRequest, sheet: Scoresheet, notice: str = "") -> HttpResponse:
     """Back to a blank form for the next hand, saying ``notice`` if any (a plain redirect drops
     any prefill from the URL)."""
-    if not request.htmx:
+    if not htmx_of(request):
         if notice:
             messages.info(request, notice)
         return redirect("game", game_id=sheet.game.pk)
@@ -519,7 +520,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
             "editing": True,
             "advisor_url": calculator_url(sheet, page),
         }
-        if partial or request.htmx:
+        if partial or htmx_of(request):
             return render(request, "scorepad/game.html#hand-form", context)
         return render(request, "scorepad/hand_edit.html", context)
 

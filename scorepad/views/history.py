@@ -34,7 +34,7 @@ from ..services.exchange import (
     household_history_csv,
     household_restore,
 )
-from .rendering import page_or_partial
+from .rendering import page_or_partial, signed_in
 
 GAMES_PER_PAGE = 20
 STATUS_FILTERS = {"": None, "finished": True, "playing": False}
@@ -179,7 +179,7 @@ def household_restore_view(request: HttpRequest) -> HttpResponse:
     form = RestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            household = household_restore(data=form.cleaned_data["data"], user=request.user)
+            household = household_restore(data=form.cleaned_data["data"], user=signed_in(request))
         except ServiceError as error:
             form.add_error(None, str(error))
         else:

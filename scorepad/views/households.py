@@ -30,6 +30,7 @@ from ..services.households import (
     player_rename,
     player_retire,
 )
+from .rendering import signed_in
 
 
 @login_required
@@ -37,7 +38,7 @@ def household_new(request: HttpRequest) -> HttpResponse:
     form = HouseholdForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            household = household_create(user=request.user, name=form.cleaned_data["name"])
+            household = household_create(user=signed_in(request), name=form.cleaned_data["name"])
         except ServiceError as error:
             form.add_error("name", str(error))
         else:
@@ -92,7 +93,7 @@ def _to_section(household: Household, section: str) -> HttpResponse:
 def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
     """POST makes a link, then a redirect shows it (a reload makes no second link)."""
     household = get_household_for_user(request.user, household_id)
-    invite_create(household=household, user=request.user)
+    invite_create(household=household, user=signed_in(request))
     messages.success(request, "A new invitation link is ready below: send it to the person you invite.")
     return _to_section(household, "invites")
 
@@ -149,7 +150,7 @@ def invite_join(request: HttpRequest, token: str) -> HttpResponse:
     invite = invite_by_token(token)
     if request.method == "POST":
         try:
-            household = invite_accept(token=token, user=request.user)
+            household = invite_accept(token=token, user=signed_in(request))
         except ServiceError as error:
             messages.error(request, str(error))
             return redirect("home")

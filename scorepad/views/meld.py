@@ -150,7 +150,7 @@ def meld_calculator(request: HttpRequest) -> HttpResponse:
 
 
 def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
-    hand_error = "; ".join(form.errors.get("cards", []))
+    hand_error = "; ".join(str(error) for error in form.errors.get("cards", []))
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
     result_suit = _suit_label(trump_results[0][0] if query.trump is None else query.trump)

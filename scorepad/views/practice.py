@@ -43,7 +43,7 @@ from ..services.practice import (
     practice_undo,
 )
 from .practice_session import remember_game, session_user
-from .rendering import go_to, page_or_partial
+from .rendering import go_to, htmx_of, page_or_partial
 
 TEMPLATE = "scorepad/practice.html"
 NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown once at the hand
@@ -158,7 +158,7 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
         return _refused(request, game, str(error))
-    if request.htmx:
+    if htmx_of(request):
         return _table(request, game)
     return redirect("practice_game", game.pk)
 
@@ -166,7 +166,7 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
 def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpResponse:
     """The table as it stands, with the reason next to the hand: in place for htmx, else back at
     the table's URL (the reason kept in the session for that one page)."""
-    if request.htmx:
+    if htmx_of(request):
         game.refresh_from_db()
         return _table(request, game, refused=reason)
     request.session[NOTICE_KEY] = reason
