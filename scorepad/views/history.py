@@ -16,6 +16,7 @@ from ..engine.variants import VARIANTS
 from ..forms.history import HistoryFilterForm, ImportForm, RestoreForm, SeatsForm
 from ..models import Game
 from ..selectors.access import get_game_for_user, get_household_for_user
+from ..selectors.exchange import game_export, household_backup, household_history_csv
 from ..selectors.games import (
     GameTally,
     game_tallies,
@@ -27,13 +28,7 @@ from ..selectors.games import (
 )
 from ..selectors.households import game_count, roster_size
 from ..services import ServiceError
-from ..services.exchange import (
-    game_export,
-    game_import,
-    household_backup,
-    household_history_csv,
-    household_restore,
-)
+from ..services.exchange import game_import, household_restore
 from .rendering import page_or_partial, signed_in
 
 GAMES_PER_PAGE = 20

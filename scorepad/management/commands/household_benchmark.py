@@ -35,10 +35,9 @@ from scorepad.engine.scoring import HandEntry
 from scorepad.engine.simulate import simulate
 from scorepad.engine.variants import VARIANTS
 from scorepad.models import Game, Household
+from scorepad.selectors.exchange import BACKUP_FORMAT, BACKUP_VERSION
 from scorepad.selectors.games import household_tallies_key, tally_key
 from scorepad.services.exchange import (
-    BACKUP_FORMAT,
-    BACKUP_VERSION,
     MAX_BACKUP_DEALS,
     MAX_BACKUP_GAMES,
     household_restore_check,
