@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scorepad.models import Game
-from scorepad.services.exchange import game_export
+from scorepad.selectors.exchange import game_export
 from tests.sample_games import (
     CLASSIC_PLAYING,
     CLASSIC_WON,
