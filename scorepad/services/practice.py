@@ -1,4 +1,4 @@
-"""Practice games against the bots: every write, each atomic, each naming the version it acts on.
+"""Practice games against the bots: every write names the version it acts on.
 
 The player sits at seat 0. After every decision of theirs the bots play on
 (``simulate.advance_until``) until the player must decide again or the hand is over, and the
@@ -9,6 +9,12 @@ the same way.
 
 Every write names the ``version`` it was made on. A stale one (a double tap, an old tab, the
 back button) is refused with ``STALE`` and changes nothing; so is an illegal answer, in words.
+
+The bots think with no transaction open. A write reads the stored game, works out the new state
+(the expert can take most of a second per move), then saves it with one short conditional update,
+``UPDATE … WHERE id = … AND version = …`` (``_save``). When another write got there first, no row
+matches and the answer is ``STALE``, as if this one had arrived late; nothing is changed. So a
+scorekeeper's hand never waits behind a bot: on SQLite the write lock is held for that statement.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ from . import ServiceError
 PLAYER = 0  # the player's seat; partners sit opposite
 DEFAULT_STRENGTH = "heuristic"
 STALE = "That was already played; here is the game as it stands."
+# What a player's write changes: ``_save`` stores these, with the next version, and nothing else.
+PLAY_FIELDS = ("state", "undo", "hands", "finished", "won")
 
 
 class PracticeRefused(ServiceError):
@@ -64,7 +72,6 @@ class Outcome:
 # -- starting ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def practice_start(
     *,
     user: AbstractBaseUser | None,
@@ -78,32 +85,16 @@ def practice_start(
 
     ``start_token`` (the start form's one-time token) makes one game of a form sent twice: the
     second is refused with ``PracticeAlreadyStarted`` naming the first, even when both arrive at once
-    (the token is unique in the database)."""
+    (the token is unique in the database). The bots play before any write; the insert is the write."""
     if start_token and (started := PracticeGame.objects.filter(start_token=start_token).first()):
         raise PracticeAlreadyStarted(started)
-    if strength not in PRACTICE_STRENGTHS:
-        raise PracticeRefused(
-            f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
-        )
-    try:
-        variant = get_variant(variant_id)
-        settings = variant.settings(dict(overrides or {}))
-    except (SettingsError, ValueError) as error:
-        raise PracticeRefused(str(error)) from None
-    seed = new_seed() if seed is None else seed
-    state = new_game(variant, settings, deal_rng(seed, 0))
-    game = PracticeGame(
-        user=user if user is not None and user.is_authenticated else None,
-        variant=variant.id,
-        settings=settings.changes(variant.defaults),
-        strength=strength,
-        seed=seed,
-        state={},
-        start_token=start_token or None,
+    game, state = _new_game(
+        user=user, variant_id=variant_id, overrides=overrides, strength=strength, seed=seed
     )
+    game.start_token = start_token or None
     _play_on(game, state)
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint when the caller has a transaction open
             game.save()
     except IntegrityError:
         if not start_token:
@@ -126,16 +117,23 @@ def practice_forget_visitors(*, now: datetime | None = None) -> int:
     return deleted
 
 
-@transaction.atomic
 def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser | None) -> PracticeGame:
     """A new game with the same variant, house rules and bots (a fresh seed).
 
-    The finished game's version moves on too, so a second tap on "Rematch" is stale, not a second game.
+    The finished game's version moves on in the transaction that stores the new one, so a second
+    tap on "Rematch" is stale, not a second game. The new game's bots play before it opens.
     """
     game = _current(game, version)
-    game.version += 1
-    game.save(update_fields=["version", "updated_at"])
-    return practice_start(user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength)
+    rematch, state = _new_game(
+        user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength
+    )
+    _play_on(rematch, state)
+    with transaction.atomic():
+        _save(game, changed_from=game.version)
+        rematch.save()
+    if rematch.user is None:
+        practice_forget_visitors()
+    return rematch
 
 
 @transaction.atomic
@@ -147,7 +145,6 @@ def practice_claim(*, user: AbstractBaseUser, ids: list[int]) -> int:
 # -- the player's decisions -----------------------------------------------------------------------
 
 
-@transaction.atomic
 def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -> Outcome:
     """Apply the player's answer (a form's ``bid``, ``trump``, ``pass`` or ``card``), then the bots'."""
     game = _current(game, version)
@@ -163,11 +160,10 @@ def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -
         raise PracticeRefused(refusal_words(state, data, error)) from None
     game.undo = [*game.undo, before]
     outcome = _play_on(game, state)
-    game.save()
+    _save(game, changed_from=game.version)
     return outcome
 
 
-@transaction.atomic
 def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
     """Back to the player's previous decision in this hand; the bots' moves after it go too."""
     game = _current(game, version)
@@ -179,12 +175,10 @@ def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
         game.finished, game.won = False, None
     *earlier, previous = game.undo
     game.undo, game.state = earlier, previous
-    game.version += 1
-    game.save()
+    _save(game, changed_from=game.version)
     return game
 
 
-@transaction.atomic
 def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     """Deal the next hand (the deal moves one seat clockwise) and let the bots play on."""
     game = _current(game, version)
@@ -196,7 +190,7 @@ def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
     game.undo = []
     outcome = _play_on(game, state)
-    game.save()
+    _save(game, changed_from=game.version)
     return outcome
 
 
@@ -225,8 +219,40 @@ def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
     }
 
 
+def _new_game(
+    *,
+    user: AbstractBaseUser | None,
+    variant_id: str,
+    overrides: Mapping[str, Any] | None,
+    strength: str,
+    seed: int | None = None,
+) -> tuple[PracticeGame, HandState]:
+    """A game not yet stored, and its first deal; an unknown strength or rule is refused in words."""
+    if strength not in PRACTICE_STRENGTHS:
+        raise PracticeRefused(
+            f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
+        )
+    try:
+        variant = get_variant(variant_id)
+        settings = variant.settings(dict(overrides or {}))
+    except (SettingsError, ValueError) as error:
+        raise PracticeRefused(str(error)) from None
+    seed = new_seed() if seed is None else seed
+    game = PracticeGame(
+        user=user if user is not None and user.is_authenticated else None,
+        variant=variant.id,
+        settings=settings.changes(variant.defaults),
+        strength=strength,
+        seed=seed,
+        state={},
+        version=1,  # dealt and played on to the player: its first change
+    )
+    return game, new_game(variant, settings, deal_rng(seed, 0))
+
+
 def _play_on(game: PracticeGame, state: HandState) -> Outcome:
-    """Bots play until the player must decide; the state is stored, the version moves on."""
+    """Bots play until the player must decide; the new state is set on ``game``, not saved.
+    No transaction is open here (see the module's docstring)."""
     started = time.perf_counter()
     try:
         moves = advance_until(state, practice_bots(game, state), stop_at={PLAYER})
@@ -234,7 +260,6 @@ def _play_on(game: PracticeGame, state: HandState) -> Outcome:
         raise PracticeRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
     seconds = time.perf_counter() - started
     game.state = to_json(state)
-    game.version += 1
     if state.result is not None:
         _record_hand(game, state)
     return Outcome(game, tuple(moves), seconds)
@@ -265,11 +290,24 @@ def _record_hand(game: PracticeGame, state: HandState) -> None:
 
 
 def _current(game: PracticeGame, version: Any) -> PracticeGame:
-    """The game's row, locked, if ``version`` is its version; otherwise ``STALE``."""
-    locked = PracticeGame.objects.select_for_update().get(pk=game.pk)
-    if str(version) != str(locked.version):
+    """The game as stored, if ``version`` is its version; otherwise ``STALE``. Nothing is locked:
+    ``_save`` refuses the write if the game changed in between."""
+    stored = PracticeGame.objects.get(pk=game.pk)
+    if str(version) != str(stored.version):
         raise PracticeRefused(STALE)
-    return locked
+    return stored
+
+
+def _save(game: PracticeGame, *, changed_from: int) -> None:
+    """Store ``game``'s play at the next version, if the stored one is still ``changed_from``.
+
+    One statement, ``UPDATE … WHERE id = … AND version = changed_from``: when another write got
+    there first no row matches, the answer is ``STALE`` and nothing is changed."""
+    changes = {name: getattr(game, name) for name in PLAY_FIELDS}
+    changes |= {"version": changed_from + 1, "updated_at": timezone.now()}
+    if not PracticeGame.objects.filter(pk=game.pk, version=changed_from).update(**changes):
+        raise PracticeRefused(STALE)
+    game.version, game.updated_at = changes["version"], changes["updated_at"]
 
 
 def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:
