@@ -63,6 +63,7 @@ TRUMPS = {"S", "H", "D", "C"}
 GUESSER_ADDRESS = "198.51.100.7"  # TEST-NET: the guessers' lockout never touches a real address
 HAND_POST, GAME_PAGE, BARE = "hand POST", "game page", "bare view"
 PRACTICE_POST, PRACTICE_PAGE = "practice POST", "practice page"
+TURNED_AWAY = (429, 503)  # a practice request over a limit, or while the bots are busy
 # What an acknowledged hand must be stored as: RULES §9.3's fields, and where it sits.
 CHECKED_FIELDS = ("number", "dealer", "bidder", "bid", "trump", "meld", "tricks")
 
@@ -113,7 +114,8 @@ class Stats:
     disrupted: tuple[float, float] | None = None
     practice_games: list[int] = field(default_factory=list)  # to remove afterwards
     practice_sessions: list[str] = field(default_factory=list)
-    practice_limited: int = 0  # practice requests answered 429 (over a limit): not errors
+    # Practice requests turned away, by status: 429 (over a limit), 503 (the bots are busy).
+    practice_turned_away: dict[int, int] = field(default_factory=lambda: defaultdict(int))
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -148,7 +150,7 @@ class Report:
     server_log: str
     practice_players: int = 0
     practice_strength: str = ""
-    practice_limited: int = 0
+    practice_turned_away: dict[int, int] = field(default_factory=dict)
     # The same players alone on the same server just before (only with practice players):
     # the hand POST's percentiles and the errors, and the hand POST p95 with / without.
     alone_ms: dict[str, float] | None = None
@@ -405,8 +407,9 @@ async def practise(index: int, port: int, stats: Stats, deadline: float, options
 
     Each visitor comes from its own address (TEST-NET-3, through the proxy header the server is
     told to trust), as visitors at their own tables do. A game that ends, or that asks for what
-    this client cannot choose from the page, is followed by a new one. A 429 (over a limit) is
-    counted, not an error, and waited out as its ``Retry-After`` says (at most 5 s).
+    this client cannot choose from the page, is followed by a new one. A request turned away (429
+    over a limit, 503 bots busy) is counted apart, not as an error, and waited out as its
+    ``Retry-After`` says (at most 5 s).
     """
     rng = random.Random(options.seed * 7_919 + index)
     variant = options.variants[index % len(options.variants)]
@@ -422,11 +425,11 @@ async def practise(index: int, port: int, stats: Stats, deadline: float, options
                 if move is None:  # the game is over (or unreadable): start another
                     game = None
                     continue
-                answer = await _timed(stats, PRACTICE_POST, browser.post(*move), (302, 429))
+                answer = await _timed(stats, PRACTICE_POST, browser.post(*move), (302, *TURNED_AWAY))
             if answer is None or answer.status != 302:  # an error (recorded) or over a limit
                 game = None
-                if answer is not None and answer.status == 429:
-                    stats.practice_limited += 1
+                if answer is not None and answer.status in TURNED_AWAY:
+                    stats.practice_turned_away[answer.status] += 1
                 await asyncio.sleep(min(5.0, float(answer.header("retry-after") or 1) if answer else 1.0))
                 continue
             game = answer.header("location")
@@ -448,7 +451,7 @@ async def _practice_start(browser: Browser, stats: Stats, variant: str, strength
         return None
     data = [(name, value) for name, value in as_sent(form) if name not in ("strength", "pass_cards")]
     data += [("strength", strength), *([("pass_cards", "0")] if "pass_cards" in form.names else [])]
-    return await _timed(stats, PRACTICE_POST, browser.post(form.action, data), (302, 429))
+    return await _timed(stats, PRACTICE_POST, browser.post(form.action, data), (302, *TURNED_AWAY))
 
 
 def as_sent(form: Form) -> list[tuple[str, str]]:
@@ -742,7 +745,7 @@ def report(
         server_log=str(log),
         practice_players=options.practice_players,
         practice_strength=options.practice_strength if options.practice_players else "",
-        practice_limited=stats.practice_limited,
+        practice_turned_away=dict(stats.practice_turned_away),
         alone_ms=alone_ms,
         alone_errors=len(alone.errors) if alone else 0,
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)

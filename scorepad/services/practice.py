@@ -1,11 +1,11 @@
 """Practice games against the bots: every write names the version it acts on.
 
 The player sits at seat 0. After every decision of theirs the bots play on
-(``simulate.advance_until``) until the player must decide again or the hand is over, and the
-engine's state is stored as JSON. Randomness comes from the game's seed alone: hand k is dealt
-from ``Random(f"{seed}:deal:{k}")``, and the bots that play on from a state get generators
-seeded from the seed and the number of moves made so far, so the same state always plays on
-the same way.
+(``engine.practice.play_on``, where ``bot_pool`` says) until the player must decide again or
+the hand is over, and the engine's state is stored as JSON. Randomness comes from the game's
+seed alone: hand k is dealt from ``Random(f"{seed}:deal:{k}")``, and the bots that play on from a
+state get generators seeded from the seed and the number of moves made so far, so the same
+state always plays on the same way.
 
 Every write names the ``version`` it was made on. A stale one (a double tap, an old tab, the
 back button) is refused with ``STALE`` and changes nothing; so is an illegal answer, in words.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,24 +31,33 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .. import bot_pool
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
-from ..engine.bots import PRACTICE_STRENGTHS, make_bot
+from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
-from ..engine.simulate import GameStopped, Move, advance_until
+from ..engine.practice import PLAYER, play_on
+from ..engine.simulate import GameStopped, Move
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..engine.view import PLAY, Bot
+from ..engine.view import PLAY
 from ..models import PracticeGame
 from . import ServiceError
 
-PLAYER = 0  # the player's seat; partners sit opposite
 DEFAULT_STRENGTH = "heuristic"
 STALE = "That was already played; here is the game as it stands."
+BOTS_GONE = "The bots could not think just now: nothing was changed. Please try again."
+BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
 # What a player's write changes: ``_save`` stores these, with the next version, and nothing else.
 PLAY_FIELDS = ("state", "undo", "hands", "finished", "won")
 
 
 class PracticeRefused(ServiceError):
     """An action refused (stale, out of turn or illegal); nothing was changed."""
+
+
+class PracticeBusy(PracticeRefused):
+    """The bots of this server are all thinking for other players; nothing was changed."""
+
+    retry_after = 2  # seconds
 
 
 class PracticeAlreadyStarted(PracticeRefused):
@@ -206,19 +214,6 @@ def deal_rng(seed: int, hand_number: int) -> random.Random:
     return random.Random(f"{seed}:deal:{hand_number}")
 
 
-def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
-    """The bots for every seat but the player's, their randomness fixed by the seed and the moves so far."""
-    moves = (
-        len(state.auction) + len(state.passes) + len(state.tricks) * state.variant.seats + len(state.trick)
-    )
-    return {
-        seat: make_bot(
-            game.strength, seat, random.Random(f"{game.seed}:bot:{state.hand_number}:{moves}:{seat}")
-        )
-        for seat in range(1, state.variant.seats)
-    }
-
-
 def _new_game(
     *,
     user: AbstractBaseUser | None,
@@ -251,18 +246,21 @@ def _new_game(
 
 
 def _play_on(game: PracticeGame, state: HandState) -> Outcome:
-    """Bots play until the player must decide; the new state is set on ``game``, not saved.
-    No transaction is open here (see the module's docstring)."""
-    started = time.perf_counter()
+    """Bots play until the player must decide (where ``bot_pool`` says); the new state is set on
+    ``game``, not saved. No transaction is open here (see the module's docstring)."""
     try:
-        moves = advance_until(state, practice_bots(game, state), stop_at={PLAYER})
+        played = bot_pool.think(play_on, to_json(state), game.strength, game.seed)
     except GameStopped as error:  # a bug in a bot of ours, never the player's doing
         raise PracticeRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
-    seconds = time.perf_counter() - started
-    game.state = to_json(state)
+    except bot_pool.BotsBusy:
+        raise PracticeBusy(BOTS_BUSY) from None
+    except bot_pool.BrokenProcessPool:
+        raise PracticeRefused(BOTS_GONE) from None
+    game.state = played.state
+    state = from_json(played.state)
     if state.result is not None:
         _record_hand(game, state)
-    return Outcome(game, tuple(moves), seconds)
+    return Outcome(game, played.moves, played.seconds)
 
 
 def _record_hand(game: PracticeGame, state: HandState) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from datetime import timedelta
 
@@ -10,6 +11,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from scorepad import bot_pool
+from scorepad.engine import practice as practice_bots
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
@@ -19,6 +22,7 @@ from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
     PracticeAlreadyStarted,
+    PracticeBusy,
     PracticeRefused,
     practice_act,
     practice_next_hand,
@@ -248,9 +252,9 @@ class WatchedBot:
 
 
 def watch_the_bots(monkeypatch, watch) -> None:
-    real = practice_service.make_bot
+    real = practice_bots.make_bot
     monkeypatch.setattr(
-        practice_service, "make_bot", lambda *args, **kwargs: WatchedBot(real(*args, **kwargs), watch)
+        practice_bots, "make_bot", lambda *args, **kwargs: WatchedBot(real(*args, **kwargs), watch)
     )
 
 
@@ -296,3 +300,40 @@ def test_a_rematch_tapped_twice_starts_one_game():
     with pytest.raises(PracticeRefused, match=STALE):
         practice_rematch(game=game, version=tapped_on, user=None)
     assert PracticeGame.objects.count() == 2
+
+
+def test_in_a_bot_process_the_bots_play_the_same_game_at_a_lower_priority(settings):
+    """As under gunicorn: the bots' CPU goes to another process, which the scorepad's requests
+    come before."""
+    inline = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+    settings.PRACTICE_BOT_PROCESSES = 1
+    try:
+        pooled = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+        assert bot_pool.think(os.getpid) != os.getpid()
+        assert bot_pool.think(os.nice, 0) == min(19, os.nice(0) + settings.PRACTICE_BOT_NICENESS)
+    finally:
+        bot_pool.shutdown()
+    assert (pooled.state, pooled.hands) == (inline.state, inline.hands)
+
+
+def test_beyond_the_bots_a_worker_may_run_at_once_a_move_is_refused_as_busy_and_changes_nothing(
+    monkeypatch, settings
+):
+    """So practice can never hold every thread of a web worker while a scorekeeper waits."""
+    settings.PRACTICE_BOTS_AT_ONCE = 1
+    other = practice_start(user=None, variant_id="classic", seed=6)
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    before, refused = (other.state, other.version), []
+
+    def another_table_moves_meanwhile() -> None:
+        if not refused:
+            with pytest.raises(PracticeBusy, match="busy") as busy:
+                practice_act(game=other, version=other.version, data=hinted(other))
+            refused.append(busy.value)
+
+    watch_the_bots(monkeypatch, another_table_moves_meanwhile)
+    practice_act(game=game, version=game.version, data=hinted(game))
+    other.refresh_from_db()
+    assert refused
+    assert (other.state, other.version) == before
+    practice_act(game=other, version=other.version, data=hinted(other))  # and once they are free

@@ -117,7 +117,9 @@ def describe(r: Report) -> list[str]:
     ]
     if r.alone_ms is not None:
         lines.append(f"hand POST p95 with the visitors / alone = {r.slowdown} (target ≤ 3)")
-        lines.append(f"practice requests over a limit (429): {r.practice_limited}")
+        lines.append(
+            f"practice requests turned away, by status (429 limit, 503 busy): {r.practice_turned_away}"
+        )
     lines += [
         f"errors: {r.errors}, outside a restart window: {r.errors_outside_window}{window}",
         *(f"  {error}" for error in r.first_errors),
