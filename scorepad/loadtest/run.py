@@ -405,6 +405,7 @@ def _refusal(html: str) -> str:
 async def practise(index: int, port: int, stats: Stats, deadline: float, options: Options) -> None:
     """An anonymous visitor playing practice games against the bots, the variants in turn.
 
+    Between taps a visitor pauses ``think`` seconds on average, as the players do between rounds.
     Each visitor comes from its own address (TEST-NET-3, through the proxy header the server is
     told to trust), as visitors at their own tables do. A game that ends, or that asks for what
     this client cannot choose from the page, is followed by a new one. A request turned away (429
@@ -435,6 +436,8 @@ async def practise(index: int, port: int, stats: Stats, deadline: float, options
             game = answer.header("location")
             if (number := _practice_id(game)) and number not in stats.practice_games:
                 stats.practice_games.append(number)
+            if options.think:  # a visitor looks at the bots' moves before the next tap
+                await asyncio.sleep(rng.expovariate(1 / options.think))
     finally:
         if session := browser.cookies.get(settings.SESSION_COOKIE_NAME):
             stats.practice_sessions.append(session)

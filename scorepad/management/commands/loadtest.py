@@ -30,7 +30,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--warmup", type=float, default=3.0, help="untimed seconds before the run (default 3)"
         )
-        parser.add_argument("--think", type=float, default=0.0, help="mean pause between rounds, seconds")
+        parser.add_argument(
+            "--think", type=float, default=0.0, help="mean pause between rounds (a visitor's taps), seconds"
+        )
         parser.add_argument("--workers", type=int, help="gunicorn workers (default: cores + 1)")
         parser.add_argument("--disrupt", default="", help="a shell command to run mid-run, e.g. a restart")
         parser.add_argument("--disrupt-at", type=float, help="when to run it, seconds (default: mid-run)")
