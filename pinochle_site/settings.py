@@ -225,8 +225,9 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 90  # a household keeps its phone logged in 
 PRACTICE_BOT_PROCESSES = envint("PRACTICE_BOT_PROCESSES", 0)
 PRACTICE_BOT_NICENESS = envint("PRACTICE_BOT_NICENESS", 10)
 # Requests per web worker that may think or wait for a bot at once; more are told the bots are
-# busy. Below GUNICORN_THREADS, so a scorekeeper's request always finds a thread.
-PRACTICE_BOTS_AT_ONCE = envint("PRACTICE_BOTS_AT_ONCE", 2)
+# busy. Below GUNICORN_THREADS, so a scorekeeper's request always finds a thread; more than
+# PRACTICE_BOT_PROCESSES only queues (a waiting request holds a thread and adds no speed).
+PRACTICE_BOTS_AT_ONCE = envint("PRACTICE_BOTS_AT_ONCE", 1)
 
 LOGGING = {
     "version": 1,
