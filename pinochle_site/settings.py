@@ -159,22 +159,53 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Log-in and sign-up limits (scorepad/throttle.py): (attempts, per seconds). Guessing stops long
-# before a password falls, and the refused attempts cost no password hashing.
-LOGIN_FAILURES_PER_ACCOUNT = (5, 15 * 60)
+# before a password falls, and the refused attempts cost no password hashing. An account is locked
+# per address it is guessed from; from everywhere only at a much higher count, and never for a
+# browser that has logged in to it before (README, "Log-in and sign-up limits").
+LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = (5, 15 * 60)
 LOGIN_FAILURES_PER_ADDRESS = (10, 15 * 60)
+LOGIN_FAILURES_PER_ACCOUNT = (100, 60 * 60)
 SIGNUPS_PER_ADDRESS = (20, 60 * 60)
+# What costs the server CPU (the bots, hints, the bid advisor): uses allowed per browser session
+# and per account, per address (a household or an office shares one), and the window in seconds.
+# CPU_BUDGET_SCALE multiplies the uses (a bigger server, or a load test's tireless visitors).
+CPU_BUDGET_SCALE = max(1, envint("CPU_BUDGET_SCALE", 1))
+CPU_BUDGETS = {
+    name: (person * CPU_BUDGET_SCALE, address * CPU_BUDGET_SCALE, seconds)
+    for name, (person, address, seconds) in {
+        "practice-start": (30, 90, 60 * 60),
+        "practice-move": (200, 600, 10 * 60),
+        "practice-hint": (60, 180, 10 * 60),
+        "bid-advice": (20, 60, 10 * 60),
+    }.items()
+}
+# Visitors' practice games kept per browser: starting another deletes the oldest, which the browser
+# could no longer open anyway.
+PRACTICE_GAMES_PER_VISITOR = 20
 # Behind a reverse proxy every request comes from the proxy: read the client's address from the
 # X-Forwarded-For entry the proxy appends (it must set it), so the limits are per client.
 BEHIND_PROXY = envbool("BEHIND_PROXY")
-# The counters live in Django's cache: files in VAR_DIR (mode 0700), shared by every gunicorn
-# worker on this machine.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": VAR_DIR / "cache",
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
-    }
-}
+
+
+def cache_settings(url: str) -> dict[str, object]:
+    """The counters' cache: with ``CACHE_URL`` (``redis://host:6379/0``) one Redis shared by every
+    server, through Django's own backend; unset, files in VAR_DIR (mode 0700), shared by every
+    gunicorn worker on this machine only."""
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": VAR_DIR / "cache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(
+        f"CACHE_URL={url!r} is not a Redis URL: use redis://host:6379/0 (rediss:// for TLS), "
+        "or leave it unset for a cache on this machine only."
+    )
+
+
+CACHES = {"default": cache_settings(os.getenv("CACHE_URL", "").strip())}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -15,6 +15,7 @@ def health(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("health/", health, name="health"),
+    path("admin/login/", accounts.admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LimitedLoginView.as_view(), name="login"),

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from .engine.bots import PRACTICE_STRENGTHS
 from .engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
@@ -41,6 +42,7 @@ class PracticeForm(forms.Form):
     last_trick = forms.IntegerField(min_value=0, max_value=9_999, label="Last trick bonus")
 
     # One per page shown: the same form sent twice (a double tap, a resent form) starts one game.
+    # Signed for the browser session it was shown to (``holder``): no other browser can use it.
     start_token = forms.CharField(
         widget=forms.HiddenInput,
         max_length=64,
@@ -51,11 +53,12 @@ class PracticeForm(forms.Form):
     RULES = ("target", "min_bid", "bid_increment", "pass_cards", "last_trick")
     BOXES = ("trump_requires_marriage", "must_overtrump", "head_the_trick")
 
-    def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, variant: Variant, *args: Any, holder: str, **kwargs: Any) -> None:
         initial = kwargs.get("initial", self.defaults_of(variant))
-        kwargs["initial"] = {"start_token": new_start_token(), **initial}
+        kwargs["initial"] = {"start_token": new_start_token(holder), **initial}
         super().__init__(*args, **kwargs)
         self.variant = variant
+        self.holder = holder
         self.fields["strength"].choices = [
             (name, STRENGTH_WORDS.get(name, name)) for name in PRACTICE_STRENGTHS
         ]
@@ -78,10 +81,16 @@ class PracticeForm(forms.Form):
             "head_the_trick": rules.play_mode == HEAD,
         }
 
+    def clean_start_token(self) -> str:
+        token: str = self.cleaned_data["start_token"]
+        if not start_token_holds(token, self.holder):
+            raise forms.ValidationError(STALE_FORM, code="invalid")
+        return token
+
     def renew_token(self) -> None:
         """A refused token is replaced, so the form shown again can start a game."""
         self.data = self.data.copy()
-        self.data["start_token"] = new_start_token()
+        self.data["start_token"] = new_start_token(self.holder)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*self.RULES, *self.BOXES) if name in self.fields]
@@ -109,5 +118,21 @@ def variant_from(value: str | None) -> Variant:
 __all__ = ["PracticeForm", "variant_from"]
 
 
-def new_start_token() -> str:
-    return secrets.token_urlsafe(16)
+NONCE_LENGTH = 22  # secrets.token_urlsafe(16)
+TOKEN_SALT = "scorepad.practice.start-token"
+
+
+def _signature(nonce: str, holder: str) -> str:
+    return salted_hmac(TOKEN_SALT, f"{holder}:{nonce}", algorithm="sha256").hexdigest()[:32]
+
+
+def new_start_token(holder: str) -> str:
+    """A one-time token for the start form, valid only for ``holder`` (the browser session's key)."""
+    nonce = secrets.token_urlsafe(16)
+    return nonce + _signature(nonce, holder)
+
+
+def start_token_holds(token: str, holder: str) -> bool:
+    """Whether ``token`` was made for ``holder``: one copied from another browser is refused."""
+    nonce, signature = token[:NONCE_LENGTH], token[NONCE_LENGTH:]
+    return len(nonce) == NONCE_LENGTH and constant_time_compare(signature, _signature(nonce, holder))

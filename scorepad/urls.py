@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import games, history, home, households, install, meld, practice, scoreboard
+from .views import games, history, home, households, install, meld, practice, rules, scoreboard
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -50,6 +50,13 @@ urlpatterns = [
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
+    # The rules pages and Learn to play (views/rules.py)
+    path("rules/", rules.rules_index, name="rules_index"),
+    path("rules/words/", rules.rules_words, name="rules_words"),
+    path("rules/games/<int:game_id>/", rules.rules_game, name="rules_game"),
+    path("rules/practice/<int:practice_id>/", rules.rules_practice, name="rules_practice"),
+    path("rules/<str:variant_id>/", rules.rules_variant, name="rules"),
+    path("rules/<str:variant_id>/learn/", rules.learn, name="learn"),
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("offline/", install.offline, name="offline"),

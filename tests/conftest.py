@@ -35,6 +35,12 @@ def _fresh_cache(settings):
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Log-in tests check many passwords: a fast hash (tests only) keeps them quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     chromium = shutil.which("chromium")

@@ -11,6 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from pinochle_site import settings as settings_module
+from pinochle_site.settings import cache_settings
+
 ROOT = Path(__file__).resolve().parent.parent
 PRINT_HSTS = "from django.conf import settings; print(settings.SECURE_HSTS_SECONDS)"
 
@@ -74,3 +77,31 @@ def test_pages_render_before_collectstatic_and_use_hashed_names_after(client, se
     call_command("collectstatic", "--noinput", verbosity=0)
     settings.STORAGES = {**settings.STORAGES}  # a new storage instance reads the new manifest
     assert 'href="/static/css/app.css"' not in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("url", "backend"),
+    [
+        ("", "django.core.cache.backends.filebased.FileBasedCache"),
+        ("redis://cache.internal:6379/0", "django.core.cache.backends.redis.RedisCache"),
+        ("rediss://cache.internal:6380/1", "django.core.cache.backends.redis.RedisCache"),
+    ],
+)
+def test_cache_url_chooses_one_redis_for_every_server_and_unset_keeps_this_machines_files(url, backend):
+    chosen = cache_settings(url)
+    assert chosen["BACKEND"] == backend
+    assert chosen["LOCATION"] == (url or settings_module.VAR_DIR / "cache")
+
+
+def test_a_cache_url_that_is_not_redis_refuses_to_start_in_words(tmp_path):
+    result = start(tmp_path, "check", CACHE_URL="memcached://cache.internal:11211")
+    assert result.returncode != 0
+    assert "CACHE_URL='memcached://cache.internal:11211' is not a Redis URL" in result.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("value", "moves"), [("", "(200, 600, 600)"), ("10", "(2000, 6000, 600)")])
+def test_cpu_budget_scale_multiplies_every_budgets_uses_not_its_window(tmp_path, value, moves):
+    code = "from django.conf import settings; print(settings.CPU_BUDGETS['practice-move'])"
+    result = start(tmp_path, "shell", "-v0", "-c", code, CPU_BUDGET_SCALE=value)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == moves

@@ -125,6 +125,14 @@ def practice_forget_visitors(*, now: datetime | None = None) -> int:
     return deleted
 
 
+@transaction.atomic
+def practice_drop_visitor_games(*, ids: list[int]) -> int:
+    """Delete visitors' games no browser can open any more (they fell off their browser's list,
+    ``PRACTICE_GAMES_PER_VISITOR``); a game claimed by an account meanwhile stays. How many went."""
+    deleted, _ = PracticeGame.objects.filter(user__isnull=True, pk__in=ids).delete()
+    return deleted
+
+
 def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser | None) -> PracticeGame:
     """A new game with the same variant, house rules and bots (a fresh seed).
 

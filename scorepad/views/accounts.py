@@ -2,19 +2,19 @@
 
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import throttle
 
 THROTTLED = "throttled"
-TOO_MANY_REQUESTS = 429
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -46,11 +46,28 @@ class LimitedAdminAuthenticationForm(LimitedAuthenticationForm, AdminAuthenticat
 class LimitedLoginView(LoginView):
     authentication_form = LimitedAuthenticationForm
 
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        throttle.remember_device(self.request, response, form.get_user().get_username())
+        return response
+
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, THROTTLED):
-            response.status_code = TOO_MANY_REQUESTS
+            response.status_code = throttle.TOO_MANY_REQUESTS
         return response
+
+
+def admin_login(request: HttpRequest) -> HttpResponseBase:
+    """The admin's own log-in view (``LimitedAdminAuthenticationForm``), answering a refusal with
+    429 like ours, and remembering the browser after a log-in."""
+    response = admin.site.login(request)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if isinstance(form, AuthenticationForm) and form.has_error(NON_FIELD_ERRORS, THROTTLED):
+        response.status_code = throttle.TOO_MANY_REQUESTS
+    elif request.method == "POST" and request.user.is_authenticated and isinstance(response, HttpResponse):
+        throttle.remember_device(request, response, request.user.get_username())
+    return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -62,7 +79,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if refusal := throttle.signup_refusal(request):
             # Not read: nothing sent is checked or echoed back.
             context.update(form=UserCreationForm(), refusal=refusal)
-            return render(request, "registration/signup.html", context, status=TOO_MANY_REQUESTS)
+            return render(request, "registration/signup.html", context, status=throttle.TOO_MANY_REQUESTS)
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -20,6 +20,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from scorepad import throttle
 from scorepad.engine import cards
 from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
@@ -133,7 +134,13 @@ class WayBack:
         return None if self.meld_now is None or self.total is None else self.meld_now + self.total
 
 
+def _asks_advice(request: HttpRequest) -> bool:
+    """``advise`` as the form reads it (a BooleanField): the bid advisor costs CPU, the rest little."""
+    return request.GET.get("advise", "").strip().lower() not in {"", "0", "false"}
+
+
 @require_GET
+@throttle.limited("bid-advice", when=_asks_advice)
 def meld_calculator(request: HttpRequest) -> HttpResponse:
     form = MeldQueryForm(request.GET)
     trip = ReturnTrip.from_query(request.GET, host=request.get_host(), secure=request.is_secure())

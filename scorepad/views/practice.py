@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -18,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from .. import throttle
 from ..engine.variants import VARIANTS
 from ..models import PracticeGame
 from ..practice_forms import PracticeForm, variant_from
@@ -34,6 +36,7 @@ from ..services.practice import (
     PracticeBusy,
     PracticeRefused,
     practice_act,
+    practice_drop_visitor_games,
     practice_next_hand,
     practice_rematch,
     practice_start,
@@ -44,10 +47,21 @@ from .rendering import go_to, page_or_partial
 TEMPLATE = "scorepad/practice.html"
 
 
+def _posted(request: HttpRequest) -> bool:
+    return request.method == "POST"
+
+
+def _asks_hint(request: HttpRequest) -> bool:
+    return request.GET.get("hint") == "1"
+
+
+@throttle.limited("practice-start", when=_posted)
 def practice_home(request: HttpRequest) -> HttpResponse:
     """Pick the variant (a link per variant resets the rules to its defaults), rules and bots; start."""
     variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
-    form = PracticeForm(variant, data=request.POST if request.method == "POST" else None)
+    form = PracticeForm(
+        variant, data=request.POST if request.method == "POST" else None, holder=_session_key(request)
+    )
     busy: PracticeBusy | None = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -79,12 +93,14 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     return _busy(busy, render(request, "scorepad/practice_new.html", context))
 
 
+@throttle.limited("practice-hint", when=_asks_hint)
 def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
-    return _table(request, game, hint=request.GET.get("hint") == "1")
+    return _table(request, game, hint=_asks_hint(request))
 
 
 @require_POST
+@throttle.limited("practice-move")
 def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _write(
@@ -99,12 +115,14 @@ def practice_undo_view(request: HttpRequest, practice_id: int) -> HttpResponse:
 
 
 @require_POST
+@throttle.limited("practice-move")
 def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _write(request, game, lambda version: practice_next_hand(game=game, version=version).game)
 
 
 @require_POST
+@throttle.limited("practice-start")
 def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:
@@ -160,15 +178,29 @@ def _table(
     return page_or_partial(request, TEMPLATE, "table", context)
 
 
+def _session_key(request: HttpRequest) -> str:
+    """The browser session's key, made now if this browser has none yet: a start form's token is
+    signed for it, and its limits count from the first game."""
+    if request.session.session_key is None:
+        request.session.save()
+        request.session.modified = True  # so the response sets its cookie
+    return str(request.session.session_key)
+
+
 def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
 def _remember(request: HttpRequest, game: PracticeGame) -> None:
-    """A visitor's games are theirs through the session (kept across logging in)."""
+    """A visitor's games are theirs through the session (kept across logging in), the newest
+    ``PRACTICE_GAMES_PER_VISITOR`` of them: an older one is deleted at once, as nobody can reach it."""
     ids = request.session.get(SESSION_KEY, [])
     if game.user_id is None and game.pk not in ids:
-        request.session[SESSION_KEY] = [*ids[-19:], game.pk]
+        cut = max(0, len(ids) - (settings.PRACTICE_GAMES_PER_VISITOR - 1))
+        dropped, kept = ids[:cut], ids[cut:]
+        request.session[SESSION_KEY] = [*kept, game.pk]
+        if dropped:
+            practice_drop_visitor_games(ids=dropped)
 
 
 def _variant_links() -> list[tuple[str, str]]:

@@ -37,8 +37,9 @@
   });
 
   // A later request that went through means the trouble has passed: the old warning would mislead.
+  // A 429 is not trouble passing: its banner (templates/429.html) was just swapped in, and stays.
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful === true) {
+    if (event.detail.successful === true && !(event.detail.xhr && event.detail.xhr.status === 429)) {
       hide();
     }
   });

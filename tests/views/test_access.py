@@ -21,6 +21,7 @@ PUBLIC = {
     "home": "the front page",
     "meld": "the meld calculator needs no account",
     "login": "logging in",
+    "admin_login": "the admin's log-in page, answered by our view so that a refusal is a 429",
     "signup": "signing up",
     "logout": "logging out changes nothing for a visitor",
     "practice": "practice against the bots needs no account (the game is kept in the session)",
@@ -34,6 +35,11 @@ PUBLIC = {
     "service_worker": "the service worker script, fetched by the browser",
     "offline": "the page the service worker shows with no connection",
     "health": "a load balancer's check: it says only that the server answers",
+    "rules_index": "the rules of each variant need no account",
+    "rules": "as rules_index",
+    "rules_words": "as rules_index",
+    "learn": "learning to play needs no account (the lesson lives in its URL)",
+    "rules_practice": "as practice_game",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -80,6 +86,7 @@ def world(db):
         "invite_id": lambda: invite.pk,
         "user_id": lambda: member_a.pk,
         "player_id": lambda: household.players.first().pk,
+        "variant_id": lambda: "classic",
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 

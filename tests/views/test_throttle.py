@@ -1,4 +1,5 @@
-"""Log-in and sign-up limits: per account, per address, refused in words, before any password hashing."""
+"""Log-in and sign-up limits: per account and address, per address, per account for new browsers;
+refused in words with 429, before any password hashing."""
 
 from unittest import mock
 
@@ -6,7 +7,7 @@ import pytest
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from scorepad import throttle
@@ -18,8 +19,9 @@ PASSWORD = "correct-horse-battery"
 
 @pytest.fixture
 def limits(settings):
-    settings.LOGIN_FAILURES_PER_ACCOUNT = (3, 900)
+    settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = (3, 900)
     settings.LOGIN_FAILURES_PER_ADDRESS = (5, 900)
+    settings.LOGIN_FAILURES_PER_ACCOUNT = (8, 3600)
     settings.SIGNUPS_PER_ADDRESS = (2, 3600)
 
 
@@ -31,7 +33,9 @@ def logged_in(client) -> bool:
     return client.get(reverse("home")).context["user"].is_authenticated
 
 
-def test_an_account_is_refused_after_its_wrong_passwords_without_checking_the_next(client, limits):
+def test_an_account_is_refused_from_an_address_after_its_wrong_passwords_without_checking_the_next(
+    client, limits
+):
     User.objects.create_user("ann", password=PASSWORD)
     for _ in range(3):
         assert log_in(client, "ann", "guess").status_code == 200
@@ -39,21 +43,23 @@ def test_an_account_is_refused_after_its_wrong_passwords_without_checking_the_ne
         response = log_in(client, "ANN")  # the right password, and the name in other letters
     assert not authenticate.called  # no password hashed for a refused attempt
     assert response.status_code == 429
-    assert "Too many wrong passwords for ANN: try again in 15 minutes." in response.content.decode()
+    assert "Too many wrong passwords for ANN from your network: try again in 15 minutes." in (
+        response.content.decode()
+    )
     assert not logged_in(client)
 
 
 def test_a_password_is_not_checked_while_another_from_the_same_address_is(client, limits):
     """A burst of guesses is hashed one at a time, leaving the other cores to the players."""
     User.objects.create_user("ann", password=PASSWORD)
-    address = throttle.login_limits()[1]
+    address = throttle.login_limits().address
     busy = f"{throttle._key(address, '10.0.0.9')}:checking"
     cache.add(busy, True)  # a guess from 10.0.0.9 being checked in another worker
     with mock.patch.object(auth_forms, "authenticate", wraps=auth_forms.authenticate) as authenticate:
         response = log_in(client, "ann", REMOTE_ADDR="10.0.0.9")
     assert not authenticate.called
     assert response.status_code == 429
-    assert "Another log-in is being checked for this account or your network" in response.content.decode()
+    assert "Another log-in from your network is being checked: try again." in response.content.decode()
     cache.delete(busy)  # that check is over
     assert log_in(client, "ann", REMOTE_ADDR="10.0.0.9").status_code == 302
     assert cache.get(busy) is None  # and this one let its turn go
@@ -91,12 +97,13 @@ def test_one_address_trying_many_accounts_is_refused_and_others_are_not(client, 
     assert log_in(client, "ann", REMOTE_ADDR="10.0.0.10").status_code == 302
 
 
-def test_the_admin_log_in_has_the_same_limits(client, limits):
+def test_the_admin_log_in_has_the_same_limits_and_refuses_with_429(client, limits):
     User.objects.create_superuser("root", password=PASSWORD)
     for _ in range(3):
-        log_in(client, "root", "guess", url=reverse("admin:login"))
+        assert log_in(client, "root", "guess", url=reverse("admin:login")).status_code == 200
     response = log_in(client, "root", url=reverse("admin:login"))
-    assert "Too many wrong passwords for root" in response.content.decode()
+    assert response.status_code == 429
+    assert "Too many wrong passwords for root from your network" in response.content.decode()
     assert not logged_in(client)
 
 
@@ -131,3 +138,47 @@ def test_log_ins_that_succeed_do_not_use_up_the_addresss_attempts(client, limits
         assert log_in(client, "ann").status_code == 302
         client.post(reverse("logout"))
     assert log_in(client, "ann").status_code == 302
+
+
+def test_a_flood_of_guesses_costs_only_a_handful_of_password_checks(client, limits):
+    """Thousands of guesses from one place are refused unhashed once the account's limit there is used up."""
+    User.objects.create_user("ann", password=PASSWORD)
+    with mock.patch.object(auth_forms, "authenticate", wraps=auth_forms.authenticate) as authenticate:
+        statuses = [log_in(client, "ann", f"guess{n}").status_code for n in range(2000)]
+    assert authenticate.call_count == 3  # the account-and-address limit, not one more
+    assert statuses.count(429) == 1997
+
+
+def test_a_guesser_elsewhere_cannot_keep_the_member_out(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    for n in range(3):
+        log_in(client, "ann", "guess", REMOTE_ADDR=f"10.6.6.{n}")  # one address, then another…
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.10").status_code == 302  # ann at home is let in
+
+
+def test_guesses_from_everywhere_lock_the_account_only_for_browsers_new_to_it(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.10").status_code == 302  # ann's phone, once
+    client.post(reverse("logout"))
+    for n in range(8):  # a guesser on eight addresses, under each address's own limit
+        log_in(Client(), "ann", "guess", REMOTE_ADDR=f"10.6.6.{n}")
+    new = log_in(Client(), "ann", REMOTE_ADDR="10.0.0.11")  # the right password, on a new browser
+    assert new.status_code == 429
+    assert "Too many wrong passwords for ann from many places" in new.content.decode()
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.12").status_code == 302  # her phone, on any network
+
+
+def test_the_known_browser_mark_cannot_be_made_up(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    for n in range(8):
+        log_in(Client(), "ann", "guess", REMOTE_ADDR=f"10.6.6.{n}")
+    client.cookies[throttle.KNOWN_DEVICE_COOKIE] = throttle._device_mark("ann")  # unsigned
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.11").status_code == 429
+
+
+def test_one_accounts_guesser_does_not_lock_a_shared_address_for_everyone(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    User.objects.create_user("bea", password=PASSWORD)
+    for _ in range(20):  # ann's account guessed from the café's address
+        log_in(Client(), "ann", "guess", REMOTE_ADDR="10.0.0.9")
+    assert log_in(client, "bea", REMOTE_ADDR="10.0.0.9").status_code == 302  # bea, in the same café
