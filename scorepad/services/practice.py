@@ -55,7 +55,8 @@ class PracticeRefused(ServiceError):
 
 
 class PracticeBusy(PracticeRefused):
-    """The bots of this server are all thinking for other players; nothing was changed."""
+    """This web worker's bots are all thinking for other tables (``bot_pool.BotsBusy``); nothing was
+    changed."""
 
     retry_after = 2  # seconds
 
