@@ -24,8 +24,9 @@ class Household(models.Model):
     name = models.CharField(max_length=80)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="households")
     created_at = models.DateTimeField(auto_now_add=True)
-    # The backup a household was restored from (``services.backup``): the same file twice is refused.
-    restored_from = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The backup a household was restored from (``services.exchange``): the same file restored twice
+    # into one account's households is refused; another account may restore it as its own.
+    restored_from = models.CharField(max_length=64, null=True, blank=True, db_index=True)  # noqa: DJ001
 
     def __str__(self) -> str:
         return self.name
@@ -212,6 +213,16 @@ class PracticeGame(models.Model):
     won = models.BooleanField(null=True, blank=True)  # the player's side among the winners
     # The one-time token of the start form that made it: the same form sent twice starts one game.
     start_token = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    # Hand reviews (services/practice_review.py), by hand number, worked out a slice at a time;
+    # ``review_version`` guards their saves, so a review never makes the table's version stale.
+    reviews = models.JSONField(default=dict, blank=True)
+    review_version = models.PositiveIntegerField(default=0)
+    # A replay plays hand ``replay_hand`` of ``replay_of`` again, same cards, same bots, same seed:
+    # statistics keep replays apart from first tries.
+    replay_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays"
+    )
+    replay_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

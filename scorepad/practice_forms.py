@@ -40,6 +40,9 @@ class PracticeForm(forms.Form):
     must_overtrump = forms.BooleanField(required=False, label="Must trump higher when able")
     head_the_trick = forms.BooleanField(required=False, label="Must beat the winning card when able")
     last_trick = forms.IntegerField(min_value=0, max_value=9_999, label="Last trick bonus")
+    bidder_may_concede = forms.BooleanField(
+        required=False, label="The bidder may throw the hand in after meld (scored as a forfeit)"
+    )
 
     # One per page shown: the same form sent twice (a double tap, a resent form) starts one game.
     # Signed for the browser session it was shown to (``holder``): no other browser can use it.
@@ -51,7 +54,7 @@ class PracticeForm(forms.Form):
     )
 
     RULES = ("target", "min_bid", "bid_increment", "pass_cards", "last_trick")
-    BOXES = ("trump_requires_marriage", "must_overtrump", "head_the_trick")
+    BOXES = ("trump_requires_marriage", "must_overtrump", "head_the_trick", "bidder_may_concede")
 
     def __init__(self, variant: Variant, *args: Any, holder: str, **kwargs: Any) -> None:
         initial = kwargs.get("initial", self.defaults_of(variant))
@@ -79,6 +82,7 @@ class PracticeForm(forms.Form):
             "trump_requires_marriage": rules.trump_requires_marriage,
             "must_overtrump": rules.must_overtrump,
             "head_the_trick": rules.play_mode == HEAD,
+            "bidder_may_concede": rules.bidder_may_concede,
         }
 
     def clean_start_token(self) -> str:
@@ -99,7 +103,7 @@ class PracticeForm(forms.Form):
         data = self.cleaned_data
         values = {
             key: data[key]
-            for key in (*self.RULES, "trump_requires_marriage", "must_overtrump")
+            for key in (*self.RULES, "trump_requires_marriage", "must_overtrump", "bidder_may_concede")
             if key in data
         }
         values["play_mode"] = HEAD if data["head_the_trick"] else FOLLOW

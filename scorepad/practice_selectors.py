@@ -8,6 +8,7 @@ hand, only what the rules show everyone (calls, meld, played cards).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,8 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .engine.answers import ANSWER_KEYS, why_not_playable
+from .engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
+from .engine.auction import high_bid, trump_suits
 from .engine.bots import HINT_BOT, make_bot
 from .engine.cards import (
     CODES,
@@ -27,21 +29,31 @@ from .engine.cards import (
     SYMBOL_OF_SUIT,
     Card,
     card_name,
+    card_words,
+    cards_in_words,
     counts_of,
+    parse_card,
     rank_of,
     suit_of,
 )
 from .engine.game import HandState, from_json, seat_view
-from .engine.meld import count_meld, meld_points
+from .engine.meld import count_meld, hand_score_ceiling, meld_points
 from .engine.play import trick_winner
-from .engine.variants import Variant
-from .engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .engine.variants import VARIANTS, SettingsError, Variant
+from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from .models import PracticeGame
+from .practice_forms import STRENGTH_WORDS
 from .services.practice import PLAYER
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps
 BID_JUMPS = (5, 10)  # … the bids that many steps above the least
+FAN_ONE_ROW = 7  # the fan holds this many cards in one row (each ≥ 44 px at 375), more in two
+GATHER_STEPS = 3  # the won trick's gathering takes as long as this many cards landing
+PLACES = {
+    4: ("bottom", "left", "top", "right"),  # partner opposite
+    6: ("bottom", "left-low", "left-high", "top", "right-high", "right-low"),  # around an oval
+}
 
 
 # -- access ---------------------------------------------------------------------------------------
@@ -90,12 +102,37 @@ class SuitRow:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A card on the table: who played it, and its place in the trick (for the CSS delay)."""
+    """A card on the table: who played it, where they sit, and its place in the trick (the CSS
+    delay); the led card and the card winning so far are marked."""
 
     name: str
     face: CardFace
     order: int
     winning: bool = False
+    place: str = "bottom"
+    led: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpot:
+    """A seat around the table, as everyone sees it: where it sits and what it has said."""
+
+    seat: int
+    name: str
+    place: str  # "top", "left", "right", six-handed also "left-high", "right-low", …
+    dealer: bool
+    call: str  # its last call ("37", "pass"), or "" before it has called
+    meld: int | None  # once shown
+    turn: bool  # this seat decides now
+    thinking: bool  # this seat decides first after the player's answer ("thinking…" meanwhile)
+
+
+@dataclass(frozen=True, slots=True)
+class SuitMeld:
+    letter: str
+    symbol: str
+    name: str
+    meld: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +187,66 @@ class PracticeTable:
     totals: list[tuple[int, list[int]]] = field(default_factory=list)  # (hand from 1, totals per side)
     winners: list[str] = field(default_factory=list)
     hint: Hint | None = None
+    seats: list[SeatSpot] = field(default_factory=list)  # the others, around the table
+    fan: list[CardFace] = field(default_factory=list)  # the hand as held: trump first, colours alternating
+    suit_melds: list[SuitMeld] = field(default_factory=list)  # the player's meld in each trump
+    forced: bool = False  # the player is the forced dealer: one bid, the minimum
+    bid_warning: str = ""  # double-deck: no marriage, and what the rule of 20 needs
+    gathered: list[Played] = field(default_factory=list)  # the trick just won, on its way to the winner
+    gathered_to: str = ""  # … the winner's place
+
+    @property
+    def trump_letters(self) -> list[str]:
+        return [letter for letter, _, _ in self.trump_options]
+
+    @property
+    def places(self) -> str:
+        """The table's shape: "four" (partner opposite) or "six" (around an oval)."""
+        return "four" if self.state.variant.seats == 4 else "six"
+
+    @property
+    def fan_columns(self) -> int:
+        """Cards per row of the fan: one row up to ``FAN_ONE_ROW`` cards, else two rows."""
+        count = len(self.fan)
+        return count if count <= FAN_ONE_ROW else (count + 1) // 2
+
+    @property
+    def shown_cards(self) -> int:
+        """Cards that land one after another before the player may tap (the CSS delays)."""
+        return len(self.trick) + (GATHER_STEPS if self.gathered else 0)
+
+    @property
+    def score_lines(self) -> list[tuple[str, int, int | None]]:
+        """Each side: its total, and the counter points it has taken so far this hand (None
+        before the first trick is won, and once the hand is over: the total has them)."""
+        taking = bool(self.state.tricks) and self.state.result is None
+        points = self.state.points if taking else [None] * len(self.side_names)
+        return [(name, total, taken) for (name, total), taken in zip(self.scores, points, strict=True)]
+
+    @property
+    def contract(self) -> str:
+        """ "West 37 ♥": bidder, bid and trump symbol, as far as known."""
+        state = self.state
+        if state.bidder is None:
+            high = high_bid(state.auction)
+            return "" if high is None else f"{self.names[high[0]]} {high[1]}"
+        suit = "" if state.trump is None else f" {SYMBOL_OF_SUIT[SUITS[state.trump]]}"
+        return f"{self.names[state.bidder]} {state.bid}{suit}"
+
+    @property
+    def auction_line(self) -> str:
+        """The auction in one line: "East 37 · you passed"."""
+        state = self.state
+        if not state.auction:
+            return f"{self.names[(state.dealer + 1) % state.variant.seats]} bids first"
+        high = high_bid(state.auction)
+        parts = [] if high is None else [f"{self.names[high[0]]} {high[1]}"]
+        mine = [bid for seat, bid in state.auction if seat == PLAYER]
+        if mine and (high is None or high[0] != PLAYER):
+            parts.append("you passed" if mine[-1] is None else f"you bid {mine[-1]}")
+        if not parts:
+            parts.append("all passed so far")
+        return " · ".join(parts)
 
     @property
     def decision(self) -> str | None:
@@ -184,7 +281,7 @@ class PracticeTable:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.game.undo)
+        return bool(self.game.undo) and not self.game.finished  # once it is over: rematch
 
 
 def seat_names(variant: Variant) -> list[str]:
@@ -220,11 +317,12 @@ def practice_table(game: PracticeGame, *, hint: bool = False) -> PracticeTable:
     table = PracticeTable(game, state, view, names, side_names(variant, names))
     deciding = state.to_act == PLAYER
     _hand(table, deciding)
+    _seats(table)
     table.auction = [(names[seat], "Pass" if bid is None else str(bid)) for seat, bid in state.auction]
     if deciding and state.decision == BID:
         _bids(table)
-    if deciding and state.decision == TRUMP:
-        table.trump_options = [(SUITS[s], SYMBOL_OF_SUIT[SUITS[s]], SUIT_NAMES[SUITS[s]]) for s in view.legal]
+    if deciding and state.decision in (BID, TRUMP):
+        _suit_melds(table)
     table.passed = [face(c, state.trump) for c in view.passed]
     table.received = [face(c, state.trump) for c in view.received]
     table.pass_lines = [
@@ -249,35 +347,112 @@ def _hand(table: PracticeTable, deciding: bool) -> None:
     state, view = table.state, table.view
     playing = deciding and state.decision == PLAY
     rows = []
-    order = [state.trump] if state.trump is not None else []
-    order += [s for s in range(4) if s != state.trump]
-    for suit in order:
-        cards = [c for c in view.hand if suit_of(c) == suit]
-        if not cards:
-            continue
-        cards.sort(key=rank_of)
+    for suit in held_order(view.hand, state.trump):
+        cards = sorted((c for c in view.hand if suit_of(c) == suit), key=rank_of)
         faces = tuple(face(c, state.trump, playable=not playing or c in view.legal) for c in cards)
         letter = SUITS[suit]
         rows.append(SuitRow(letter, SYMBOL_OF_SUIT[letter], SUIT_NAMES[letter], suit == state.trump, faces))
     table.hand = rows
+    table.fan = [card for row in rows for card in row.cards]
     if playing:
         refused = next((c for c in view.hand if c not in view.legal), None)
         table.play_rule = "" if refused is None else (why_not_playable(view, refused) or "")
 
 
+def held_order(hand: Sequence[Card], trump: int | None) -> list[int]:
+    """The suits in the order a player holds them: trump first, then red and black alternating
+    as far as the suits held allow (♥ ♠ ♦ ♣, not ♥ ♦ ♠ ♣)."""
+    left = [suit for suit in range(4) if suit != trump and any(suit_of(c) == suit for c in hand)]
+    order = [trump] if trump is not None and any(suit_of(c) == trump for c in hand) else []
+    while left:
+        red = order and SUITS[order[-1]] in "HD"
+        suit = next((s for s in left if (SUITS[s] in "HD") != red), left[0]) if order else left[0]
+        order.append(suit)
+        left.remove(suit)
+    return order
+
+
+def _seats(table: PracticeTable) -> None:
+    """The other seats around the table: name, dealer, last call, meld once shown, whose turn."""
+    state = table.state
+    seats, places = state.variant.seats, PLACES[state.variant.seats]
+    calls = {seat: ("pass" if bid is None else str(bid)) for seat, bid in state.auction}
+    bidding_out = state.decision == BID and state.settings.pass_is_final
+    out = {seat for seat, bid in state.auction if bid is None} if bidding_out else set()
+    first_after_me = next((seat for seat in range(1, seats) if seat not in out), None)
+    table.seats = [
+        SeatSpot(
+            seat=seat,
+            name=table.names[seat],
+            place=places[seat],
+            dealer=seat == state.dealer,
+            call=calls.get(seat, ""),
+            meld=None if state.meld is None else state.meld[seat],
+            turn=state.to_act == seat and state.result is None,
+            thinking=seat == first_after_me and state.to_act == PLAYER,
+        )
+        for seat in range(1, seats)
+    ]
+
+
+def _suit_melds(table: PracticeTable) -> None:
+    """The player's meld with each suit as trump: on the bid buttons and the trump choice."""
+    view = table.view
+    counts = counts_of(view.hand)
+    table.suit_melds = [
+        SuitMeld(
+            SUITS[s],
+            SYMBOL_OF_SUIT[SUITS[s]],
+            SUIT_NAMES[SUITS[s]],
+            meld_points(counts, s, view.variant, view.settings),
+        )
+        for s in range(4)
+    ]
+    legal = set(view.legal) if view.decision == TRUMP else set()
+    table.trump_options = [(m.letter, m.symbol, m.name) for s, m in enumerate(table.suit_melds) if s in legal]
+
+
 def _bids(table: PracticeTable) -> None:
     view, settings = table.view, table.view.settings
     least: int = view.legal[-1]
-    chips: list[tuple[str, str]] = [("pass", "Pass")] if None in view.legal else []
+    table.least_bid = least
+    table.bid_step = settings.next_bid_step(least)
+    table.forced = None not in view.legal
+    if table.forced:  # RULES §1.2: "the dealer must bid 20", the one legal answer
+        table.bid_chips = [(str(least), f"Bid {least}: everyone passed, the dealer must")]
+        return
     bids, bid = [], least
     for steps in range(BID_JUMPS[-1] + 1):
         if steps < BID_CHIPS - len(BID_JUMPS) or steps in BID_JUMPS:
             bids.append(bid)
         bid += settings.next_bid_step(bid)
-    chips += [(str(b), str(b)) for b in bids]
-    table.bid_chips = chips
-    table.least_bid = least
-    table.bid_step = settings.next_bid_step(least)
+    table.bid_chips = [("pass", "Pass"), *((str(b), str(b)) for b in bids)]
+    table.bid_warning = _bid_warning(view)
+
+
+def _bid_warning(view: SeatView) -> str:
+    """Before a bid where trump needs a marriage: a hand with none can't name trump; and what the
+    rule of 20 asks of the bidders' meld (§2.3, §2.5)."""
+    settings = view.settings
+    if not settings.trump_requires_marriage:
+        return ""
+    rule = settings.rule_of_20
+    need = "" if rule is None else f" Your side will also need {rule[0]} meld to play the hand."
+    if trump_suits(counts_of(view.hand), settings):
+        return need.strip()
+    return f"You hold no marriage: if you win the bid you can't name trump and lose your bid.{need}"
+
+
+def bid_needs_asking(table: PracticeTable, data: Any) -> int | None:
+    """A bid typed far above the last one (more than the biggest quick bid): ask before it counts.
+    Returns that bid, or None when it goes straight through (a chip, a pass, a confirmed bid)."""
+    if table.decision != BID or data.get("sure") or not table.bid_chips or table.forced:
+        return None
+    try:
+        bid = read_form(table.view, data)
+    except AnswerError:
+        return None  # not a bid the rules take: the write refuses it in words, nothing is asked
+    return bid if isinstance(bid, int) and bid > int(table.bid_chips[-1][0]) else None
 
 
 def _melds(table: PracticeTable) -> None:
@@ -293,22 +468,31 @@ def _melds(table: PracticeTable) -> None:
 
 def _tricks(table: PracticeTable) -> None:
     state, names, seats = table.state, table.names, table.state.variant.seats
+    places = PLACES[seats]
 
-    def played(leader: int, cards: Sequence[Card], winner: int | None) -> list[Played]:
+    def played(leader: int, cards: Sequence[Card]) -> list[Played]:
         win = trick_winner(cards, state.trump) if cards else -1
         return [
             Played(
-                names[(leader + i) % seats], face(c, state.trump), i, winning=winner is not None and i == win
+                names[(leader + i) % seats],
+                face(c, state.trump),
+                i,
+                winning=i == win,
+                place=places[(leader + i) % seats],
+                led=i == 0,
             )
             for i, c in enumerate(cards)
         ]
 
     if state.trick_leader is not None and state.decision == PLAY:
-        table.trick = played(state.trick_leader, state.trick, None)
+        table.trick = played(state.trick_leader, state.trick)
     if state.tricks:
         last = state.tricks[-1]
-        table.last_trick = played(last.leader, last.cards, last.winner)
+        table.last_trick = played(last.leader, last.cards)
         table.last_winner = "" if last.winner is None else names[last.winner]
+        if last.winner is not None and (state.decision == PLAY or state.result is not None):
+            # the trick the player's card went into, gathered toward its winner before the next lands
+            table.gathered, table.gathered_to = table.last_trick, places[last.winner]
 
 
 def _result(table: PracticeTable) -> None:
@@ -349,7 +533,16 @@ def practice_hint(game: PracticeGame, state: HandState | None = None) -> Hint | 
     bot = make_bot(HINT_BOT, PLAYER, random.Random(f"{game.seed}:hint:{game.version}"))
     answer, reason = _explained(bot, view)
     words, value = _answer_words(view, answer), _answer_value(view, answer)
-    return Hint(words, reason or hint_reason(view, answer), value, ANSWER_KEYS[view.decision])
+    return Hint(words, in_words(reason or hint_reason(view, answer)), value, ANSWER_KEYS[view.decision])
+
+
+ENGINE_CODE = re.compile(r"\b[AKQJT9][SHDC]\b")
+
+
+def in_words(text: str) -> str:
+    """A bot's reason with any engine code in it as players write the card ("JH" -> "J♥"), so a
+    hint never shows ``TC`` on the page whatever words the bot chose."""
+    return ENGINE_CODE.sub(lambda code: card_words(parse_card(code.group())), text)
 
 
 def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
@@ -364,6 +557,8 @@ def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "Throw the hand in" if answer else "Play on"
     if view.decision == BID:
         return "Pass" if answer is None else f"Bid {answer}"
     if view.decision == TRUMP:
@@ -371,12 +566,14 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
         return f"Name {SUIT_NAMES[SUITS[answer]]} trump"
     if view.decision == PASS:
         assert isinstance(answer, tuple)
-        return "Pass " + " ".join(_short(c) for c in answer)
+        return f"Pass {cards_in_words(answer)}"
     assert isinstance(answer, int)
-    return f"Play {_short(answer)}"
+    return f"Play {card_words(answer)}"
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
+    if view.decision == CONCEDE:
+        return "true" if answer else "false"
     if view.decision == BID:
         return "pass" if answer is None else str(answer)
     if view.decision == TRUMP:
@@ -387,11 +584,6 @@ def _answer_value(view: SeatView, answer: Answer) -> str:
         return " ".join(CODES[c] for c in answer)
     assert isinstance(answer, int)
     return CODES[answer]
-
-
-def _short(card: Card) -> str:
-    code = CODES[card]
-    return RANK_SHOWN.get(code[0], code[0]) + SYMBOL_OF_SUIT[code[1]]
 
 
 def hint_reason(view: SeatView, answer: Answer) -> str:
@@ -434,6 +626,7 @@ class PracticeStatistics:
     bids_made: int
     hands: int
     margin: float | None  # the player's side's score less the best other side's, per hand
+    replays: int = 0  # replayed deals: kept apart, none of the figures above counts them
 
     @property
     def won_share(self) -> float | None:
@@ -448,21 +641,70 @@ def practice_history(user: Any) -> QuerySet[PracticeGame]:
     return PracticeGame.objects.filter(user=user)
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One practice game in the history: its final score, the bots' strength, the target."""
+
+    game: PracticeGame
+    score: list[tuple[str, int]]  # each side's total now
+    strength: str  # "Steady", "Expert", …
+    target: int | None  # None where the stored rules cannot be read
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStatistics:
+    label: str
+    stats: PracticeStatistics
+
+
+def history_rows(games: Sequence[PracticeGame]) -> list[HistoryRow]:
+    """A row per game; a game whose stored rules or totals no variant can read still gets its row,
+    with no score, so the page shows what it can and never fails."""
+    rows = []
+    for game in games:
+        strength = STRENGTH_WORDS.get(game.strength, game.strength).split(":")[0]
+        try:
+            variant = game.rules
+            target: int | None = variant.settings(game.settings).target
+        except (SettingsError, TypeError, ValueError):
+            rows.append(HistoryRow(game, [], strength, None))
+            continue
+        sides = len(variant.sides)
+        last = game.hands[-1] if isinstance(game.hands, list) and game.hands else {}
+        totals = last.get("totals") if isinstance(last, dict) else None
+        if not (isinstance(totals, list) and len(totals) == sides and all(type(t) is int for t in totals)):
+            totals = [0] * sides
+        names = side_names(variant, seat_names(variant))
+        rows.append(HistoryRow(game, list(zip(names, totals, strict=True)), strength, target))
+    return rows
+
+
+def statistics_by_variant(games: Sequence[PracticeGame]) -> list[VariantStatistics]:
+    """``practice_statistics`` per variant: a margin means something only in one variant's points."""
+    return [
+        VariantStatistics(variant.label, practice_statistics([g for g in games if g.variant == variant.id]))
+        for variant in VARIANTS.values()
+        if any(g.variant == variant.id for g in games)
+    ]
+
+
 def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
+    """The player's record over ``games``. A stored hand no rules could have scored (a bid of
+    hundreds of digits from before bids had a ceiling, a summary of another shape) is left out:
+    the history page shows what it can, never an error."""
+    replays = sum(1 for game in games if game.replay_of_id is not None)
+    games = [game for game in games if game.replay_of_id is None]  # first tries only
     bids = made = hands = 0
     margin = 0
     for game in games:
-        variant = game.rules
-        mine = variant.side_of(PLAYER)
-        for entry in game.hands:
+        for variant, scores, bidder, bid_made in _hand_summaries(game):
+            mine = variant.side_of(PLAYER)
             hands += 1
-            scores = entry["scores"]
             others = [score for side, score in enumerate(scores) if side != mine]
             margin += scores[mine] - max(others)
-            bidder = entry["bidder"]
             if bidder is not None and variant.side_of(bidder) == mine:
                 bids += 1
-                made += bool(entry["made"])
+                made += bid_made
     finished = [game for game in games if game.finished]
     return PracticeStatistics(
         games=len(games),
@@ -472,4 +714,29 @@ def practice_statistics(games: Sequence[PracticeGame]) -> PracticeStatistics:
         bids_made=made,
         hands=hands,
         margin=margin / hands if hands else None,
+        replays=replays,
     )
+
+
+def _hand_summaries(game: PracticeGame) -> list[tuple[Variant, list[int], int | None, bool]]:
+    """Each stored hand summary of ``game`` the rules could have written: (variant, scores per
+    side, bidder, made). A set bidder loses at most twice the bid, and no bid passes the variant's
+    ``hand_score_ceiling``: a score beyond that was never scored by this engine."""
+    try:
+        variant = game.rules
+        most = 2 * hand_score_ceiling(variant, variant.settings(game.settings))
+    except (SettingsError, TypeError, ValueError):
+        return []
+    sides = len(variant.sides)
+    summaries = []
+    for entry in game.hands if isinstance(game.hands, list) else []:
+        scores = entry.get("scores") if isinstance(entry, dict) else None
+        bidder = entry.get("bidder") if isinstance(entry, dict) else None
+        if (
+            isinstance(scores, list)
+            and len(scores) == sides
+            and all(type(score) is int and abs(score) <= most for score in scores)
+            and (bidder is None or (type(bidder) is int and 0 <= bidder < variant.seats))
+        ):
+            summaries.append((variant, scores, bidder, bool(entry.get("made"))))
+    return summaries

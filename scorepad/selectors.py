@@ -6,17 +6,19 @@ and the like are always scored afresh from the hands as entered (``Game.record()
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
 from .engine.cards import SUITS
 from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from .engine.variants import VARIANTS, Settings, Variant
-from .models import Game, Hand, Household, Player, record_of
+from .models import Game, Hand, Household, Player, Seat, record_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +280,7 @@ class GameRecord:
         """Wins per finished game; games still going count for neither side."""
         return self.wins / self.finished if self.finished else None
 
-    def count_game(self, side: int, scored: GameScore) -> None:
+    def count_game(self, side: int, scored: GameTally) -> None:
         """One more game, played on ``side``."""
         self.games += 1
         if scored.finished:
@@ -315,24 +317,136 @@ class PlayerStatistics(GameRecord):
         return self.side_meld_total / self.hands if self.hands else None
 
 
-ScoredGames = Sequence[tuple[Game, GameScore]]
+@dataclass(frozen=True, slots=True)
+class GameTally:
+    """What history and statistics read of one game, summed once from its scored hands: the
+    result, each side's total and meld, and each seat's bids. A game's tally is cached under its
+    ``revision`` (every hand write moves it on), so a page of hundreds of games scores only the
+    games changed since it was last shown."""
+
+    variant_id: str
+    finished: bool
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]  # per side
+    hands: int  # hands scored (thrown-in deals are not)
+    side_meld: tuple[int, ...]  # per side, over every hand
+    bids_won: tuple[int, ...]  # per seat
+    bids_made: tuple[int, ...]
+    bid_total: tuple[int, ...]
+
+    @property
+    def variant(self) -> Variant:
+        return VARIANTS[self.variant_id]
+
+    @classmethod
+    def of(cls, scored: GameScore) -> GameTally:
+        variant = scored.variant
+        side_meld, won, made, total = (
+            [0] * len(variant.sides),
+            [0] * variant.seats,
+            [0] * variant.seats,
+            [0] * variant.seats,
+        )
+        for hand in scored.hands:
+            for side, meld in enumerate(hand.entry.meld):
+                side_meld[side] += meld
+            bidder = hand.entry.bidder
+            won[bidder] += 1
+            made[bidder] += hand.score.made
+            total[bidder] += hand.entry.bid
+        return cls(
+            variant.id,
+            scored.finished,
+            tuple(scored.winners),
+            tuple(scored.totals),
+            len(scored.hands),
+            tuple(side_meld),
+            tuple(won),
+            tuple(made),
+            tuple(total),
+        )
 
 
-def scored_games(household: Household) -> list[tuple[Game, GameScore]]:
-    """The games statistics count (every game but the abandoned ones), each scored once."""
-    games = household.games.filter(abandoned=False).prefetch_related("seats__player", "hands")
-    return [(game, game_score(game)) for game in games]
+TALLY_KEY = "game-tally:v1:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
+
+
+def tally_key(game: Game) -> str:
+    return TALLY_KEY.format(pk=game.pk, revision=game.revision, created=game.created_at.timestamp())
+
+
+TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next shown
+
+
+def tally_written(games: Sequence[tuple[Game, GameScore]]) -> None:
+    """Keep the tallies of games just written, once the write commits (a write rolled back leaves
+    nothing behind): the next statistics view finds them. Aggregated once per write."""
+    tallies = {tally_key(game): GameTally.of(scored) for game, scored in games}
+    transaction.on_commit(lambda: cache.set_many(tallies, timeout=TALLY_SECONDS))
+
+
+def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = None) -> list[GameTally]:
+    """Each game's tally: from ``known`` or the cache where it holds this revision; the others are
+    scored (their hands in one query) and cached. A game changed while this runs moves to a new
+    revision, so a tally of newer hands under the older key is never read again."""
+    keys = [tally_key(game) for game in games]
+    found = {key: known[key] for key in keys if known and key in known}
+    if len(found) < len(keys):
+        found.update(cache.get_many([key for key in keys if key not in found]))
+    missing = [game for game, key in zip(games, keys, strict=True) if key not in found]
+    if missing:
+        hands: dict[int, list[Hand]] = {game.pk: [] for game in missing}
+        for hand in Hand.objects.filter(game__in=[game.pk for game in missing]).order_by("game", "number"):
+            hands[hand.game_id].append(hand)
+        scored = {
+            tally_key(game): GameTally.of(score_game(*parse_record(record_of(game, hands[game.pk]))))
+            for game in missing
+        }
+        cache.set_many(scored, timeout=TALLY_SECONDS)
+        found.update(scored)
+    return [found[key] for key in keys]
+
+
+def household_tallies_key(household: Household) -> str:
+    return f"household-tallies:v1:{household.pk}:{household.created_at.timestamp()}"
+
+
+# Each game statistics count: its players by seat (RULES §8), and its tally.
+ScoredGames = Sequence[tuple[list[Player], GameTally]]
+
+
+def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
+    """The games statistics count (every game but the abandoned ones): who sat where, and the tally.
+
+    The household's tallies are also kept together, in one cache entry read in one go: a view
+    after a hand was written looks up only that game's new tally (kept by the write). Seats are
+    read as plain ids, and the roster once: no model per seat for hundreds of games."""
+    games = list(
+        household.games.filter(abandoned=False).only("revision", "created_at", "variant", "settings")
+    )
+    roster = {player.pk: player for player in household.players.all()}
+    seated: dict[int, list[Player]] = {game.pk: [] for game in games}
+    seats = Seat.objects.filter(game__household=household, game__abandoned=False).order_by("game", "position")
+    for game_id, player_id in seats.values_list("game_id", "player_id"):
+        if game_id in seated:  # a game started since the games were read waits for the next view
+            seated[game_id].append(roster[player_id])
+    book_key = household_tallies_key(household)
+    book: dict[str, GameTally] = cache.get(book_key) or {}
+    tallies = game_tallies(games, known=book)
+    current = {tally_key(game): tally for game, tally in zip(games, tallies, strict=True)}
+    if current.keys() != book.keys():
+        cache.set(book_key, current, timeout=TALLY_SECONDS)
+    return [(seated[game.pk], tally) for game, tally in zip(games, tallies, strict=True)]
 
 
 def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     """Per player and variant they played: games, wins, bids and meld; by name, then variant."""
     table: dict[tuple[int, str], PlayerStatistics] = {}
-    for game, scored in games:
-        variant = scored.variant
-        for seat in game.seats.all():
-            key = (seat.player_id, variant.id)
-            stats = table.setdefault(key, PlayerStatistics(player=seat.player, variant=variant))
-            _add_game(stats, seat.position, scored)
+    for players, tally in games:
+        variant = tally.variant
+        for position, player in enumerate(players):
+            key = (player.pk, variant.id)
+            stats = table.setdefault(key, PlayerStatistics(player=player, variant=variant))
+            _add_game(stats, position, tally)
     variant_order = list(VARIANTS)
     return sorted(
         table.values(),
@@ -340,16 +454,14 @@ def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
     )
 
 
-def _add_game(stats: PlayerStatistics, seat: int, scored: GameScore) -> None:
+def _add_game(stats: PlayerStatistics, seat: int, tally: GameTally) -> None:
     side = stats.variant.side_of(seat)
-    stats.count_game(side, scored)
-    for hand in scored.hands:
-        stats.hands += 1
-        stats.side_meld_total += hand.entry.meld[side]
-        if hand.entry.bidder == seat:
-            stats.bids_won += 1
-            stats.bids_made += hand.score.made
-            stats.bid_total += hand.entry.bid
+    stats.count_game(side, tally)
+    stats.hands += tally.hands
+    stats.side_meld_total += tally.side_meld[side]
+    stats.bids_won += tally.bids_won[seat]
+    stats.bids_made += tally.bids_made[seat]
+    stats.bid_total += tally.bid_total[seat]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -363,15 +475,12 @@ class PartnershipRecord(GameRecord):
 def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
     """Every pair that sat as partners, best share of finished games won first (then most wins)."""
     table: dict[tuple[str, tuple[int, ...]], PartnershipRecord] = {}
-    for game, scored in games:
+    for seats, scored in games:
         variant = scored.variant
         if not variant.partnerships:
             continue
-        seats = list(game.seats.all())
         for side, positions in enumerate(variant.sides):
-            players = sorted(
-                (seats[position].player for position in positions), key=lambda p: p.name.casefold()
-            )
+            players = sorted((seats[position] for position in positions), key=lambda p: p.name.casefold())
             key = (variant.id, tuple(player.pk for player in players))
             names = " & ".join(player.name for player in players)
             record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import games, history, home, households, install, meld, practice, rules, scoreboard
+from .views import (
+    games,
+    history,
+    home,
+    households,
+    install,
+    meld,
+    practice,
+    practice_review,
+    rules,
+    scoreboard,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -47,6 +58,27 @@ urlpatterns = [
     path("practice/<int:practice_id>/undo/", practice.practice_undo_view, name="practice_undo"),
     path("practice/<int:practice_id>/next/", practice.practice_next_view, name="practice_next"),
     path("practice/<int:practice_id>/rematch/", practice.practice_rematch_view, name="practice_rematch"),
+    # Practice that teaches (views/practice_review.py): review, replay, step through, log
+    path(
+        "practice/<int:practice_id>/hands/<int:hand>/review/",
+        practice_review.practice_review_view,
+        name="practice_review",
+    ),
+    path(
+        "practice/<int:practice_id>/hands/<int:hand>/step/",
+        practice_review.practice_step_view,
+        name="practice_step",
+    ),
+    path(
+        "practice/<int:practice_id>/hands/<int:hand>/log/",
+        practice_review.practice_log_view,
+        name="practice_hand_log",
+    ),
+    path(
+        "practice/<int:practice_id>/hands/<int:hand>/replay/",
+        practice_review.practice_replay_view,
+        name="practice_replay",
+    ),
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),

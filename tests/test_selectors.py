@@ -5,9 +5,11 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
+from scorepad import selectors
 from scorepad.models import Game
 from scorepad.selectors import games_for_household, player_statistics, scored_games, scoresheet
 from scorepad.services.exchange import household_history_csv
+from scorepad.services.games import hand_record
 from tests.sample_games import (
     CLASSIC_WON,
     import_game,
@@ -176,3 +178,33 @@ def test_a_game_deleted_by_another_phone_while_its_page_is_read_is_a_404_not_a_5
     Game.objects.filter(pk=game.pk).delete()  # another phone, after this request looked the game up
     with pytest.raises(Http404):
         scoresheet(game)
+
+
+def test_statistics_score_again_only_the_games_written_since_they_were_last_read(
+    household, games, monkeypatch
+):
+    """A household of hundreds of games must not score every hand on every view: each game's tally
+    is kept under its revision, and a hand written moves only that game's revision on."""
+    before = stats_by(household)[("Di", "classic")]
+    scored = []
+    real = selectors.score_game
+    monkeypatch.setattr(selectors, "score_game", lambda *args: scored.append(args[0].id) or real(*args))
+
+    assert stats_by(household)[("Di", "classic")] == before
+    assert scored == []  # every tally came from the cache
+
+    hand_record(
+        game=games["playing"],
+        number=1,
+        data={"bidder": 2, "bid": 26, "trump": "S", "meld": [20, 4], "tricks": [20, 5]},  # Di, seat 2
+    )
+    scored.clear()  # the write scored its game too
+    di = stats_by(household)[("Di", "classic")]
+
+    assert scored == ["classic"]  # the one game written to
+    assert (di.bids_won, di.bids_made, di.bid_total) == (
+        before.bids_won + 1,
+        before.bids_made + 1,
+        before.bid_total + 26,
+    )
+    assert di.hands == before.hands + 1

@@ -12,17 +12,33 @@ comes from. ``AnswerError`` (a ``ValueError``) names the seat, the decision and 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import CODES, SUIT_NAMES, SUITS, Card, CardError, Suit, parse_card, parse_suit, rank_of, suit_of
+from .cards import (
+    CODES,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    CardError,
+    Suit,
+    card_words,
+    cards_in_words,
+    parse_card,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
+from .meld import hand_score_ceiling
 from .play import trick_winner
-from .view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 
 # The key of each decision's answer, in a §9.6 line and in a web form alike.
-ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card"}
+ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card", CONCEDE: "concede"}
 FORM_PASS_BID = "pass"  # a form's bid field holds a number or this word
+FORM_CONCEDE = {"true": True, "false": False}  # a form's concede field holds one of these words
 
 
 class AnswerError(ValueError):
@@ -67,6 +83,9 @@ def check_answer(view: SeatView, answer: Answer) -> None:
         _check_bid(view, answer, shown)
     elif view.decision == PASS:
         _check_pass(view, answer, shown)
+    elif view.decision == CONCEDE:
+        if type(answer) is not bool:
+            raise refuse(view, shown, "is not true (throw the hand in) or false (play on)")
     elif answer not in view.legal or isinstance(answer, bool):
         raise refuse(view, shown, f"is not legal here: choose one of {answer_json_list(view)}")
 
@@ -83,10 +102,23 @@ def _check_bid(view: SeatView, answer: Any, shown: Any) -> None:
         return
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise refuse(view, shown, "is not a whole number or null")
+    if None not in view.legal and answer != minimum:
+        raise refuse(view, shown, f"is not the forced dealer's bid: the dealer must bid exactly {minimum}")
     if answer < minimum:
         raise refuse(view, shown, f"is below the lowest bid allowed now, {minimum}")
+    most = hand_score_ceiling(view.variant, view.settings)
+    if answer > most:
+        raise refuse(view, _shortened(answer), f"is more than a side can score in one hand ({most})")
     if not view.settings.bid_on_increment(answer):
         raise refuse(view, shown, f"does not keep to the bid increment ({view.settings.bid_increment})")
+
+
+def _shortened(number: int) -> int | str:
+    """A number as a message can quote it: one of hundreds of digits by its length (and one past
+    4300 digits cannot even be written out: Python refuses)."""
+    if abs(number) < 10**12:
+        return number
+    return f"a number of about {int(number.bit_length() * math.log10(2)) + 1} digits"
 
 
 def _check_pass(view: SeatView, answer: Any, shown: Any) -> None:
@@ -125,7 +157,8 @@ def parse_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
 
     The field is named as the §9.6 key: ``bid`` (a number, or ``pass``), ``trump`` (a suit
     letter or symbol), ``pass`` (card codes: repeated fields, or one field of codes split by
-    spaces or commas), ``card`` (a code). ``data`` is a ``QueryDict`` or a plain mapping.
+    spaces or commas), ``card`` (a code), ``concede`` (``true`` to throw the hand in, ``false``
+    to play on). ``data`` is a ``QueryDict`` or a plain mapping.
     """
     key = ANSWER_KEYS[view.decision]
     values = _form_values(data, key)
@@ -135,6 +168,11 @@ def parse_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
         codes = [token for value in values for token in str(value).replace(",", " ").split()]
         return _parse_value(view, codes, codes)
     raw = values[-1]
+    if view.decision == CONCEDE:
+        word = str(raw).strip().lower()
+        if word not in FORM_CONCEDE:
+            raise refuse(view, word, 'is not "true" (throw the hand in) or "false" (play on)')
+        return FORM_CONCEDE[word]
     if view.decision == BID:
         text = str(raw).strip()
         if text.lower() == FORM_PASS_BID:
@@ -166,9 +204,9 @@ def _form_values(data: Mapping[str, Any], key: str) -> list[Any]:
 def _parse_value(view: SeatView, value: Any, shown: Any) -> Answer:
     """The value under the answer's key, as an engine answer; ``shown`` is what messages quote."""
     try:
-        if view.decision == BID:
-            bid: int | None = value  # any JSON value: check_answer refuses what is not a legal bid
-            return bid
+        if view.decision in (BID, CONCEDE):
+            said: Answer = value  # any JSON value: check_answer refuses what is not a legal answer
+            return said
         if view.decision == TRUMP:
             return parse_suit(_text(value))
         if view.decision == PASS:
@@ -205,14 +243,14 @@ def why_not_playable(view: SeatView, card: Card) -> str | None:
     if view.trump is not None and view.trump in legal_suits:
         beat = _beats_trump_in_trick(view, trick)
         return f"You have no {SUIT_NAMES[SUITS[led]]}, so you must trump{beat}."
-    return "The rules require one of: " + " ".join(CODES[c] for c in view.legal) + "."
+    return f"The rules require one of: {cards_in_words(view.legal)}."
 
 
 def _follow_words(view: SeatView, trick: Sequence[Card], led: Suit) -> str:
     follow = f"You must follow suit ({_suit_words(led)})"
     winning = trick[trick_winner(tuple(trick), view.trump)]
     if suit_of(winning) == led and all(rank_of(c) < rank_of(winning) for c in view.legal):
-        return f"{follow} and beat the {CODES[winning]} if you can."
+        return f"{follow} and beat the {card_words(winning)} if you can."
     return f"{follow}."
 
 
@@ -220,7 +258,7 @@ def _beats_trump_in_trick(view: SeatView, trick: Sequence[Card]) -> str:
     trumps = [c for c in trick if suit_of(c) == view.trump]
     if not trumps:
         return ""
-    return f" and beat the {CODES[min(trumps, key=rank_of)]} if you can"
+    return f" and beat the {card_words(min(trumps, key=rank_of))} if you can"
 
 
 def _suit_words(suit: Suit | None) -> str:

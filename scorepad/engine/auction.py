@@ -32,7 +32,8 @@ def least_bid(auction: Sequence[Call], settings: Settings) -> int:
 
 
 def dealer_forced(auction: Sequence[Call], seats: int, settings: Settings) -> bool:
-    """Everyone before the dealer passed without a bid, and the dealer must take it (`all_pass`)."""
+    """Everyone before the dealer passed without a bid, and the dealer must take it (`all_pass`):
+    at exactly the minimum (§1.2 "the dealer must bid 20", §2.2, §3.2), the one legal answer."""
     return settings.all_pass == "dealer_forced" and len(auction) == seats - 1 and high_bid(auction) is None
 
 
@@ -78,6 +79,8 @@ def bid_error(bid: int | None, auction: Sequence[Call], seats: int, settings: Se
         return f"the dealer must bid {settings.min_bid}: everyone else passed" if forced else None
     if isinstance(bid, bool) or not isinstance(bid, int):
         return f"a bid is a whole number or a pass, not {bid!r}"
+    if forced and bid != settings.min_bid:
+        return f"the dealer must bid {settings.min_bid}: everyone else passed, so no higher bid is needed"
     least = least_bid(auction, settings)
     if bid < least:
         return f"the bid must be at least {least}"

@@ -10,6 +10,7 @@ A hand runs through these decisions (``decision(state)``; the answer types are v
 ``bid``    the seat to act calls a bid (int) or passes (None)              §1.2 §2.2 §3.2
 ``trump``  the bidder names a suit (int, cards.SPADES …)                     §1.3 §2.3
 ``pass``   partner then bidder pass ``pass_count`` cards (tuple of cards)    §1.3
+``concede`` the bidder throws the hand in (True) or plays on (False)        §4
 ``play``   the seat to act plays a card (int)                               §0.4
 
 Meld is counted for every seat once trump is named and the cards are passed; it needs no
@@ -20,9 +21,11 @@ scored by ``scoring.score_hand``; a thrown-in hand (redeal, misdeal) scores noth
 deal still counts as a hand, so the dealer of hand k stays ``first_dealer + k`` (§8).
 
 Passing needs a partner, so ``pass_cards`` has no effect in `six-handed`.
-Not modelled: ``bidder_may_concede`` and the choice to call a misdeal need a decision the
-§9.6 protocol does not have, so a bidder never concedes and a five-nines hand is always
-thrown in; ``renege_penalty`` cannot apply because the engine never accepts a renege.
+``bidder_may_concede``: once meld is shown and the hand is to be played, the bidder decides
+``concede`` before the first lead; a hand thrown in is not played and is scored as a forfeit
+(``scoring``: the bidders lose the bid, the others score as ``forfeit_opponents`` says).
+A ``misdeal_nines`` hand is always thrown in as dealt (the automatic rule: nobody calls it);
+``renege_penalty`` cannot apply because the engine never accepts a renege.
 """
 
 from __future__ import annotations
@@ -50,7 +53,18 @@ from .meld import meld_points, shown_cards
 from .play import leads, legal_plays, trick_winner
 from .scoring import HandEntry, dealer_for_hand, score_hand, short_meld_stops_play, winners_after_hand
 from .variants import HEAD, Settings, Variant, get_variant
-from .view import BID, PASS, PLAY, TRUMP, SeatView, Trick, build_seat_view, build_trick
+from .view import (
+    BID,
+    CONCEDE,
+    CONCEDE_CHOICES,
+    PASS,
+    PLAY,
+    TRUMP,
+    SeatView,
+    Trick,
+    build_seat_view,
+    build_trick,
+)
 
 DONE = None  # decision(state) once the hand is over
 
@@ -159,6 +173,8 @@ class HandState:
             self._name_trump(action)
         elif self.decision == PASS:
             self._pass(action)
+        elif self.decision == CONCEDE:
+            self._concede(action)
         else:
             raise IllegalAction("the hand is over: no more actions")
         self._legal = None  # a new decision (an illegal action raised above and changed nothing)
@@ -183,6 +199,8 @@ class HandState:
             return self.trump_choices()
         if self.decision == PASS:
             return tuple(cards_from_counts(self.hands[self._seat()]))
+        if self.decision == CONCEDE:
+            return CONCEDE_CHOICES
         return ()
 
     def legal_cards(self) -> list[Card]:
@@ -296,6 +314,21 @@ class HandState:
         if short_meld_stops_play(self.settings, self._side_meld(self._bidder())):
             self._finish(played=False)  # bidders forfeit: the hand is not played
             return
+        if self.settings.bidder_may_concede:
+            self.decision, self.to_act = CONCEDE, self.bidder
+            return
+        self._start_play()
+
+    def _concede(self, throw_in: bool) -> None:
+        """§4 `bidder_may_concede`: the bidder throws the hand in (scored as a forfeit) or plays on."""
+        if type(throw_in) is not bool:
+            raise IllegalAction(f"seat {self.to_act} cannot answer {throw_in!r} to concede: true or false")
+        if throw_in:
+            self._finish(played=False)
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
         self.decision = PLAY
         self.to_act = self.trick_leader = self.bidder
         sides = len(self.variant.sides)

@@ -247,6 +247,30 @@ def roundhouse_value(trump: Suit | None, trump_class_one: TrumpMelds, n: Counts,
     return value
 
 
+# ---------------------------------------------------------------- how far meld can go
+
+
+def meld_ceiling(variant: Variant, settings: Settings) -> int:
+    """More than any one hand's meld can be: every meld class at its most at once, as if every
+    card served each class (§0.5 lets a card serve only some, so no hand reaches it)."""
+    scale = _counter(variant, settings).scale
+    copies = variant.copies
+    most = max(scale.run) + max(scale.royal_marriage) + 2 * copies * scale.extra_trump_kq
+    most += 4 * copies * scale.marriage + copies * scale.dix + max(scale.pinochle)
+    most += sum(max(values) for values in scale.arounds)
+    if scale.roundhouse_bonus:  # the roundhouse's parts once more (``roundhouse_value``)
+        most += max(scale.arounds[1]) + max(scale.arounds[2]) + 4 * scale.marriage
+        most += max(scale.run[1], scale.royal_marriage[1])
+    return most + scale.double_roundhouse_extra
+
+
+def hand_score_ceiling(variant: Variant, settings: Settings) -> int:
+    """More than any side can score in one hand: its seats' meld ceilings and every trick point.
+    No bid above it can be made, so none is allowed (``answers.check_answer``)."""
+    seats = max(len(side) for side in variant.sides)
+    return seats * meld_ceiling(variant, settings) + variant.trick_points_total(settings)
+
+
 # ---------------------------------------------------------------- the breakdown
 
 

@@ -19,7 +19,7 @@ from .game import HandState, deal_hands, seat_view
 from .lean import Contract, PlayState, play_rules, playout
 from .scoring import HandEntry, score_hand
 from .variants import Settings, Variant
-from .view import PASS, PLAY, SeatView
+from .view import CONCEDE, PASS, PLAY, SeatView
 
 # Chooses the cards a seat passes, from that seat's own view.
 Passer = Callable[[SeatView], tuple[Card, ...]]
@@ -65,8 +65,8 @@ def contract_state(
     passer: Passer,
 ) -> HandState:
     """The deal ``hands`` after an auction won by ``bidder`` at ``bid``, with ``trump`` named, the
-    cards passed (``passer`` answers for each seat that passes) and meld shown: at the first lead,
-    or over (the rule of 20 stopped it)."""
+    cards passed (``passer`` answers for each seat that passes) and meld shown, playing on where
+    the bidder may concede: at the first lead, or over (the rule of 20 stopped it)."""
     state = deal_hands(variant, settings, dealer, [cards_from_counts(hand) for hand in hands])
     state.auction = [(bidder, bid)]
     state.bidder, state.bid = bidder, bid
@@ -75,6 +75,8 @@ def contract_state(
     while state.decision == PASS:
         assert state.to_act is not None
         state.push(passer(seat_view(state, state.to_act)))
+    if state.decision == CONCEDE:  # `bidder_may_concede`: a simulated contract is played out
+        state.push(False)
     return state
 
 

@@ -14,12 +14,15 @@ from .cards import SUITS, Card, Suit, codes
 from .variants import Settings, Variant
 
 BID, TRUMP, PASS, PLAY = "bid", "trump", "pass", "play"
+CONCEDE = "concede"  # §4 `bidder_may_concede`: after meld, before the first lead, the bidder only
+CONCEDE_CHOICES = (False, True)  # play on, or throw the hand in (scored as a forfeit)
 
 # The answer to each decision, as an engine value:
 #   bid   -> int (a bid) or None (pass)
 #   trump -> Suit
 #   pass  -> tuple[Card, ...] of exactly ``pass_count`` cards
 #   play  -> Card
+#   concede -> bool (True: throw the hand in)
 Answer = int | None | tuple[Card, ...]
 
 
@@ -55,7 +58,8 @@ class SeatView:
     tricks: tuple[Trick, ...]  # completed tricks of this hand
     trick: Trick | None  # the trick in progress, when deciding a play
     totals: tuple[int, ...]  # per side, before this hand
-    legal: tuple[Any, ...]  # bid: (None, MIN) or (MIN,); trump: suits; pass: the hand; play: cards
+    legal: tuple[Any, ...]  # bid: (None, MIN) or (MIN,); trump: suits; pass: the hand; play: cards;
+    # concede: (False, True)
     pass_count: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +113,7 @@ build_trick: Callable[..., Trick] = _fast_constructor(Trick)  # the trick in pro
 
 
 def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
-    if decision == BID:
+    if decision in (BID, CONCEDE):
         return list(legal)
     if decision == TRUMP:
         return [SUITS[suit] for suit in legal]

@@ -14,18 +14,20 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
+from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 from django.utils.timezone import localdate, now
 
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import game_score, seated_side_names
+from ..selectors import game_score, seated_side_names, tally_written
 from . import ServiceError
 from .games import NUMBER_LIMIT, game_start
-from .households import NAME_MAX
+from .households import NAME_MAX, refuse_unprintable
 
 # A record nests four deep and a backup six; anything far deeper is not one of ours.
 MAX_JSON_DEPTH = 20
@@ -35,6 +37,11 @@ MAX_JSON_DEPTH = 20
 MAX_HANDS = 500
 MAX_RECORD_BYTES = 1_000_000  # one game: a 500-hand record is about 50 kB
 MAX_BACKUP_BYTES = 20_000_000  # a household: hundreds of full games
+# What one restore may hold: years of a household's evenings (three games a week for six years, at
+# the longest real games' length), written in one short transaction; more is refused before any of
+# it is scored. README "Household backup" gives the write's duration at this bound.
+MAX_BACKUP_GAMES = 1_000
+MAX_BACKUP_DEALS = 30_000
 BACKUP_FORMAT = "pinochle-table-household-backup"
 BACKUP_VERSION = 1
 
@@ -246,7 +253,10 @@ def _backup_problem(where: str, message: str) -> ServiceError:
 
 
 def _when(value: Any, where: str) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # well formed, but no such moment: month 13, hour 99
+        moment = None
     if moment is None or moment.tzinfo is None:
         raise _backup_problem(where, "created_at must be a date and time with its zone (ISO 8601)")
     return moment
@@ -276,11 +286,15 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     # Names as they will be stored (spaces squeezed, as a roster name is), before they are compared.
     players = [{**player, "name": " ".join(player["name"].split())} for player in players]
     names = [player["name"] for player in players]
+    refuse_unprintable(household["name"], "household: its name")
+    for number, name in enumerate(names):
+        refuse_unprintable(name, f"players: player {number + 1}'s name")
     if len({name.casefold() for name in names}) < len(names):
         raise ServiceError("players: the same name twice.")
     games = data.get("games")
     if not isinstance(games, list):
         raise ServiceError("games: a list of games.")
+    _check_size(games)
     checked = [_checked_game(game, len(players), f"game {number + 1}") for number, game in enumerate(games)]
     return {
         "backup_id": backup_id,
@@ -289,6 +303,21 @@ def _checked_backup(data: Any) -> dict[str, Any]:
         "players": players,
         "games": checked,
     }
+
+
+def _check_size(games: list[Any]) -> None:
+    """Refuse, before anything is scored, a backup larger than one restore may hold."""
+    if len(games) > MAX_BACKUP_GAMES:
+        raise ServiceError(
+            f"games: {len(games):,} games is more than one restore holds: at most {MAX_BACKUP_GAMES:,}."
+        )
+    deals = sum(
+        len(game["hands"]) for game in games if isinstance(game, dict) and isinstance(game.get("hands"), list)
+    )
+    if deals > MAX_BACKUP_DEALS:
+        raise ServiceError(
+            f"games: {deals:,} hands in all is more than one restore holds: at most {MAX_BACKUP_DEALS:,}."
+        )
 
 
 def _stored_deals(deals: list[dict[str, Any]], entries: list[HandEntry]) -> list[dict[str, Any]]:
@@ -359,51 +388,118 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
         "deals": _stored_deals(deals, entries),
         "finished": scored.finished,
         "winners": list(scored.winners),
+        "scored": scored,
     }
 
 
-@transaction.atomic
 def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
-    """A new household, made of a backup exactly, with ``user`` its member. All or nothing; the
-    same backup restored twice is refused (its ``backup_id`` is kept on the household)."""
-    backup = _checked_backup(data)
-    existing = Household.objects.filter(restored_from=backup["backup_id"]).first()
-    if existing is not None:
-        raise ServiceError(
-            f"This backup was already restored, as “{existing.name}”: nothing was imported twice."
+    """A new household, made of a backup exactly, with ``user`` its member. All or nothing.
+
+    Everything is checked first (every game scored by the engine) with no transaction open; the
+    write is then one short transaction of bulk inserts, so other households' writes wait for it
+    briefly (README "Household backup" gives its duration at the bound). A backup already restored
+    into one of ``user``'s households is refused with that household's name; another account's
+    restore of the same file is none of this account's business, and its message says nothing of it.
+    """
+    return household_restore_write(backup=household_restore_check(data), user=user)
+
+
+def household_restore_check(data: Any) -> dict[str, Any]:
+    """The backup read and checked in full, every game scored: nothing is written, no transaction."""
+    return _checked_backup(data)
+
+
+HAND_COLUMNS = ("number", "dealer", "thrown_in", "version", *Hand.ENTRY_FIELDS, "created_at")
+
+
+def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -> Household:
+    """Write a backup ``household_restore_check`` passed. Every hand's row is made ready for the
+    database first (Django would build its SQL inside the transaction, a second for 5,000 hands);
+    the one transaction then only sends it."""
+    stamp = now()
+    hands = [
+        (
+            index,
+            _db_values(Hand, HAND_COLUMNS, {"version": 1, "created_at": stamp, "thrown_in": False, **deal}),
         )
-    try:
-        with transaction.atomic():
-            household = Household.objects.create(name=backup["household"], restored_from=backup["backup_id"])
-    except IntegrityError:
-        raise ServiceError("This backup was already restored: nothing was imported twice.") from None
+        for index, game in enumerate(backup["games"])
+        for deal in [{"number": number, **deal} for number, deal in enumerate(game["deals"])]
+    ]
+    dates = [_db_values(Game, ("created_at",), game)[0] for game in backup["games"]]
+    return _restore_write(backup, user, hands, dates)
+
+
+def _db_values(model: type[Model], names: Sequence[str], values: dict[str, Any]) -> tuple[Any, ...]:
+    fields = model._meta
+    return tuple(fields.get_field(name).get_db_prep_save(values.get(name), connection) for name in names)
+
+
+ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and PostgreSQL's limits
+
+
+def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (values ready for the database) a few hundred to a statement."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    row = f"({', '.join(['%s'] * len(names))})"
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        values = ", ".join([row] * len(chunk))
+        cursor.execute(
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {values}",
+            [value for one in chunk for value in one],
+        )
+
+
+@transaction.atomic
+def _restore_write(
+    backup: dict[str, Any],
+    user: AbstractBaseUser,
+    hands: list[tuple[int, tuple[Any, ...]]],
+    dates: list[Any],
+) -> Household:
+    # The account's row is locked, so two uploads of one file by one account take turns.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    mine = Household.objects.filter(members=user, restored_from=backup["backup_id"]).first()
+    if mine is not None:
+        raise ServiceError(f"You already restored this backup, as “{mine.name}”: nothing was imported twice.")
+    household = Household.objects.create(name=backup["household"], restored_from=backup["backup_id"])
     Household.objects.filter(pk=household.pk).update(created_at=backup["created_at"])  # auto_now_add
     household.members.add(user)
     players = Player.objects.bulk_create(
         Player(household=household, name=p["name"], retired=p.get("retired", False))
         for p in backup["players"]
     )
-    for game in backup["games"]:
-        _restore_game(household, players, game)
+    checked = backup["games"]
+    games = Game.objects.bulk_create(
+        Game(
+            household=household,
+            variant=game["variant"],
+            settings=game["settings"],
+            first_dealer=game["first_dealer"],
+            abandoned=game["abandoned"],
+            finished=game["finished"],
+            winner_sides=game["winners"],
+        )
+        for game in checked
+    )
+    ids = [game.pk for game in games]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        # bulk_create stamped every game now (auto_now_add): each gets its date from the backup.
+        table, created, pk = quote(Game._meta.db_table), quote("created_at"), quote("id")
+        cursor.executemany(
+            f"UPDATE {table} SET {created} = %s WHERE {pk} = %s", list(zip(dates, ids, strict=True))
+        )
+        seats = [
+            (game_id, players[index].pk, position)
+            for game_id, game in zip(ids, checked, strict=True)
+            for position, index in enumerate(game["seats"])
+        ]
+        _insert(cursor, Seat, ("game", "player", "position"), seats)
+        _insert(cursor, Hand, ("game", *HAND_COLUMNS), [(ids[index], *row) for index, row in hands])
+    for stored, game in zip(games, checked, strict=True):
+        stored.created_at = game["created_at"]
+    tally_written([(stored, game["scored"]) for stored, game in zip(games, checked, strict=True)])
     household.refresh_from_db()
     return household
-
-
-def _restore_game(household: Household, players: list[Player], game: dict[str, Any]) -> None:
-    stored = Game.objects.create(
-        household=household,
-        variant=game["variant"],
-        settings=game["settings"],
-        first_dealer=game["first_dealer"],
-        abandoned=game["abandoned"],
-        finished=game["finished"],
-        winner_sides=game["winners"],
-    )
-    Game.objects.filter(pk=stored.pk).update(created_at=game["created_at"])
-    Seat.objects.bulk_create(
-        Seat(game=stored, player=players[index], position=position)
-        for position, index in enumerate(game["seats"])
-    )
-    Hand.objects.bulk_create(
-        Hand(game=stored, number=number, **deal) for number, deal in enumerate(game["deals"])
-    )

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from ..engine.scoring import HandEntry, RecordError, next_dealer, validate_hand
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import Scoresheet, game_settings, scoresheet
+from ..selectors import Scoresheet, game_settings, scoresheet, tally_written
 from . import ServiceError
 
 # No real bid, meld, trick count or target comes near it. It keeps a slip of the thumb
@@ -137,6 +137,7 @@ def _rescore(game: Game) -> Scoresheet:
     game.finished, game.winner_sides = sheet.finished, list(sheet.score.winners)
     game.revision += 1
     game.save(update_fields=["finished", "winner_sides", "revision"])
+    tally_written([(game, sheet.score)])
     return sheet
 
 

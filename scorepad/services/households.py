@@ -1,5 +1,6 @@
 """Households, their members (accounts) and their roster of players (people at the table)."""
 
+import unicodedata
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,6 +14,13 @@ NAME_MAX = 40
 INVITE_LIFETIME = timedelta(days=7)  # an invitation link left lying in a chat stops working
 
 
+def refuse_unprintable(name: str, whose: str) -> None:
+    """A name shows on every page: a control character (NUL, which PostgreSQL cannot even store) or
+    half of a surrogate pair (not text at all) is refused in words, never stored."""
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise ServiceError(f"{whose} cannot hold control characters (such as NUL): type it again.")
+
+
 def invite_expired(invite: Invite) -> bool:
     return timezone.now() - invite.created_at > INVITE_LIFETIME
 
@@ -22,6 +30,7 @@ def household_create(*, user: AbstractBaseUser, name: str) -> Household:
     name = name.strip()
     if not name:
         raise ServiceError("A household needs a name.")
+    refuse_unprintable(name, "A household's name")
     household = Household.objects.create(name=name)
     household.members.add(user)
     return household
@@ -81,6 +90,7 @@ def _roster_name(household: Household, name: str, *, other_than: Player | None =
         raise ServiceError("A player needs a name.")
     if len(name) > NAME_MAX:
         raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
+    refuse_unprintable(name, "A player's name")
     taken = household.players.filter(name__iexact=name)
     if other_than is not None:
         taken = taken.exclude(pk=other_than.pk)

@@ -34,11 +34,14 @@ from django.utils import timezone
 from .. import bot_pool
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS
+from ..engine.cards import SUIT_NAMES, SUITS, cards_in_words
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
+from ..engine.log import hand_line
 from ..engine.practice import PLAYER, play_on
+from ..engine.practice import practice_bots as bots_for
 from ..engine.simulate import GameStopped, Move
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..engine.view import PLAY
+from ..engine.view import PASS, PLAY, TRUMP, Bot
 from ..models import PracticeGame
 from . import ServiceError
 
@@ -48,6 +51,7 @@ BOTS_GONE = "The bots could not think just now: nothing was changed. Please try 
 BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
 # What a player's write changes: ``_save`` stores these, with the next version, and nothing else.
 PLAY_FIELDS = ("state", "undo", "hands", "finished", "won")
+GAME_OVER = "The game is over: start a rematch for another."
 
 
 class PracticeRefused(ServiceError):
@@ -184,12 +188,13 @@ def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -
 def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
     """Back to the player's previous decision in this hand; the bots' moves after it go too."""
     game = _current(game, version)
+    if game.finished:
+        raise PracticeRefused(GAME_OVER)
     if not game.undo:
         raise PracticeRefused("Nothing to undo in this hand.")
     ended = from_json(game.state).result is not None
     if ended and game.hands:  # the hand was recorded when it ended: take it back out
         game.hands = game.hands[:-1]
-        game.finished, game.won = False, None
     *earlier, previous = game.undo
     game.undo, game.state = earlier, previous
     _save(game, changed_from=game.version)
@@ -203,7 +208,7 @@ def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     if state.result is None:
         raise PracticeRefused("This hand is not over yet.")
     if game.finished:
-        raise PracticeRefused("The game is over: start a rematch for another.")
+        raise PracticeRefused(GAME_OVER)
     state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
     game.undo = []
     outcome = _play_on(game, state)
@@ -221,6 +226,11 @@ def new_seed() -> int:
 
 def deal_rng(seed: int, hand_number: int) -> random.Random:
     return random.Random(f"{seed}:deal:{hand_number}")
+
+
+def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
+    """The game's bots for every seat but the player's (``engine.practice.practice_bots``)."""
+    return bots_for(game.strength, game.seed, state)
 
 
 def _new_game(
@@ -289,6 +299,7 @@ def _record_hand(game: PracticeGame, state: HandState) -> None:
             "made": result.made,
             "played": result.played,
             "reasons": list(result.reasons),
+            "log": hand_line(state),  # RULES §9.5: what a review, a replay and a step-through read
         },
     ]
     if result.winners:
@@ -318,18 +329,27 @@ def _save(game: PracticeGame, *, changed_from: int) -> None:
 
 
 def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:
-    """Why an answer was refused, in a player's words: a card says which rule refuses it."""
+    """Why an answer was refused, in a player's words (cards as ``10♥``, suits by name): a card says
+    which rule refuses it, a pass how many cards to choose."""
     view = seat_view(state, PLAYER)
-    if view.decision == PLAY:
-        try:
-            card = parse_form(view, data)
-        except AnswerError:
-            card = None
-        if isinstance(card, int) and (why := why_not_playable(view, card)):
-            return why
+    try:
+        answer = parse_form(view, data)
+    except AnswerError:
+        answer = None
+    if view.decision == PLAY and isinstance(answer, int) and (why := why_not_playable(view, answer)):
+        return why
+    if view.decision == PASS:
+        chosen = answer if isinstance(answer, tuple) else ()
+        if len(chosen) != view.pass_count:
+            said = f": {cards_in_words(chosen)}" if chosen else ""
+            return f"Choose exactly {view.pass_count} cards to pass; you chose {len(chosen)}{said}."
+        return f"Not allowed: {cards_in_words(chosen)} are not all in your hand."
+    if view.decision == TRUMP and isinstance(answer, int):
+        allowed = " or ".join(SUIT_NAMES[SUITS[suit]] for suit in view.legal)
+        return f"Not allowed: {SUIT_NAMES[SUITS[answer]]} can't be trump; name {allowed}."
     if isinstance(error, AnswerError):
         said = error.answer
         if said is None or said == "" or said == []:
             return f"Not allowed: your answer {error.reason}."
-        return f"Not allowed: {' '.join(said) if isinstance(said, list) else said} {error.reason}."
+        return f"Not allowed: {said} {error.reason}."
     return f"Not allowed: {error}."

@@ -55,7 +55,7 @@ MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the m
 class RenderPage(Protocol):
     """Renders the page a hand form sits on (or only its ``partial``) around ``form``."""
 
-    def __call__(self, form: HandForm, partial: str | None = None) -> HttpResponse: ...
+    def __call__(self, form: HandForm, partial: str | None = None, **extra: Any) -> HttpResponse: ...
 
 
 # ---- new game ---------------------------------------------------------------------------------
@@ -327,9 +327,10 @@ def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) 
         messages.info(request, str(error))
         return _to_game(request, game)
     except ServiceError as error:
+        # A stale tap (another phone undid a hand) or a dealer that is no seat: the refusal above
+        # the form for the next hand as it stands now (an unbound form cannot carry the error).
         form = _hand_form(sheet, initial=_new_hand_initial(sheet, request.POST))
-        form.add_error(None, str(error))
-        return render_page(form)
+        return render_page(form, refusal=str(error))
     return _after_write(request, sheet)
 
 

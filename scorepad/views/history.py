@@ -18,7 +18,8 @@ from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
 from ..models import VARIANT_CHOICES, Game, Household, Player
 from ..selectors import (
-    game_score,
+    GameTally,
+    game_tallies,
     games_for_household,
     partnership_leaderboard,
     player_statistics,
@@ -65,14 +66,12 @@ class GameRow:
     winners: list[str]
 
 
-def _game_row(game: Game) -> GameRow:
-    scored = game_score(game)
-    variant = scored.variant
-    names = seated_side_names(game, variant)
+def _game_row(game: Game, tally: GameTally) -> GameRow:
+    names = seated_side_names(game, tally.variant)
     return GameRow(
         game=game,
-        sides=list(zip(names, scored.totals, strict=True)),
-        winners=[names[side] for side in scored.winners],
+        sides=list(zip(names, tally.totals, strict=True)),
+        winners=[names[side] for side in tally.winners],
     )
 
 
@@ -96,7 +95,7 @@ def history(request: HttpRequest, household_id: int) -> HttpResponse:
         "household": household,
         "form": form,
         "page": page,
-        "rows": [_game_row(game) for game in page],
+        "rows": [_game_row(game, tally) for game, tally in zip(page, game_tallies(page), strict=True)],
         "filter_query": query.urlencode(),
     }
     return page_or_partial(request, "scorepad/history.html", "game-list", context)

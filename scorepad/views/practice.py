@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,13 +22,18 @@ from .. import throttle
 from ..engine.variants import VARIANTS
 from ..models import PracticeGame
 from ..practice_forms import PracticeForm, variant_from
+from ..practice_review_selectors import concede_offer
 from ..practice_selectors import (
     SESSION_KEY,
+    PracticeTable,
+    bid_needs_asking,
     current_practice,
     get_practice_for_request,
+    history_rows,
     practice_history,
     practice_statistics,
     practice_table,
+    statistics_by_variant,
 )
 from ..services.practice import (
     PracticeAlreadyStarted,
@@ -45,6 +49,7 @@ from ..services.practice import (
 from .rendering import go_to, page_or_partial
 
 TEMPLATE = "scorepad/practice.html"
+NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown once at the hand
 
 
 def _posted(request: HttpRequest) -> bool:
@@ -75,7 +80,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
         except PracticeAlreadyStarted as error:
             # Said in words, and on to the game the first post started (nothing new was made).
             game = error.game
-            messages.info(request, str(error))
+            request.session[NOTICE_KEY] = str(error)
         except PracticeRefused as error:
             form.add_error(None, str(error))
             game, busy = None, error if isinstance(error, PracticeBusy) else None
@@ -103,6 +108,11 @@ def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
 @throttle.limited("practice-move")
 def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
+    table = practice_table(game)
+    if str(request.POST.get("version")) == str(game.version):
+        asking = bid_needs_asking(table, request.POST)
+        if asking is not None:  # a bid far above the last one: asked first, nothing written yet
+            return _table(request, game, ask=asking, table=table)
     return _write(
         request, game, lambda version: practice_act(game=game, version=version, data=request.POST).game
     )
@@ -136,7 +146,11 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
 @login_required
 def practice_history_view(request: HttpRequest) -> HttpResponse:
     games = list(practice_history(request.user))
-    context = {"games": games, "stats": practice_statistics(games)}
+    context = {
+        "rows": history_rows(games),
+        "stats": practice_statistics(games),
+        "by_variant": statistics_by_variant(games),
+    }
     return render(request, "scorepad/practice_history.html", context)
 
 
@@ -154,13 +168,14 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
 
 
 def _refused(request: HttpRequest, game: PracticeGame, error: PracticeRefused) -> HttpResponse:
-    """The table as it stands, with the reason: in place for htmx, else back at the table's URL.
-    Bots busy, without htmx: the table and the reason with a 503 and when to try again."""
+    """The table as it stands, with the reason next to the hand: in place for htmx, else back at
+    the table's URL (the reason kept in the session for that one page). Bots busy, without htmx:
+    the table and the reason at once, with a 503 and when to try again."""
     if request.htmx or isinstance(error, PracticeBusy):
         game.refresh_from_db()
         response = _table(request, game, refused=str(error))
         return response if request.htmx else _busy(error, response)
-    messages.error(request, str(error))
+    request.session[NOTICE_KEY] = str(error)
     return redirect("practice_game", game.pk)
 
 
@@ -172,9 +187,24 @@ def _busy(error: PracticeRefused | None, response: HttpResponse) -> HttpResponse
 
 
 def _table(
-    request: HttpRequest, game: PracticeGame, *, hint: bool = False, refused: str = ""
+    request: HttpRequest,
+    game: PracticeGame,
+    *,
+    hint: bool = False,
+    refused: str = "",
+    ask: int | None = None,
+    table: PracticeTable | None = None,
 ) -> HttpResponse:
-    context = {"table": practice_table(game, hint=hint), "practice": game, "refused": refused}
+    """The table; a refusal or a question is shown at the hand, where the thumb is."""
+    refused = refused or request.session.pop(NOTICE_KEY, "")
+    table = table or practice_table(game, hint=hint)
+    context = {
+        "table": table,
+        "practice": game,
+        "refused": refused,
+        "ask": ask,
+        "concede": concede_offer(game),  # the throw-in buttons' expected results
+    }
     return page_or_partial(request, TEMPLATE, "table", context)
 
 

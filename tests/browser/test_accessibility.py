@@ -16,6 +16,7 @@ from scorepad.services.scoreboards import scoreboard_link_create
 from tests.browser.conftest import log_in
 from tests.browser.test_scorepad_browser import watch_console
 from tests.sample_games import CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household, make_user
+from tests.services.test_practice import play_out_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,6 +34,7 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
     won = import_game(household, CLASSIC_WON, ("Ann", "Bo", "Cy", "Di"))
     token = scoreboard_link_create(game=playing, user=ann).token
     practice = practice_start(user=ann, variant_id="classic", seed=1)
+    played = play_out_hand(practice_start(user=ann, variant_id="classic", seed=4))
     base, h = live_server.url, household.pk
     return {
         "home": (f"{base}/", False),
@@ -54,6 +56,8 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
         "import": (f"{base}/households/{h}/import/", True),
         "practice": (f"{base}/practice/", True),
         "practice-game": (f"{base}/practice/{practice.pk}/", True),
+        "practice-review": (f"{base}/practice/{played.pk}/hands/0/review/", True),
+        "practice-step": (f"{base}/practice/{played.pk}/hands/0/step/?trick=3", True),
     }, ann
 
 

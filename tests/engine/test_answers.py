@@ -65,6 +65,42 @@ def test_read_form_refuses_what_a_bot_would_be_refused(decision, data, message):
         read_form(view, data)
 
 
+@pytest.mark.parametrize("variant_id", ["classic", "double-deck", "six-handed"])
+def test_a_forced_dealers_one_legal_answer_is_the_variants_minimum(variant_id):
+    variant = get_variant(variant_id)
+    state = new_game(variant, variant.defaults, random.Random(1))
+    while state.to_act != state.dealer:
+        state.push(None)
+    view = seat_view(state, state.dealer)
+    minimum = variant.defaults.min_bid
+    assert view.legal == (minimum,)
+    assert read_line(view, f'{{"bid": {minimum}}}') == minimum
+    higher = minimum + variant.defaults.next_bid_step(minimum)
+    with pytest.raises(AnswerError, match=f"the dealer must bid exactly {minimum}"):
+        read_line(view, f'{{"bid": {higher}}}')
+    with pytest.raises(AnswerError, match="the dealer is forced to bid"):
+        read_form(view, {"bid": "pass"})
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "most"), [("classic", 1013), ("double-deck", 2046), ("six-handed", 5100)]
+)
+def test_a_bid_above_what_a_side_can_score_in_one_hand_is_refused(variant_id, most):
+    view = make_view(variant_id, decision=BID, legal=(None, 50))
+    assert read_form(view, {"bid": str(most)}) == most
+    with pytest.raises(AnswerError, match=rf"is more than a side can score in one hand \({most}\)"):
+        read_form(view, {"bid": str(most + 10)})
+
+
+def test_a_bid_of_hundreds_of_digits_is_refused_by_its_length_from_a_line_or_a_form():
+    view = make_view(decision=BID, legal=(None, 20))
+    with pytest.raises(AnswerError, match="answer 'a number of about 401 digits' is more than") as line:
+        read_line(view, '{"bid": 1%s}' % ("0" * 400))
+    with pytest.raises(AnswerError, match="about 401 digits") as form:
+        read_form(view, {"bid": "1" + "0" * 400})
+    assert line.value.reason == form.value.reason
+
+
 def test_a_bots_refusal_is_the_same_error():
     assert issubclass(BotError, AnswerError)
 
@@ -73,7 +109,7 @@ def test_a_refused_card_says_why_in_a_players_words():
     follow = play_view("AD TD JD KS", legal="AD TD", trick=Trick(1, cards("QD 9D KD")))
     assert (
         why_not_playable(follow, parse_card("JD"))
-        == "You must follow suit (diamonds) and beat the KD if you can."
+        == "You must follow suit (diamonds) and beat the K♦ if you can."
     )
     assert why_not_playable(follow, parse_card("KS")).startswith("You must follow suit (diamonds)")
     assert why_not_playable(follow, parse_card("AD")) is None

@@ -136,3 +136,34 @@ def test_the_natural_play_gives_way_only_to_a_card_clearly_better_on_the_same_de
     noisy = [v + gain for v, gain in zip(natural, [40, -30, 35, -25, 30, -20], strict=True)]
     assert sum(noisy) > sum(natural)  # better on average …
     assert not clearly_better(noisy, natural)  # … but within the noise of six deals
+
+
+class SlowClock:
+    """A wall clock that moves ``step`` seconds at every look: a machine under load."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_playout_count_decides_and_the_clock_only_caps_it_with_a_log_line(monkeypatch, caplog) -> None:
+    variant = get_variant("double-deck")
+    state = deal(variant, variant.defaults, 3, random.Random(21))
+    view = seat_view(state, 0)
+
+    def answer(clock_step: float | None) -> tuple[object, str]:
+        if clock_step is not None:
+            monkeypatch.setattr("scorepad.engine.bots.expert.time.perf_counter", SlowClock(clock_step))
+        return ExpertBot(0, random.Random(4), playouts=200).explain(view)
+
+    idle = answer(None)
+    with caplog.at_level("WARNING", logger="scorepad.engine.bots.expert"):
+        busy = answer(0.01)  # every deal seems to take 10 ms more: still within the 3 s cap
+        assert busy == idle
+        assert caplog.records == []
+        answer(0.2)  # 200 ms a deal: the cap cuts the decision short, and says so
+    assert len(caplog.records) == 1
+    assert "cap cut a bid decision (seat 0)" in caplog.records[0].getMessage()

@@ -95,6 +95,7 @@ HOUSE_RULES = st.fixed_dictionaries(
         "rule_of_20": st.sampled_from([None, [20, 20]]),
         "bidders_short_meld_play_out": st.booleans(),
         "misdeal_nines": st.sampled_from(["off", "5+ nines", "5 nines and no ace"]),
+        "bidder_may_concede": st.booleans(),
     },
 )
 
@@ -115,6 +116,8 @@ def test_forced_dealer_must_bid_the_minimum_when_everyone_else_passes():
         state.push(None)
     with pytest.raises(IllegalAction, match="a bid is a whole number or a pass"):
         state.push("20")
+    with pytest.raises(IllegalAction, match="the dealer must bid 20"):
+        state.push(21)  # RULES §1.2: the minimum, not any higher bid
     assert state == before
     state.push(20)
     assert (state.bidder, state.bid, decision(state)) == (0, 20, TRUMP)

@@ -12,6 +12,7 @@ from scorepad.engine.meld import (
     MeldResult,
     best_trumps,
     count_meld,
+    meld_ceiling,
     meld_json,
     meld_points,
     parse_hand,
@@ -448,3 +449,10 @@ def test_default_rules_take_every_complete_run_as_section_0_6_proves_optimal(dea
     result = count_meld(counts, trump, variant, variant.defaults)
     runs = {line.name: line.count for line in result.melds}.get("run", 0)
     assert runs == held
+
+
+@given(legal_hands(), TRUMPS, MELD_SETTINGS)
+def test_no_hand_melds_past_the_meld_ceiling(deal, trump, overrides):
+    variant, hand = deal
+    rules = variant.settings(overrides)
+    assert count_meld(counts_of(hand), trump, variant, rules).total <= meld_ceiling(variant, rules)

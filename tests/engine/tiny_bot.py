@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-KEYS = {"bid": "bid", "trump": "trump", "pass": "pass", "play": "card"}
+KEYS = {"bid": "bid", "trump": "trump", "pass": "pass", "play": "card", "concede": "concede"}
 
 
 def first_legal(view: dict[str, Any]) -> Any:

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from scorepad import selectors
 from scorepad.models import Game, Hand, Household, Player
 from scorepad.services import ServiceError
 from scorepad.services.exchange import (
@@ -65,12 +66,39 @@ def test_a_restore_into_an_empty_database_gives_back_the_same_household(backup):
     assert Player.objects.get(name="Flo").retired
 
 
-def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
+def test_a_backup_restored_twice_into_one_accounts_households_is_refused_naming_it(backup):
     user = make_user("bea")
-    household_restore(data=backup, user=user)
-    with pytest.raises(ServiceError, match="already restored"):
+    first = household_restore(data=backup, user=user)
+    Household.objects.filter(pk=first.pk).update(name="Bea's table")
+    with pytest.raises(ServiceError, match="You already restored this backup, as “Bea's table”"):
         household_restore(data=backup, user=user)
     assert Household.objects.filter(restored_from=backup["backup_id"]).count() == 1
+
+
+def test_another_account_restores_the_same_backup_as_its_own_and_learns_nothing_of_the_first(backup):
+    first = household_restore(data=backup, user=make_user("bea"))
+    Household.objects.filter(pk=first.pk).update(name="Bea's secret table")
+    cy = make_user("cy")
+    mine = household_restore(data=backup, user=cy)
+    assert mine.pk != first.pk
+    assert (mine.name, list(mine.members.all())) == ("The Smiths", [cy])
+    assert mine.games.count() == first.games.count() == 3
+    with pytest.raises(ServiceError) as again:
+        household_restore(data=backup, user=cy)
+    assert "“The Smiths”" in str(again.value)
+    assert "Bea" not in str(again.value)
+
+
+def test_a_backup_larger_than_one_restore_holds_is_refused_before_it_is_scored(backup, monkeypatch):
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_GAMES", 2)
+    with pytest.raises(ServiceError, match="games: 3 games is more than one restore holds: at most 2"):
+        household_restore(data=backup, user=make_user("bea"))
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_GAMES", 3)
+    monkeypatch.setattr("scorepad.services.exchange.MAX_BACKUP_DEALS", 4)
+    deals = sum(len(game["hands"]) for game in backup["games"])
+    with pytest.raises(ServiceError, match=f"games: {deals} hands in all is more than one restore holds"):
+        household_restore(data=backup, user=make_user("cy"))
+    assert Household.objects.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -87,6 +115,11 @@ def test_the_same_backup_restored_twice_is_refused_as_a_duplicate(backup):
         (lambda b: b["games"][0]["hands"][0].update(meld=[100_000, 9]), "100000 is more than any real score"),
         (lambda b: b["players"].append({"name": "ann"}), "the same name twice"),
         (lambda b: b["players"].append({"name": "  Ann "}), "the same name twice"),  # as stored: "Ann"
+        (lambda b: b["household"].update(created_at="2026-13-45T99:00:00"), "household: created_at must be"),
+        (lambda b: b["games"][1].update(created_at="2026-02-30T10:00:00+00:00"), "game 2: created_at must"),
+        (lambda b: b["household"].update(name="The\x00Smiths"), "household: its name cannot hold control"),
+        (lambda b: b["players"][2].update(name="Cy\x00"), "players: player 3's name cannot hold control"),
+        (lambda b: b["players"][2].update(name="Cy\ud800"), "player 3's name cannot hold control"),
     ],
 )
 def test_a_bad_backup_restores_nothing_and_says_what_is_wrong(backup, change, words):
@@ -123,3 +156,13 @@ def test_a_game_record_over_the_hand_cap_is_refused():
 def test_a_huge_setting_in_a_game_record_is_refused():
     with pytest.raises(ServiceError, match="settings: target: 1000000 is more than any real score"):
         record_check({"variant": "classic", "settings": {"target": 10**6}, "hands": []})
+
+
+def test_a_restored_households_statistics_need_no_scoring_once_it_is_written(
+    backup, monkeypatch, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        restored = household_restore(data=backup, user=make_user("bea"))
+    monkeypatch.setattr(selectors, "score_game", lambda *args: pytest.fail("scored a game again"))
+    tallies = [tally for _game, tally in selectors.scored_games(restored)]
+    assert sorted(tally.hands for tally in tallies) == [2, 5]  # the double-deck game is abandoned

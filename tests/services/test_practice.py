@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -15,9 +16,18 @@ from scorepad import bot_pool
 from scorepad.engine import practice as practice_bots
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
-from scorepad.engine.game import from_json, seat_view
+from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
+from scorepad.engine.game import deal_hands, from_json, seat_view, to_json
+from scorepad.engine.variants import get_variant
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_hint, practice_statistics, practice_table
+from scorepad.practice_selectors import (
+    held_order,
+    history_rows,
+    practice_hint,
+    practice_statistics,
+    practice_table,
+    statistics_by_variant,
+)
 from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
@@ -102,6 +112,30 @@ def test_an_illegal_card_is_refused_in_words_and_changes_nothing():
     before = (game.state, game.version)
     with pytest.raises(PracticeRefused, match=r"You must|first lead|trump"):
         practice_act(game=game, version=game.version, data={"card": _illegal_card(game)})
+    game.refresh_from_db()
+    assert (game.state, game.version) == before
+
+
+def _at_the_pass(seed: int = 5) -> PracticeGame:
+    """A classic game at the player's first pass of cards (bid out of reach, first trump named)."""
+    game = practice_start(user=None, variant_id="classic", seed=seed)
+    while from_json(game.state).decision != "pass":
+        view = seat_view(from_json(game.state), 0)
+        data = {"bid": "60"} if view.decision == "bid" else {"trump": "S"} if view.decision == "trump" else {}
+        game = practice_act(game=game, version=game.version, data=data).game
+    return game
+
+
+def test_a_wrong_number_of_cards_to_pass_is_refused_naming_cards_as_players_write_them():
+    game = _at_the_pass()
+    two = " ".join(answer_json("pass", seat_view(from_json(game.state), 0).hand[:2]))
+    before = (game.state, game.version)
+    with pytest.raises(PracticeRefused) as refused:
+        practice_act(game=game, version=game.version, data={"pass": two})
+    assert str(refused.value).startswith("Choose exactly 4 cards to pass; you chose 2: ")
+    assert not re.search(r"\b[AKQJT9][SHDC]\b", str(refused.value))
+    with pytest.raises(PracticeRefused, match=r"you chose 0\.$"):
+        practice_act(game=game, version=game.version, data={})
     game.refresh_from_db()
     assert (game.state, game.version) == before
 
@@ -200,9 +234,20 @@ def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
     assert (hint.words, hint.reason, hint.value) == ("Pass", "a pass keeps the partner's bid alive", "pass")
 
 
+def test_a_bots_reason_is_shown_with_cards_as_players_write_them(monkeypatch):
+    game = practice_start(user=None, variant_id="classic", seed=5)
+
+    class Terse:
+        def explain(self, view):
+            return None, "TC and AS are out; JH/KD still to come"
+
+    monkeypatch.setattr("scorepad.practice_selectors.make_bot", lambda *args, **kwargs: Terse())
+    assert practice_hint(game).reason == "10♣ and A♠ are out; J♥/K♦ still to come"
+
+
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
-    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "heuristic")  # a bot without explain
+    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # a bot without explain
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason
@@ -219,6 +264,9 @@ def test_a_whole_game_ends_with_the_winners_and_offers_no_next_hand():
     assert game.won == ("You & Partner" in table.winners)
     with pytest.raises(PracticeRefused, match="The game is over"):
         practice_next_hand(game=game, version=game.version)
+    with pytest.raises(PracticeRefused, match="The game is over: start a rematch"):
+        practice_undo(game=game, version=game.version)
+    assert not practice_table(game).can_undo
     rematch = practice_rematch(game=game, version=game.version, user=None)
     assert (rematch.variant, rematch.settings, rematch.finished) == ("classic", {"target": 30}, False)
 
@@ -337,3 +385,71 @@ def test_beyond_the_bots_a_worker_may_run_at_once_a_move_is_refused_as_busy_and_
     assert refused
     assert (other.state, other.version) == before
     practice_act(game=other, version=other.version, data=hinted(other))  # and once they are free
+
+
+def _game_at(variant_id: str, hands: list[str], *calls: int | None) -> PracticeGame:
+    """A stored game where seat 0 dealt ``hands`` (codes, one string per seat), after ``calls``."""
+    variant = get_variant(variant_id)
+    state = deal_hands(variant, variant.defaults, 0, [parse_cards(hand) for hand in hands])
+    for call in calls:
+        state.push(call)
+    return PracticeGame.objects.create(variant=variant_id, strength="heuristic", seed=1, state=to_json(state))
+
+
+CLASSIC_DEAL = [
+    "AS AS TS KS QH QH KH 9C JD QD KD 9D",
+    "TS KS QS QS JS JS 9S 9S AH AH TH TH",
+    "KH 9H 9H AC AC TC TC KC KC QC QC JC",
+    "JH JH JC 9C AD AD TD TD KD QD JD 9D",
+]
+
+
+def test_a_forced_dealer_is_offered_the_minimum_as_the_one_button():
+    table = practice_table(_game_at("classic", CLASSIC_DEAL, None, None, None))
+    assert table.forced
+    assert table.bid_chips == [("20", "Bid 20: everyone passed, the dealer must")]
+
+
+def test_the_hand_is_held_trump_first_then_colours_alternating():
+    table = practice_table(_game_at("classic", CLASSIC_DEAL))
+    suits = [row.letter for row in table.hand]
+    assert suits == ["S", "H", "C", "D"]  # black, red, black, red
+    assert held_order(parse_cards("QH 9C JD AS"), trump=HEARTS) == [HEARTS, SPADES, DIAMONDS, CLUBS]
+
+
+def test_the_bid_step_shows_the_meld_in_each_trump_and_warns_without_a_marriage():
+    table = practice_table(_game_at("double-deck", DOUBLE_DECK_NO_MARRIAGE, 50, None, None))
+    assert table.decision == "bid"
+    assert not table.forced
+    assert [m.letter for m in table.suit_melds] == ["S", "H", "D", "C"]
+    assert table.bid_warning.startswith("You hold no marriage")
+    assert "20 meld to play" in table.bid_warning
+
+
+DOUBLE_DECK_NO_MARRIAGE = [
+    "AS AS AS AS TS TS TS TS AH AH AH AH TH TH TH TH JD JD JD JD",
+    "KS KS KS KS QH QH QH QH KD KD KD KD QC QC QC QC JC JC JC JC",
+    "QS QS QS QS KH KH KH KH QD QD QD QD KC KC KC KC 9S 9S 9S 9S",
+    "JS JS JS JS JH JH JH JH AD AD AD AD TD TD TD TD 9H 9H 9H 9H",
+]
+
+
+def test_statistics_are_kept_per_variant_and_history_rows_show_score_strength_and_target():
+    classic = play_out_hand(
+        practice_start(user=None, variant_id="classic", overrides={"target": 300}, seed=3)
+    )
+    six = play_out_hand(practice_start(user=None, variant_id="six-handed", strength="easy", seed=2))
+
+    by_variant = statistics_by_variant([classic, six])
+
+    assert [(row.label, row.stats.hands) for row in by_variant] == [
+        ("Classic (4 players, partners)", 1),
+        ("Six-handed (Schoneboom family rules)", 1),
+    ]
+    assert by_variant[0].stats.margin == practice_statistics([classic]).margin
+    assert by_variant[1].stats.margin == practice_statistics([six]).margin
+    rows = {row.game.variant: row for row in history_rows([classic, six])}
+    assert (rows["classic"].target, rows["classic"].strength) == (300, "Steady")
+    totals = classic.hands[-1]["totals"]
+    assert rows["classic"].score == [("You & Partner", totals[0]), ("West & East", totals[1])]
+    assert (rows["six-handed"].strength, len(rows["six-handed"].score)) == ("Easy", 6)

@@ -30,6 +30,10 @@ PUBLIC = {
     "practice_undo": "as practice_game",
     "practice_next": "as practice_game",
     "practice_rematch": "as practice_game",
+    "practice_review": "as practice_game (a hand of it)",
+    "practice_step": "as practice_game (a hand of it)",
+    "practice_hand_log": "as practice_game (a hand of it)",
+    "practice_replay": "as practice_game (a hand of it)",
     "scoreboard": "a shared scoreboard link needs no account; it names one game by an unguessable token",
     "manifest": "the web manifest: the browser fetches it to install the app",
     "service_worker": "the service worker script, fetched by the browser",
@@ -82,6 +86,7 @@ def world(db):
         "hand_id": lambda: game.hands.get(number=0).pk,  # hand 1 of the game
         "token": lambda: invite.token,
         "practice_id": lambda: practice.pk,  # member A's practice game
+        "hand": lambda: 0,  # … its first hand
         "share_token": lambda: scoreboard_link.token,
         "invite_id": lambda: invite.pk,
         "user_id": lambda: member_a.pk,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from scorepad.engine.variants import get_variant, setting_choices
 from scorepad.forms import NewGameForm
 from scorepad.models import Game, Hand
-from scorepad.services.games import HandRefused, game_start, hand_record
+from scorepad.services.games import HandRefused, game_start, hand_record, hand_undo
 from scorepad.services.households import household_create, player_create
 from scorepad.views import games as games_views
 
@@ -786,6 +786,31 @@ def test_a_thrown_in_deal_is_recorded_with_its_dealer(client, game):
     page = client.get(reverse("game", args=[game.pk]))
     assert page.context["sheet"].next_dealer == 0
     assert b"thrown in" in page.content
+
+
+def test_a_stale_thrown_in_tap_after_an_undo_on_another_phone_is_refused_in_words(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    page = client.get(reverse("game", args=[game.pk]))  # phone 1 shows the form for hand 2
+    assert page.context["form"].initial["number"] == 1
+    hand = Hand.objects.get()
+    hand_undo(game=game, hand_id=hand.pk, version=hand.version)  # phone 2 undoes hand 1
+    response = client.post(
+        reverse("hand_create", args=[game.pk]), {"number": 1, "dealer": 0, "thrown_in": "1"}
+    )
+    assert response.status_code == 200
+    assert "Hand 2 cannot be recorded before hand 1." in response.context["refusal"]
+    assert response.context["form"].initial["number"] == 0
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("dealer", ["-5", "4", "99999999999999999999"])
+def test_a_thrown_in_deal_with_a_dealer_who_is_no_seat_is_refused_in_words(client, game, dealer):
+    response = client.post(
+        reverse("hand_create", args=[game.pk]), {"number": 0, "dealer": dealer, "thrown_in": "1"}
+    )
+    assert response.status_code == 200
+    assert "The dealer must be one of the 4 seats." in response.content.decode()
+    assert not Hand.objects.exists()
 
 
 def test_the_dealer_can_be_overridden_on_the_hand_form(client, game):

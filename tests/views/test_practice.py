@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scorepad.models import PracticeGame
+from scorepad.practice_selectors import practice_table
 from scorepad.services.practice import STALE, practice_start
 from tests.sample_games import make_user
 from tests.services.test_practice import hinted
@@ -178,3 +179,38 @@ def test_while_the_bots_are_busy_a_move_or_a_start_gets_a_503_in_words_with_when
         assert "The bots are busy at other tables: nothing was changed." in response.content.decode()
     assert PracticeGame.objects.get(pk=game.pk).version == game.version
     assert PracticeGame.objects.count() == 1
+
+
+def _to_my_bid(client) -> PracticeGame:
+    """A classic game where the player is to bid and a quick bid is offered (no forced dealer)."""
+    for seed in range(1, 40):
+        game = practice_start(user=None, variant_id="classic", seed=seed)
+        table = practice_table(game)
+        if table.decision == "bid" and not table.forced:
+            session = client.session
+            session["practice_games"] = [game.pk]
+            session.save()
+            return game
+    raise AssertionError("no seed deals the player a free bid")
+
+
+def test_a_bid_far_above_the_last_is_asked_first_and_changes_nothing_until_confirmed(client):
+    game = _to_my_bid(client)
+    far = int(practice_table(game).bid_chips[-1][0]) + 1
+    url = reverse("practice_act", args=[game.pk])
+
+    asked = client.post(url, {"bid": str(far), "version": game.version})
+
+    assert asked.status_code == 200
+    assert f"Yes, bid {far}" in asked.content.decode()
+    assert PracticeGame.objects.get(pk=game.pk).version == game.version  # nothing written yet
+    client.post(url, {"bid": str(far), "sure": "1", "version": game.version})
+    assert [0, far] in PracticeGame.objects.get(pk=game.pk).state["auction"]
+
+
+def test_a_refusal_after_a_plain_form_is_shown_next_to_the_hand_once(client):
+    game = _to_my_bid(client)
+    response = client.post(reverse("practice_act", args=[game.pk]), {"bid": "1", "version": game.version})
+    page = client.get(response["Location"]).content.decode()
+    assert page.index("Not allowed: 1 is below") > page.index('class="thumb"')
+    assert "Not allowed" not in client.get(response["Location"]).content.decode()

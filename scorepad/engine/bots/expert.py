@@ -16,26 +16,35 @@ those same deals:
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
   suit …), each simulated on the same deals.
 
-The work per decision is ``playouts`` simulated hands, cut short by ``budget_ms`` of wall clock.
-``explain(view)`` gives the answer and one line saying why.
+The work per decision is ``playouts`` simulated hands: that count decides, so the same view and
+the same random generator give the same answer however busy the machine is. ``budget_ms`` of wall
+clock only caps it (a safety net, well above what the count needs); a decision the cap cuts short
+is logged (logger ``scorepad.engine.bots.expert``), since it may then differ from run to run.
+
+``explain(view)`` gives the answer and one reason in a player's words (``reasons.py``);
+``evaluate(view, also=answer)`` gives the same choice with the value of each answer it weighed
+on the same sampled deals, ``also`` included: what a hand review compares a player's answer with.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from ..auction import least_bid, trump_suits
-from ..cards import CODES, SUIT_NAMES, SUITS, Card, Suit, counts_of
+from ..cards import Card, Suit, counts_of
 from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
-from ..meld import meld_points
+from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
+from . import reasons
 from .heuristic import (
     PARTNER_MELD_SHARE,
     Memory,
@@ -47,8 +56,8 @@ from .heuristic import (
     suit_values,
 )
 
-DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default
-DEFAULT_BUDGET_MS = 200.0  # … or this much wall clock, whichever comes first
+DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default: the count decides …
+DEFAULT_BUDGET_MS = 3000.0  # … and this much wall clock only caps it (about 20× what it needs idle)
 MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
@@ -60,10 +69,19 @@ FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auct
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 
 
+log = logging.getLogger(__name__)
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
+    """An answer, its reason, and each answer weighed: its mean margin (points for the deciding
+    side less the others' average) over the same sampled deals. Empty when nothing was weighed."""
+
     answer: Answer
     reason: str
+    values: Mapping[Any, float] = field(default_factory=dict)
+    deals: int = 0
+    scores: Mapping[Any, float] = field(default_factory=dict)  # the side's own score, where weighed
 
 
 class ExpertBot:
@@ -89,19 +107,25 @@ class ExpertBot:
 
     def explain(self, view: SeatView) -> tuple[Answer, str]:
         """The answer to ``view`` and one line saying why, in a player's words."""
+        choice = self.evaluate(view)
+        return choice.answer, choice.reason
+
+    def evaluate(self, view: SeatView, also: Answer = None) -> Choice:
+        """The choice for ``view``, with the value of every answer weighed on the same deals;
+        ``also`` (a legal answer, such as the one a player gave) is weighed too."""
         deadline = time.perf_counter() + self.budget
         p = profile_of(view.variant, view.settings)
         if view.decision == PLAY:
-            choice = self._play(view, p, deadline)
-        elif view.decision == BID:
-            choice = self._bid(view, p, deadline)
-        elif view.decision == TRUMP:
-            choice = self._trump(view, p, deadline)
-        elif view.decision == PASS:
-            choice = self._pass(view, p, deadline)
-        else:
-            raise ValueError(f"unknown decision {view.decision!r}")
-        return choice.answer, choice.reason
+            return self._play(view, p, deadline)
+        if view.decision == BID:
+            return self._bid(view, p, deadline, also)
+        if view.decision == TRUMP:
+            return self._trump(view, p, deadline)
+        if view.decision == PASS:
+            return self._pass(view, p, deadline, also)
+        if view.decision == CONCEDE:
+            return self._concede(view, p, deadline)
+        raise ValueError(f"unknown decision {view.decision!r}")
 
     def close(self) -> None:
         pass
@@ -117,6 +141,14 @@ class ExpertBot:
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
+                log.warning(
+                    "expert: the %.0f ms cap cut a %s decision (seat %d) to %d of %d deals",
+                    self.budget * 1000,
+                    view.decision,
+                    view.seat,
+                    i,
+                    rounds,
+                )
                 return
             yield self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng)
 
@@ -140,7 +172,7 @@ class ExpertBot:
     def _play(self, view: SeatView, p: Profile, deadline: float) -> Choice:
         legal = list(dict.fromkeys(view.legal))
         if len(legal) == 1:
-            return Choice(legal[0], f"{CODES[legal[0]]} is the only card allowed")
+            return Choice(legal[0], reasons.play_reason(view, legal[0], p), {legal[0]: 0.0})
         side = view.variant.side_of(view.seat)
         k = knowledge_of(view)
         exact_root = sum(k.sizes) <= EXACT_CARDS
@@ -159,21 +191,32 @@ class ExpertBot:
         top = max(legal, key=lambda c: sum(values[c]))
         best = top if top == natural or clearly_better(values[top], values[natural]) else natural
         done = len(values[best])
+        reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
+        return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
 
-        def scored(c: Card) -> str:
-            return f"{CODES[c]} at {_signed(sum(values[c]) / done)}"
+    # ------------------------------------------------------------ conceding (§4 `bidder_may_concede`)
 
-        how = "searched to the end" if exact_root else "played out"
-        average = _signed(sum(values[best]) / done)
-        reason = f"{CODES[best]}: {average} a hand on average over {done} sampled deals {how}"
-        if best != natural:
-            reason += f": clearly better than the natural play {scored(natural)}"
-        elif best != top:
-            reason += f": the natural play; {scored(top)} is not clearly better"
-        else:
-            runner_up = max((c for c in legal if c != best), key=lambda c: sum(values[c]))
-            reason += f" (next best {scored(runner_up)})"
-        return Choice(best, reason)
+    def _concede(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+        """Throw in when the forfeit costs the side less, on average over sampled deals played out,
+        than playing on: both weighed by the margin, as every other decision is."""
+        assert view.bidder is not None
+        assert view.bid is not None
+        assert view.trump is not None
+        side = view.variant.side_of(view.seat)
+        meld = view.variant.side_totals(view.meld)
+        forfeit = score_hand(
+            view.variant, view.settings, HandEntry(view.bidder, view.bid, view.trump, meld, None, None)
+        ).scores
+        margins: list[float] = []
+        own: list[int] = []
+        for hands in self._deals(view, knowledge_of(view), p, self.playouts, deadline):
+            state, contract = play_state(view, hands)
+            margins.append(playout(state, contract, side, exact_from=0))
+            own.append(contract.scores(state.points, state.took)[side])
+        values = {True: _margin(forfeit, side), False: sum(margins) / len(margins)}
+        throw_in = values[True] > values[False]
+        words = reasons.concede_reason(forfeit[side], sum(own) / len(own), len(own), throw_in=throw_in)
+        return Choice(throw_in, words, values, len(own), {True: forfeit[side], False: sum(own) / len(own)})
 
     # ------------------------------------------------------------ bidding and trump
 
@@ -191,13 +234,13 @@ class ExpertBot:
                 )
         return results
 
-    def _bid(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+    def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         least = view.legal[-1]
         if None not in view.legal:
-            return Choice(least, f"the dealer must bid {least}: everyone else passed")
+            return Choice(least, f"everyone else passed, so the dealer must bid {least}", {least: 0.0})
         trumps = trump_suits(counts_of(view.hand), view.settings)
         if not trumps:
-            return Choice(None, "no marriage: this hand could not name trump")
+            return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
         key = (view.hand, view.dealer)  # simulated once a hand: the auction's later calls are cheap to read
         if self._bid_memo is None or self._bid_memo[0] != key:
             self._bid_memo = (key, self._outcomes(view, p, deadline, trumps, view.seat))
@@ -208,37 +251,44 @@ class ExpertBot:
         if partner_high:
             needed = MADE_NEEDED_OVER_PARTNER
         samples = len(outcomes[trump])
-        words = f"{least} with {SUIT_NAMES[SUITS[trump]]} is made in {made:.0%} of {samples} simulated hands"
+        made_in = round(made * samples)
+        # A bid is valued as the contract at that bid in its best trump; a pass as 0 (the hand left
+        # to the others): the scale a review measures a player's bid against the expert's on.
+        values: dict[Any, float] = {None: 0.0, least: gain}
+        if isinstance(also, int) and also not in values:
+            values[also] = best_trump_at(view, outcomes, also)[2]
         if made >= needed and gain > 0:
-            return Choice(least, f"bid {least}: {words}, {_signed(gain)} on average")
-        over = " over the partner's bid" if partner_high else ""
-        return Choice(None, f"pass: {words}{over}; {needed:.0%} needed")
+            return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
+        why = reasons.pass_bid_reason(
+            view, least, trump, made_in, samples, enough=made >= needed, over_partner=partner_high
+        )
+        return Choice(None, why, values, samples)
 
     def _trump(self, view: SeatView, p: Profile, deadline: float) -> Choice:
         assert view.bid is not None
         legal = list(view.legal)
         if len(legal) == 1:
-            return Choice(legal[0], f"{SUIT_NAMES[SUITS[legal[0]]]} is the only suit allowed")
+            only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
+            return Choice(legal[0], only, {legal[0]: 0.0})
         outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
         gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
         best = max(legal, key=lambda t: gains[t])
-        made = _made_rate(view, outcomes[best], view.bid, best)
-        meld = meld_points(counts_of(view.hand), best, view.variant, view.settings)
-        return Choice(
-            best,
-            f"{SUIT_NAMES[SUITS[best]]}: meld {meld}, the bid made in {made:.0%} of "
-            f"{len(outcomes[best])} simulated hands, {_signed(gains[best])} on average",
-        )
+        samples = len(outcomes[best])
+        made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
+        return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
 
     # ------------------------------------------------------------ passing
 
-    def _pass(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+    def _pass(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         assert view.bidder is not None
         assert view.trump is not None
         candidates = pass_candidates(view, p)
+        tried = len(candidates)  # the expert chooses among its own; ``also`` is only weighed
+        if isinstance(also, tuple) and tuple(sorted(also)) not in candidates:
+            candidates.append(tuple(sorted(also)))
         if len(candidates) == 1:
-            return Choice(candidates[0], "the obvious pass")
+            return Choice(candidates[0], "it is the only pass that makes sense", {candidates[0]: 0.0})
         side = view.variant.side_of(view.seat)
         passer = partial(choose_pass, p=p)
         partner = next(s for s in view.variant.sides[side] if s != view.seat)
@@ -269,13 +319,10 @@ class ExpertBot:
                     view.variant, view.settings, outcome, view.bidder, view.bid or 0, view.trump
                 )
                 totals[i] += _margin(scores, side)
-        best = max(range(len(candidates)), key=lambda i: totals[i])
+        best = max(range(tried), key=lambda i: totals[i])
         cards = candidates[best]
-        return Choice(
-            cards,
-            f"pass {' '.join(CODES[c] for c in cards)}: best of {len(candidates)} choices over "
-            f"{deals} simulated hands, {_signed(totals[best] / deals)} on average",
-        )
+        values = {candidates[i]: totals[i] / deals for i in range(len(candidates))}
+        return Choice(cards, reasons.pass_cards_reason(view, cards, tried, deals), values, deals)
 
 
 # ---------------------------------------------------------------- helpers
@@ -290,10 +337,6 @@ def clearly_better(candidate: Sequence[float], natural: Sequence[float]) -> bool
         return False
     spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1))
     return mean > CLEAR_GAIN_Z * spread / math.sqrt(len(gains))
-
-
-def _signed(value: float) -> str:
-    return f"{value:+.1f} points"
 
 
 def _margin(scores: Sequence[int], side: int) -> float:

@@ -26,7 +26,8 @@ from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
 from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
-from ..view import BID, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from .reasons import heuristic_reason
 
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
 TRUMP_ACE, TRUMP_TEN, TRUMP_KING, LONG_TRUMP = 1.0, 0.6, 0.3, 0.6
@@ -39,6 +40,8 @@ PARTNER_BID_BONUS = 0.25  # of the minimum bid, when the partner has bid: a sign
 BID_MARGIN = 0.05  # bid to 95% of the estimate: the highest estimate wins the auction, errors included
 OVERBID_PARTNER_MARGIN = 0.25  # of the minimum bid: overbid a partner only with a clearly better hand
 SAMPLE_HANDS = 300  # random hands that measure an average hand of a variant
+HOPELESS_SHARE = 0.75  # concede (`bidder_may_concede`) a bid that needs more than this share of the
+# trick points: bidders rarely take that much, and playing on gives the opponents their counters
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +177,14 @@ class HeuristicBot:
             return choose_trump(view, p)
         if view.decision == PASS:
             return choose_pass(view, p)
+        if view.decision == CONCEDE:
+            return choose_concede(view, p)
         raise ValueError(f"unknown decision {view.decision!r}")
+
+    def explain(self, view: SeatView) -> tuple[Answer, str]:
+        """The answer to ``view`` and one reason in a player's words (``reasons.py``)."""
+        answer = self.decide(view)
+        return answer, heuristic_reason(view, answer, profile_of(view.variant, view.settings))
 
     def close(self) -> None:
         pass
@@ -241,6 +251,17 @@ def choose_trump(view: SeatView, p: Profile) -> Suit:
 
 
 # ---------------------------------------------------------------- passing (`classic`)
+
+
+def choose_concede(view: SeatView, p: Profile) -> bool:
+    """Throw the hand in when the bid needs more trick points than the side can hope to take."""
+    assert view.bid is not None
+    side = view.variant.side_of(view.seat)
+    meld = sum(view.meld[seat] for seat in view.variant.sides[side])
+    need = view.bid - meld
+    if view.settings.rule_of_20 is not None:
+        need = max(need, view.settings.rule_of_20[1])
+    return need > HOPELESS_SHARE * p.total_points
 
 
 def choose_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:

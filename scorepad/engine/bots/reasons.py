@@ -1,0 +1,235 @@
+"""One reason for an answer, in a player's words and grounded in the cards (hints and reviews).
+
+The expert decides by simulation; a player learns from what the cards say. So each reason
+names the cards (``A♦``, never ``AD``), the suit and the counts a player can check at the table
+("both other A♦ are gone", "your partner is winning the trick: give him a counter", "you hold
+5 trumps and 18 meld in spades; 23 is made in 4 of 5 simulated hands"), and it never argues
+against the answer it explains: a pass is explained by why bidding on does not pay, a card by
+what it does in this trick, or else by how often it did best on the simulated deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import ACE, SUIT_NAMES, SUITS, Card, Suit, card_words, counts_of, rank_of, suit_of
+from ..meld import meld_points
+from ..play import trick_winner
+from ..view import BID, CONCEDE, PASS, TRUMP, Answer, SeatView
+
+if TYPE_CHECKING:  # the heuristic explains itself with these words: no import of it at run time
+    from .heuristic import Profile
+
+
+def suit_words(suit: Suit) -> str:
+    return SUIT_NAMES[SUITS[suit]]
+
+
+def one_of(suit: Suit) -> str:
+    """ "spade": one card of the suit."""
+    return suit_words(suit).removesuffix("s")
+
+
+def holding_words(view: SeatView, trump: Suit) -> str:
+    """ "5 spades and 18 meld": what the hand holds with ``trump`` named, as a player counts it."""
+    trumps = sum(1 for c in view.hand if suit_of(c) == trump)
+    meld = meld_points(counts_of(view.hand), trump, view.variant, view.settings)
+    return f"{trumps} {suit_words(trump)} and {meld} meld"
+
+
+def out_of(count: int, total: int) -> str:
+    return f"{count} of {total} simulated hands"
+
+
+# -- bidding, trump, passing ---------------------------------------------------------------------
+
+
+def bid_reason(view: SeatView, bid: int, trump: Suit, made: int, samples: int) -> str:
+    return f"you hold {holding_words(view, trump)}; {bid} is made in {out_of(made, samples)}"
+
+
+def pass_bid_reason(
+    view: SeatView, least: int, trump: Suit, made: int, samples: int, *, enough: bool, over_partner: bool
+) -> str:
+    """Why not bid ``least``: too rarely made, or made often enough but the sets cost more."""
+    odds = f"{least} is made in only {out_of(made, samples)}"
+    holding = f"with {holding_words(view, trump)}"
+    if over_partner:
+        return f"your partner holds the bid; {holding}, {odds}: not enough to outbid him"
+    if enough:
+        return (
+            f"{holding}, {least} is made in {out_of(made, samples)}, "
+            "but the sets cost more than the made hands score"
+        )
+    return f"{holding}, your best trump, {odds}"
+
+
+def trump_reason(view: SeatView, trump: Suit, made: int, samples: int) -> str:
+    return f"you hold {holding_words(view, trump)}; the bid is made in {out_of(made, samples)}"
+
+
+def pass_cards_reason(view: SeatView, cards: Sequence[Card], tried: int, samples: int) -> str:
+    """What a pass does for the side, and how it was chosen."""
+    return f"{pass_effect(view, cards)}; the best of {tried} passes tried on {samples} simulated hands"
+
+
+def pass_effect(view: SeatView, cards: Sequence[Card]) -> str:
+    """What a pass does: trumps and aces sent to the bidder, or the meld the bidder keeps."""
+    assert view.trump is not None
+    trumps = sum(1 for c in cards if suit_of(c) == view.trump)
+    aces = sum(1 for c in cards if rank_of(c) == ACE and suit_of(c) != view.trump)
+    if view.seat != view.bidder:
+        parts = [_count(trumps, "trump"), _count(aces, "side ace")]
+        sent = " and ".join(part for part in parts if part) or "your least useful cards"
+        return f"it sends the bidder {sent}"
+    before = meld_points(counts_of(view.hand), view.trump, view.variant, view.settings)
+    kept = list(view.hand)
+    for c in cards:
+        kept.remove(c)
+    after = meld_points(counts_of(kept), view.trump, view.variant, view.settings)
+    return f"your meld stays {before}" if after == before else f"your meld drops only to {after}"
+
+
+def heuristic_reason(view: SeatView, answer: Answer, p: Profile) -> str:
+    """The heuristic's reason for ``answer``: what its rules of thumb read in the cards."""
+    if view.decision == BID:
+        least = view.legal[-1]
+        if None not in view.legal:
+            return f"everyone else passed, so the dealer must bid {least}"
+        best = max(range(4), key=lambda s: meld_points(counts_of(view.hand), s, view.variant, view.settings))
+        holding = holding_words(view, best)
+        if answer is None:
+            return f"with {holding}, your best trump, the hand is not worth {least}"
+        return f"you hold {holding}: with your winners the hand is worth {least} or more"
+    if view.decision == TRUMP:
+        assert isinstance(answer, int)
+        return f"you hold {holding_words(view, answer)}: the most meld and winners"
+    if view.decision == PASS:
+        assert isinstance(answer, tuple)
+        return pass_effect(view, answer)
+    if view.decision == CONCEDE:
+        assert view.bid is not None
+        meld = sum(view.meld[seat] for seat in view.variant.sides[view.variant.side_of(view.seat)])
+        need = f"{view.bid} needs {max(0, view.bid - meld)} of the {p.total_points} trick points"
+        if answer:
+            return f"throw in: {need} beyond your side's meld, more than a side can hope to take"
+        return f"play on: {need} beyond your side's meld"
+    assert isinstance(answer, int)
+    return play_reason(view, Card(answer), p)
+
+
+def concede_reason(forfeit: int, playing_on: float, samples: int, *, throw_in: bool) -> str:
+    """Both outcomes, the chosen first: "throw in: your side loses 25; playing on, it loses 31 on
+    average in 40 simulated hands"."""
+    on_average = f"{gain_words(round(playing_on))} on average in {samples} simulated hands"
+    if throw_in:
+        return f"throw in: your side {gain_words(forfeit)}; playing on, it {on_average}"
+    return f"play on: your side {on_average}; throwing in, it {gain_words(forfeit)}"
+
+
+def gain_words(score: int) -> str:
+    """ "loses 25" or "scores 12"."""
+    return f"loses {-score}" if score < 0 else f"scores {score}"
+
+
+def _count(n: int, word: str) -> str:
+    return "" if not n else f"{n} {word}{'s' if n > 1 else ''}"
+
+
+# -- trick play ----------------------------------------------------------------------------------
+
+
+def play_reason(view: SeatView, card: Card, p: Profile, best_in: tuple[int, int] | None = None) -> str:
+    """Why ``card`` now: what it does in this trick, read from the cards; else how often it did
+    best (``best_in`` = (deals where no other card did better, deals simulated))."""
+    if len(set(view.legal)) == 1:
+        return "it is the only card the rules allow"
+    trick = view.trick.cards if view.trick is not None else ()
+    said = _lead_reason(view, card, p) if not trick else _follow_reason(view, trick, card, p)
+    if said:
+        return said
+    if best_in is not None:
+        return f"no other card did better in {best_in[0]} of {best_in[1]} simulated deals"
+    return "it keeps your options open"
+
+
+def _lead_reason(view: SeatView, card: Card, p: Profile) -> str | None:
+    suit = suit_of(card)
+    if _is_boss(view, card, p):
+        top = _top_words(view, card, p)
+        if suit == view.trump:
+            return f"{card_words(card)} draws trumps and cannot lose the trick: {top}"
+        return f"{card_words(card)} wins the trick unless it is trumped: {top}"
+    if suit == view.trump:
+        return "lead trump: it draws the opponents' trumps before they can trump your winners"
+    return None
+
+
+def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str | None:
+    seats = view.variant.seats
+    assert view.trick is not None
+    winner = (view.trick.leader + trick_winner(trick, view.trump)) % seats
+    side = view.variant.side_of(view.seat)
+    partner_winning = winner != view.seat and view.variant.side_of(winner) == side
+    wins = trick_winner((*trick, card), view.trump) == len(trick)
+    last = len(trick) == seats - 1
+    value = p.value[card]
+    if partner_winning and not wins:
+        if value:
+            return "your partner is winning the trick: give him a counter"
+        return "your partner is winning the trick: this keeps your counters for later"
+    if wins:
+        if last:
+            return f"{card_words(card)} wins the trick: you play last"
+        if _is_boss(view, card, p):
+            top = _top_words(view, card, p)
+            if suit_of(card) == view.trump:
+                return f"{card_words(card)} wins the trick: {top}"
+            return f"{card_words(card)} wins the trick unless it is trumped: {top}"
+        return f"{card_words(card)} takes the trick for now"
+    cheapest = min(p.value[c] for c in view.legal)
+    if value == cheapest:
+        if not value:
+            return "you cannot win this trick: give the opponents no counter"
+        return "you cannot win this trick: this is the cheapest card the rules allow"
+    return None
+
+
+def _seen(view: SeatView) -> list[int]:
+    """Copies of each card this seat has seen: its hand, every trick played, the trick so far."""
+    seen = list(counts_of(view.hand))
+    for trick in view.tricks:
+        for c in trick.cards:
+            seen[c] += 1
+    if view.trick is not None:
+        for c in view.trick.cards:
+            seen[c] += 1
+    return seen
+
+
+def _is_boss(view: SeatView, card: Card, p: Profile) -> bool:
+    """Whether no card of ``card``'s suit that could beat it is still out (copies of the card
+    itself lose to the first one played, so only higher ranks count)."""
+    seen = _seen(view)
+    suit = suit_of(card)
+    return all(seen[higher] >= p.copies[higher] for higher in range(suit * 6, card))
+
+
+def _top_words(view: SeatView, card: Card, p: Profile) -> str:
+    """Why nothing beats ``card`` in its suit: "both other A♦ are gone" when every other copy of
+    an ace was played, else "it is the highest spade left"."""
+    played = _seen(view)[card] - view.hand.count(card)
+    others = p.copies[card] - 1
+    if rank_of(card) == ACE and 0 < others <= played:
+        many = {1: "the other", 2: "both other"}.get(others, f"all {others} other")
+        return f"{many} {card_words(card)} {'is' if others == 1 else 'are'} gone"
+    kind = "trump" if suit_of(card) == view.trump else one_of(suit_of(card))
+    return f"it is the highest {kind} left"
+
+
+def best_in(values: Mapping[Card, Sequence[float]], card: Card) -> tuple[int, int]:
+    """(deals on which no other card did better than ``card``, deals simulated)."""
+    deals = len(values[card])
+    wins = sum(1 for i in range(deals) if all(values[card][i] >= v[i] for v in values.values()))
+    return wins, deals
