@@ -40,7 +40,7 @@ from .engine.game import HandState, from_json, seat_view
 from .engine.meld import count_meld, hand_score_ceiling, meld_points
 from .engine.play import trick_winner
 from .engine.variants import VARIANTS, SettingsError, Variant
-from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
+from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
 from .models import PracticeGame
 from .practice_forms import STRENGTH_WORDS
 from .services.practice import PLAYER
@@ -545,15 +545,10 @@ def in_words(text: str) -> str:
     return ENGINE_CODE.sub(lambda code: card_words(parse_card(code.group())), text)
 
 
-def _explained(bot: Any, view: SeatView) -> tuple[Answer, str | None]:
-    """The bot's answer, and its own one-line reason when it offers one (``explain(view)`` gives
-    ``(answer, reason)``); a bot without it just decides."""
-    explain = getattr(bot, "explain", None)
-    if callable(explain):
-        said = explain(view)
-        if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], str) and said[1]:
-            return said[0], said[1]
-    return bot.decide(view), None
+def _explained(bot: Bot, view: SeatView) -> tuple[Answer, str | None]:
+    """The bot's answer, and its own one-line reason when it offers one (``Bot.explain``)."""
+    answer, reason = bot.explain(view)
+    return answer, reason or None
 
 
 def _answer_words(view: SeatView, answer: Answer) -> str:

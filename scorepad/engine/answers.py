@@ -33,7 +33,7 @@ from .cards import (
 )
 from .meld import hand_score_ceiling
 from .play import trick_winner
-from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
+from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Decision, SeatView
 
 # The key of each decision's answer, in a §9.6 line and in a web form alike.
 ANSWER_KEYS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card", CONCEDE: "concede"}
@@ -56,12 +56,13 @@ class AnswerError(ValueError):
 def answer_json(decision: str, answer: Any) -> Any:
     """An engine answer written the §9.6 way (codes and suit letters), for messages."""
     try:
-        if decision == TRUMP:
-            return SUITS[answer]
-        if decision == PLAY:
-            return CODES[answer]
-        if decision == PASS:
-            return [CODES[c] for c in answer]
+        match decision:
+            case Decision.TRUMP:
+                return SUITS[answer]
+            case Decision.PLAY:
+                return CODES[answer]
+            case Decision.PASS:
+                return [CODES[c] for c in answer]
     except (IndexError, TypeError):
         pass
     return answer
@@ -79,15 +80,16 @@ def refuse(view: SeatView, answer: Any, reason: str) -> AnswerError:
 def check_answer(view: SeatView, answer: Answer) -> None:
     """Raise ``AnswerError`` unless ``answer`` is one of the answers ``view.legal`` allows."""
     shown = answer_json(view.decision, answer)
-    if view.decision == BID:
-        _check_bid(view, answer, shown)
-    elif view.decision == PASS:
-        _check_pass(view, answer, shown)
-    elif view.decision == CONCEDE:
-        if type(answer) is not bool:
-            raise refuse(view, shown, "is not true (throw the hand in) or false (play on)")
-    elif answer not in view.legal or isinstance(answer, bool):
-        raise refuse(view, shown, f"is not legal here: choose one of {answer_json_list(view)}")
+    match view.decision:
+        case Decision.BID:
+            _check_bid(view, answer, shown)
+        case Decision.PASS:
+            _check_pass(view, answer, shown)
+        case Decision.CONCEDE:
+            if type(answer) is not bool:
+                raise refuse(view, shown, "is not true (throw the hand in) or false (play on)")
+        case _ if answer not in view.legal or isinstance(answer, bool):  # trump, play
+            raise refuse(view, shown, f"is not legal here: choose one of {answer_json_list(view)}")
 
 
 def answer_json_list(view: SeatView) -> list[Any]:
@@ -204,16 +206,18 @@ def _form_values(data: Mapping[str, Any], key: str) -> list[Any]:
 def _parse_value(view: SeatView, value: Any, shown: Any) -> Answer:
     """The value under the answer's key, as an engine answer; ``shown`` is what messages quote."""
     try:
-        if view.decision in (BID, CONCEDE):
-            said: Answer = value  # any JSON value: check_answer refuses what is not a legal answer
-            return said
-        if view.decision == TRUMP:
-            return parse_suit(_text(value))
-        if view.decision == PASS:
-            if not isinstance(value, list):
-                raise CardError("the cards must be a list of codes")
-            return tuple(parse_card(_text(code)) for code in value)
-        return parse_card(_text(value))
+        match view.decision:
+            case Decision.BID | Decision.CONCEDE:
+                said: Answer = value  # any JSON value: check_answer refuses what is not a legal answer
+                return said
+            case Decision.TRUMP:
+                return parse_suit(_text(value))
+            case Decision.PASS:
+                if not isinstance(value, list):
+                    raise CardError("the cards must be a list of codes")
+                return tuple(parse_card(_text(code)) for code in value)
+            case _:
+                return parse_card(_text(value))
     except CardError as error:
         raise refuse(view, shown, str(error)) from None
 

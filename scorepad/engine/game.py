@@ -5,7 +5,8 @@ to apply a decision in place and ``copy()`` for search, plus the pure spelling
 ``apply(state, action) -> new state`` for everyone else. An illegal action raises
 ``IllegalAction`` (a ``ValueError``) whose message says why, before anything is changed.
 
-A hand runs through these decisions (``decision(state)``; the answer types are view.py's):
+A hand runs through these decisions (``decision(state)``, a ``view.Decision`` whose values are
+these words; the answer type of each is view.py's ``BidAnswer`` … ``ConcedeAnswer``):
 
 ``bid``    the seat to act calls a bid (int) or passes (None)              §1.2 §2.2 §3.2
 ``trump``  the bidder names a suit (int, cards.SPADES …)                     §1.3 §2.3
@@ -50,9 +51,9 @@ from .cards import (
     parse_suit,
 )
 from .meld import meld_points, shown_cards
-from .play import leads, legal_plays, trick_winner
+from .play import PlayRules, close_trick, legal_cards, play_rules
 from .scoring import HandEntry, dealer_for_hand, score_hand, short_meld_stops_play, winners_after_hand
-from .variants import HEAD, Settings, Variant, get_variant
+from .variants import Settings, Variant, get_variant
 from .view import (
     BID,
     CONCEDE,
@@ -60,6 +61,8 @@ from .view import (
     PASS,
     PLAY,
     TRUMP,
+    Answer,
+    Decision,
     SeatView,
     Trick,
     build_seat_view,
@@ -98,7 +101,7 @@ class HandState:
     totals: tuple[int, ...]  # per side, before this hand
     dealt: tuple[tuple[Card, ...], ...]  # per seat, as dealt
     hands: list[list[int]]  # per seat, 24 counts indexed by card: what the seat holds now
-    decision: str | None  # BID, TRUMP, PASS, PLAY, or DONE
+    decision: Decision | None  # BID, TRUMP, PASS, CONCEDE, PLAY, or DONE (None)
     to_act: int | None
     auction: list[bidding.Call] = field(default_factory=list)
     bidder: int | None = None
@@ -120,6 +123,7 @@ class HandState:
     _held: dict[int, tuple[Card, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _tricks_seen: tuple[Trick, ...] = field(default=(), init=False, compare=False, repr=False)
     _auction_seen: tuple[bidding.Call, ...] = field(default=(), init=False, compare=False, repr=False)
+    _rules: PlayRules | None = field(default=None, init=False, compare=False, repr=False)
 
     # -- the public API -------------------------------------------------------------------
 
@@ -130,6 +134,26 @@ class HandState:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandState:
         return from_json(data)
+
+    @classmethod
+    def auction_won(
+        cls,
+        variant: Variant,
+        settings: Settings,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        *,
+        bidder: int,
+        bid: int,
+    ) -> HandState:
+        """The deal ``hands`` with its auction over: ``bidder`` won it at ``bid`` (the only call),
+        and names trump next. Where search starts a contract on a deal it sampled."""
+        state = deal_hands(variant, settings, dealer, hands)
+        state.result = None  # played even if `misdeal_nines` would throw it in: search plays every deal
+        state.auction = [(bidder, bid)]
+        state.bidder, state.bid = bidder, bid
+        state.decision, state.to_act = TRUMP, bidder
+        return state
 
     def copy(self) -> HandState:
         """An independent state (for search): lists are copied, immutable parts shared."""
@@ -161,22 +185,24 @@ class HandState:
         )
         # Immutable, and ``seat_view`` checks them against ``tricks`` and ``auction`` before use.
         copied._tricks_seen, copied._auction_seen = self._tricks_seen, self._auction_seen
+        copied._rules = self._rules
         return copied
 
     def push(self, action: Any) -> None:
         """Apply ``action`` for the seat to act, in place; illegal actions change nothing."""
-        if self.decision == PLAY:
-            self._play(action)
-        elif self.decision == BID:
-            self._bid(action)
-        elif self.decision == TRUMP:
-            self._name_trump(action)
-        elif self.decision == PASS:
-            self._pass(action)
-        elif self.decision == CONCEDE:
-            self._concede(action)
-        else:
-            raise IllegalAction("the hand is over: no more actions")
+        match self.decision:
+            case Decision.PLAY:
+                self._play(action)
+            case Decision.BID:
+                self._bid(action)
+            case Decision.TRUMP:
+                self._name_trump(action)
+            case Decision.PASS:
+                self._pass(action)
+            case Decision.CONCEDE:
+                self._concede(action)
+            case _:
+                raise IllegalAction("the hand is over: no more actions")
         self._legal = None  # a new decision (an illegal action raised above and changed nothing)
 
     def legal(self) -> tuple[Any, ...]:
@@ -189,40 +215,32 @@ class HandState:
         return self._legal
 
     def _legal_now(self) -> tuple[Any, ...]:
-        if self.decision == PLAY:
-            return tuple(self.legal_cards())
-        if self.decision == BID:
-            least = bidding.least_bid(self.auction, self.settings)
-            forced = bidding.dealer_forced(self.auction, self.variant.seats, self.settings)
-            return (least,) if forced else (None, least)
-        if self.decision == TRUMP:
-            return self.trump_choices()
-        if self.decision == PASS:
-            return tuple(cards_from_counts(self.hands[self._seat()]))
-        if self.decision == CONCEDE:
-            return CONCEDE_CHOICES
-        return ()
+        match self.decision:
+            case Decision.PLAY:
+                return tuple(self.legal_cards())
+            case Decision.BID:
+                least = bidding.least_bid(self.auction, self.settings)
+                forced = bidding.dealer_forced(self.auction, self.variant.seats, self.settings)
+                return (least,) if forced else (None, least)
+            case Decision.TRUMP:
+                return self.trump_choices()
+            case Decision.PASS:
+                return tuple(cards_from_counts(self.hands[self._seat()]))
+            case Decision.CONCEDE:
+                return CONCEDE_CHOICES
+            case _:
+                return ()
 
     def legal_cards(self) -> list[Card]:
-        """The distinct cards the seat to act may play (§0.4, with the §4 play keys)."""
-        counts = self.hands[self._seat()]
-        settings = self.settings
-        if not self.trick:
-            # `bidder_must_lead_trump` (PINHELP): "unless the bid was 50", the minimum bid.
-            first_lead = not self.tricks and settings.bidder_must_lead_trump and self.bid != settings.min_bid
-            return leads(counts, self.trump, must_lead_trump=first_lead)
-        cards = self.trick
-        win = trick_winner(cards, self.trump)
-        duty = not (settings.head_partner_exempt and self._partner_winning(win))
-        return legal_plays(
-            counts,
-            cards[0] // 6,
-            cards[win],
-            self.trump,
-            head=duty and settings.play_mode == HEAD,
-            overtrump=duty and settings.must_overtrump,
-            trump_when_void=settings.must_trump_when_void,
-        )
+        """The distinct cards the seat to act may play (§0.4, with the §4 play keys: ``play.legal_cards``)."""
+        rules, counts = self._play_rules(), self.hands[self._seat()]
+        return legal_cards(rules, counts, self.trump, self._leader(), self.trick, len(self.tricks))
+
+    def _play_rules(self) -> PlayRules:
+        """This hand's play keys, made once the bid is known (a cache, never part of the value)."""
+        if self._rules is None:
+            self._rules = play_rules(self.variant, self.settings, self.bid)
+        return self._rules
 
     def trump_choices(self) -> tuple[Suit, ...]:
         """Suits the bidder may name (`auction.trump_suits`)."""
@@ -368,23 +386,16 @@ class HandState:
         self._close_trick()
 
     def _close_trick(self) -> None:
-        seats, leader, cards = self.variant.seats, self._leader(), self.trick
-        winner = (leader + trick_winner(cards, self.trump)) % seats
-        side = self.variant.side_of(winner)
-        values = self.settings.counter_values
-        self.points[side] += sum(values[c % 6] for c in cards)
-        self.took_trick[side] = True
+        leader, cards = self._leader(), self.trick
+        done = len(self.tricks)
+        rules = self._play_rules()
+        winner = close_trick(rules, cards, leader, self.trump, done, self.points, self.took_trick)
         self.tricks.append(build_trick(leader=leader, cards=tuple(cards), winner=winner))
         self.trick = []
-        if len(self.tricks) == self.variant.hand_size:
-            self.points[side] += self.settings.last_trick
+        if done + 1 == self.variant.hand_size:
             self._finish(played=True)
         else:
             self.to_act = self.trick_leader = winner
-
-    def _partner_winning(self, win_index: int) -> bool:
-        winner = (self._leader() + win_index) % self.variant.seats
-        return winner != self.to_act and self.variant.side_of(winner) == self.variant.side_of(self._seat())
 
     def _why_not_playable(self, card: Any) -> str:
         prefix = f"seat {self.to_act} cannot play {_say_card(card)}"
@@ -550,7 +561,7 @@ def next_hand(state: HandState, rng: random.Random) -> HandState:
 # -- the functional API ----------------------------------------------------------------------
 
 
-def apply(state: HandState, action: Any) -> HandState:
+def apply(state: HandState, action: Answer) -> HandState:
     """The state after ``action``; ``state`` itself is untouched (IllegalAction if not allowed)."""
     after = state.copy()
     after.push(action)
@@ -571,7 +582,7 @@ def to_act(state: HandState) -> int | None:
     return state.to_act
 
 
-def decision(state: HandState) -> str | None:
+def decision(state: HandState) -> Decision | None:
     return state.decision
 
 
@@ -602,7 +613,7 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         settings=state.settings,
         seat=seat,
         dealer=state.dealer,
-        decision=state.decision or "done",
+        decision=state.decision or Decision.DONE,
         hand=_held_cards(state, seat),
         auction=_auction_calls(state),
         bidder=state.bidder,
@@ -711,7 +722,7 @@ def from_json(data: dict[str, Any]) -> HandState:
         totals=tuple(data["totals"]),
         dealt=tuple(tuple(parse_cards(cards)) for cards in data["dealt"]),
         hands=[list(counts_of(parse_cards(cards))) for cards in data["hands"]],
-        decision=data["decision"],
+        decision=None if data["decision"] is None else Decision(data["decision"]),
         to_act=data["to_act"],
         auction=[(seat, bid) for seat, bid in data["auction"]],
         bidder=data["bidder"],

@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CARD_COUNT, KING, QUEEN, Card
-from .play import trick_winner
-from .variants import HEAD
+from .play import PlayRules, must_beat, play_rules, trick_winner
 from .view import SeatView, Trick
 
 ALL_SUIT_CARDS = tuple(sum(1 << (suit * 6 + rank) for rank in range(6)) for suit in range(4))
@@ -60,8 +59,9 @@ def knowledge_of(view: SeatView) -> Knowledge:
     tricks: list[Trick] = list(view.tricks)
     if view.trick is not None and view.trick.cards:
         tricks.append(view.trick)
+    rules = play_rules(variant, view.settings, view.bid)
     for number, trick in enumerate(tricks):
-        _read_trick(view, trick, number, played_by, forbidden)
+        _read_trick(view, rules, trick, number, played_by, forbidden)
     mine = [0] * CARD_COUNT
     for c in view.hand:
         mine[c] += 1
@@ -132,16 +132,21 @@ def _partner(view: SeatView) -> int:
 
 
 def _read_trick(
-    view: SeatView, trick: Trick, number: int, played_by: list[list[int]], forbidden: list[int]
+    view: SeatView,
+    rules: PlayRules,
+    trick: Trick,
+    number: int,
+    played_by: list[list[int]],
+    forbidden: list[int],
 ) -> None:
     """Note who played what, and what each play proves a seat lacks (the §0.4 duties it kept)."""
-    settings, trump, seats = view.settings, view.trump, view.variant.seats
+    trump, seats = view.trump, rules.seats
     cards = trick.cards
     led = cards[0] // 6
     leader = trick.leader
     played_by[leader][cards[0]] += 1
-    first_lead_trump = settings.bidder_must_lead_trump and view.bid != settings.min_bid
-    if number == 0 and leader == view.bidder and trump is not None and led != trump and first_lead_trump:
+    first_lead = number == 0 and leader == view.bidder and rules.lead_trump_first
+    if first_lead and trump is not None and led != trump:
         forbidden[leader] |= ALL_SUIT_CARDS[trump]
     for index in range(1, len(cards)):
         seat = (leader + index) % seats
@@ -149,19 +154,16 @@ def _read_trick(
         played_by[seat][c] += 1
         win = trick_winner(cards[:index], trump)
         winning = cards[win]
-        winner_seat = (leader + win) % seats
-        exempt = settings.head_partner_exempt and view.variant.side_of(winner_seat) == view.variant.side_of(
-            seat
-        )
+        duty = must_beat(rules, (leader + win) % seats, seat)
         if c // 6 != led:
             forbidden[seat] |= ALL_SUIT_CARDS[led]
-            if trump is None or not settings.must_trump_when_void:
+            if trump is None or not rules.trump_when_void:
                 continue
             if c // 6 != trump:
                 forbidden[seat] |= ALL_SUIT_CARDS[trump]
-            elif settings.must_overtrump and not exempt and winning // 6 == trump and not c < winning:
+            elif rules.overtrump and duty and winning // 6 == trump and not c < winning:
                 forbidden[seat] |= _higher_than(winning)
-        elif settings.play_mode == HEAD and not exempt and winning // 6 == led and not c < winning:
+        elif rules.head and duty and winning // 6 == led and not c < winning:
             forbidden[seat] |= _higher_than(winning)
 
 

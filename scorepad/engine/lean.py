@@ -2,8 +2,9 @@
 
 Search bots play thousands of hands per decision on deals they sampled themselves
 (``knowledge.determinize``), so this path carries only what trick play needs: the hands as counts,
-the trick, the points and who took a trick, and the play rules as flags. Legality comes from the
-same functions the game engine uses (``play.leads`` and ``play.legal_plays``), and the hand's score
+the trick, the points and who took a trick, and the play rules as flags (``play.PlayRules``).
+Legality and closing a trick come from the same functions the game engine uses
+(``play.legal_cards``, ``play.close_trick``), and the hand's score
 from the same scorer (``scoring.score_hand``, cached per result), so a playout scores exactly as the
 real hand would.
 
@@ -18,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import CARD_COUNT, Card, Suit
-from .play import leads, legal_plays, trick_winner
+from .cards import Card, Suit
+from .play import PlayRules, close_trick, legal_cards, trick_winner
 from .scoring import HandEntry, score_hand
-from .variants import HEAD, Settings, Variant
+from .variants import Settings, Variant
 
 INFINITY = 10.0**9
 
@@ -52,38 +53,6 @@ class Contract:
         scores = self.scores(points, took)
         others = len(scores) - 1
         return scores[side] - (sum(scores) - scores[side]) / others
-
-
-@dataclass(frozen=True, slots=True)
-class PlayRules:
-    """The §0.4 play keys of one game, and the table's shape, as plain values."""
-
-    seats: int
-    side_of: tuple[int, ...]
-    sides: int
-    value: tuple[int, ...]  # counter points per card
-    last_trick: int
-    head: bool
-    overtrump: bool
-    trump_when_void: bool
-    partner_exempt: bool
-    lead_trump_first: bool  # the bidder's first lead must be trump
-
-
-def play_rules(variant: Variant, settings: Settings, bid: int) -> PlayRules:
-    values = settings.counter_values
-    return PlayRules(
-        seats=variant.seats,
-        side_of=tuple(variant.side_of(s) for s in range(variant.seats)),
-        sides=len(variant.sides),
-        value=tuple(values[c % 6] for c in range(CARD_COUNT)),
-        last_trick=settings.last_trick,
-        head=settings.play_mode == HEAD,
-        overtrump=settings.must_overtrump,
-        trump_when_void=settings.must_trump_when_void,
-        partner_exempt=settings.head_partner_exempt,
-        lead_trump_first=settings.bidder_must_lead_trump and bid != settings.min_bid,
-    )
 
 
 class PlayState:
@@ -122,25 +91,9 @@ class PlayState:
         return copied
 
     def legal(self) -> list[Card]:
-        """The distinct cards the seat to act may play (the game engine's rules)."""
+        """The distinct cards the seat to act may play (the game engine's rules, ``play.legal_cards``)."""
         counts = self.hands[self.to_act]
-        rules, trick, trump = self.rules, self.trick, self.trump
-        if not trick:
-            return leads(counts, trump, must_lead_trump=rules.lead_trump_first and not self.done)
-        win = trick_winner(trick, trump)
-        duty = True
-        if rules.partner_exempt:
-            winner = (self.leader + win) % rules.seats
-            duty = rules.side_of[winner] != rules.side_of[self.to_act]
-        return legal_plays(
-            counts,
-            trick[0] // 6,
-            trick[win],
-            trump,
-            head=duty and rules.head,
-            overtrump=duty and rules.overtrump,
-            trump_when_void=rules.trump_when_void,
-        )
+        return legal_cards(self.rules, counts, self.trump, self.leader, self.trick, self.done)
 
     def play(self, c: Card) -> None:
         rules = self.rules
@@ -150,15 +103,9 @@ class PlayState:
         if len(trick) < rules.seats:
             self.to_act = (self.to_act + 1) % rules.seats
             return
-        winner = (self.leader + trick_winner(trick, self.trump)) % rules.seats
-        side = rules.side_of[winner]
-        value = rules.value
-        self.points[side] += sum(value[x] for x in trick)
-        self.took[side] = True
+        winner = close_trick(rules, trick, self.leader, self.trump, self.done, self.points, self.took)
         self.done += 1
         self.left -= 1
-        if not self.left:
-            self.points[side] += rules.last_trick
         self.trick = []
         self.leader = self.to_act = winner
 

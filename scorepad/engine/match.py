@@ -41,6 +41,9 @@ class TimedBot:
             self.cpu_times.append((time.process_time() - cpu) * 1000)
         return answer
 
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
+        return self.decide(view), None  # timed, so only ``decide`` is asked
+
     def close(self) -> None:
         self.bot.close()
 

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_from_counts
-from .game import HandState, deal_hands, seat_view
-from .lean import Contract, PlayState, play_rules, playout
+from .game import HandState, seat_view
+from .lean import Contract, PlayState, playout
+from .play import close_trick, play_rules
 from .scoring import HandEntry, score_hand
 from .variants import Settings, Variant
 from .view import CONCEDE, PASS, PLAY, SeatView
@@ -34,11 +35,8 @@ def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayStat
     rules = play_rules(variant, settings, view.bid)
     sides = rules.sides
     points, took = [0] * sides, [False] * sides
-    for trick in view.tricks:
-        assert trick.winner is not None
-        side = rules.side_of[trick.winner]
-        points[side] += sum(rules.value[c] for c in trick.cards)
-        took[side] = True
+    for done, trick in enumerate(view.tricks):
+        close_trick(rules, trick.cards, trick.leader, view.trump, done, points, took)
     current = view.trick
     state = PlayState(
         rules,
@@ -67,10 +65,8 @@ def contract_state(
     """The deal ``hands`` after an auction won by ``bidder`` at ``bid``, with ``trump`` named, the
     cards passed (``passer`` answers for each seat that passes) and meld shown, playing on where
     the bidder may concede: at the first lead, or over (the rule of 20 stopped it)."""
-    state = deal_hands(variant, settings, dealer, [cards_from_counts(hand) for hand in hands])
-    state.auction = [(bidder, bid)]
-    state.bidder, state.bid = bidder, bid
-    state.decision, state.to_act = "trump", bidder
+    dealt = [cards_from_counts(hand) for hand in hands]
+    state = HandState.auction_won(variant, settings, dealer, dealt, bidder=bidder, bid=bid)
     state.push(trump)
     while state.decision == PASS:
         assert state.to_act is not None

@@ -11,15 +11,32 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .cards import ACE, CODES, JACK, KING, NINE, QUEEN, RANKS, TEN, Card, CardError, Rank, card
 
-BID_STEPS_1_THEN_5 = "1 below 60, then 5"
-HEAD, FOLLOW = "HEAD", "FOLLOW"
+# The §4 settings whose values are words, each as the words its JSON allows (in the catalogue's order).
+type BidSteps = Literal["1 below 60, then 5"]
+type RunExtraKQ = Literal["half", "strict", "marry"]
+type DoubleAroundScale = Literal["×10", "two_singles", "table"]
+type TieBreak = Literal["co-winners", "bidder", "play_on"]
+type AllPass = Literal["dealer_forced", "redeal"]
+type NoMarriagePenalty = Literal["lose_bid"]
+type ForfeitOpponents = Literal["nothing", "meld20", "meld20+25", "meld20+50"]
+type PlayMode = Literal["HEAD", "FOLLOW"]
+type CountSystem = Literal["AKT=1", "A,T=10;K,Q=5", "A=11,T=10,K=4,Q=3,J=2", "A,T,K=10"]
+type DoubleRoyalMarriage = Literal["additive", "30"]
+type RoundhouseMode = Literal["label", "bonus"]
+type SetPenalty = Literal["bid", "double_bid"]
+type MisdealNines = Literal["off", "5+ nines", "5 nines and no ace"]
+type RenegePenalty = Literal["none", "set_bid", "lose_hand"]
+
+BID_STEPS_1_THEN_5: BidSteps = "1 below 60, then 5"
+HEAD: PlayMode = "HEAD"
+FOLLOW: PlayMode = "FOLLOW"
 
 # Counter values per rank A T K Q J 9, keyed by the §4 `count_system` names.
-COUNT_SYSTEMS: dict[str, tuple[int, int, int, int, int, int]] = {
+COUNT_SYSTEMS: dict[CountSystem, tuple[int, int, int, int, int, int]] = {
     "AKT=1": (1, 1, 1, 0, 0, 0),
     "A,T=10;K,Q=5": (10, 10, 5, 5, 0, 0),
     "A=11,T=10,K=4,Q=3,J=2": (11, 10, 4, 3, 2, 0),
@@ -37,21 +54,21 @@ class Settings:
 
     target: int
     min_bid: int
-    bid_increment: int | str
+    bid_increment: int | BidSteps
     pass_cards: int
-    run_extra_kq: str
-    double_around_scale: str
+    run_extra_kq: RunExtraKQ
+    double_around_scale: DoubleAroundScale
     last_trick: int
     bidder_out: bool
-    tie_break: str
+    tie_break: TieBreak
     pass_is_final: bool = True
-    all_pass: str = "dealer_forced"
+    all_pass: AllPass = "dealer_forced"
     single_round_bidding: bool = False
     trump_requires_marriage: bool = False
-    no_marriage_penalty: str = "lose_bid"
-    forfeit_opponents: str = "nothing"
+    no_marriage_penalty: NoMarriagePenalty = "lose_bid"
+    forfeit_opponents: ForfeitOpponents = "nothing"
     bidder_may_concede: bool = False
-    play_mode: str = HEAD
+    play_mode: PlayMode = HEAD
     head_partner_exempt: bool = False
     must_overtrump: bool = True
     must_trump_when_void: bool = True
@@ -59,14 +76,14 @@ class Settings:
     meld_requires_trick: bool = True
     rule_of_20: tuple[int, int] | None = None
     bidders_short_meld_play_out: bool = False
-    count_system: str = "AKT=1"
-    double_royal_marriage: str = "additive"
-    roundhouse_mode: str = "label"
+    count_system: CountSystem = "AKT=1"
+    double_royal_marriage: DoubleRoyalMarriage = "additive"
+    roundhouse_mode: RoundhouseMode = "label"
     double_roundhouse: int = 160
     npa_values: bool = False
-    set_penalty: str = "bid"
-    misdeal_nines: str = "off"
-    renege_penalty: str = "none"
+    set_penalty: SetPenalty = "bid"
+    misdeal_nines: MisdealNines = "off"
+    renege_penalty: RenegePenalty = "none"
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -99,23 +116,28 @@ class Settings:
 
 
 # Allowed values per key; a callable checks the value instead of a fixed choice.
+def _words(alias: Any) -> tuple[str, ...]:
+    """The words a ``Literal`` type alias above allows, in its order."""
+    return get_args(alias.__value__)
+
+
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "bid_increment": (1, 5, 10, BID_STEPS_1_THEN_5),
     "pass_cards": (0, 3, 4),
-    "run_extra_kq": ("half", "strict", "marry"),
-    "double_around_scale": ("×10", "two_singles", "table"),
-    "tie_break": ("co-winners", "bidder", "play_on"),
-    "all_pass": ("dealer_forced", "redeal"),
-    "no_marriage_penalty": ("lose_bid",),
-    "forfeit_opponents": ("nothing", "meld20", "meld20+25", "meld20+50"),
-    "play_mode": (HEAD, FOLLOW),
-    "count_system": tuple(COUNT_SYSTEMS),
-    "double_royal_marriage": ("additive", "30"),
-    "roundhouse_mode": ("label", "bonus"),
+    "run_extra_kq": _words(RunExtraKQ),
+    "double_around_scale": _words(DoubleAroundScale),
+    "tie_break": _words(TieBreak),
+    "all_pass": _words(AllPass),
+    "no_marriage_penalty": _words(NoMarriagePenalty),
+    "forfeit_opponents": _words(ForfeitOpponents),
+    "play_mode": _words(PlayMode),
+    "count_system": _words(CountSystem),
+    "double_royal_marriage": _words(DoubleRoyalMarriage),
+    "roundhouse_mode": _words(RoundhouseMode),
     "double_roundhouse": (160, 240),
-    "set_penalty": ("bid", "double_bid"),
-    "misdeal_nines": ("off", "5+ nines", "5 nines and no ace"),
-    "renege_penalty": ("none", "set_bid", "lose_hand"),
+    "set_penalty": _words(SetPenalty),
+    "misdeal_nines": _words(MisdealNines),
+    "renege_penalty": _words(RenegePenalty),
 }
 
 

@@ -8,22 +8,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, Protocol, cast
 
 from .cards import SUITS, Card, Suit, codes
 from .variants import Settings, Variant
 
-BID, TRUMP, PASS, PLAY = "bid", "trump", "pass", "play"
-CONCEDE = "concede"  # §4 `bidder_may_concede`: after meld, before the first lead, the bidder only
+
+class Decision(StrEnum):
+    """What the seat to act decides. The values are the §9.6 protocol's words, so a ``Decision``
+    equals its word (``Decision.BID == "bid"``) and writes itself as it in JSON."""
+
+    BID = "bid"
+    TRUMP = "trump"
+    PASS = "pass"
+    CONCEDE = "concede"  # §4 `bidder_may_concede`: after meld, before the first lead, the bidder only
+    PLAY = "play"
+    DONE = "done"  # only a seat view's, once the hand is over (a HandState's decision is then None)
+
+
+BID, TRUMP, PASS, CONCEDE, PLAY = Decision.BID, Decision.TRUMP, Decision.PASS, Decision.CONCEDE, Decision.PLAY
 CONCEDE_CHOICES = (False, True)  # play on, or throw the hand in (scored as a forfeit)
 
-# The answer to each decision, as an engine value:
-#   bid   -> int (a bid) or None (pass)
-#   trump -> Suit
-#   pass  -> tuple[Card, ...] of exactly ``pass_count`` cards
-#   play  -> Card
-#   concede -> bool (True: throw the hand in)
-Answer = int | None | tuple[Card, ...]
+# The answer to each decision, as an engine value, one type per decision:
+type BidAnswer = int | None  # a bid, or None to pass
+type TrumpAnswer = Suit
+type PassAnswer = tuple[Card, ...]  # exactly ``pass_count`` cards
+type PlayAnswer = Card
+type ConcedeAnswer = bool  # True: throw the hand in
+# Any of them (Suit and Card are ints, bool too, so the union spells only the distinct shapes).
+type Answer = BidAnswer | PassAnswer
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +59,7 @@ class SeatView:
     settings: Settings
     seat: int
     dealer: int
-    decision: str
+    decision: Decision
     hand: tuple[Card, ...]
     auction: tuple[tuple[int, int | None], ...]
     bidder: int | None
@@ -59,8 +73,49 @@ class SeatView:
     trick: Trick | None  # the trick in progress, when deciding a play
     totals: tuple[int, ...]  # per side, before this hand
     legal: tuple[Any, ...]  # bid: (None, MIN) or (MIN,); trump: suits; pass: the hand; play: cards;
-    # concede: (False, True)
+    # concede: (False, True). Read it typed through the property of the decision (``legal_bids`` …).
     pass_count: int = 0
+
+    # -- ``legal``, typed per decision: each property is only for its own decision ------------------
+
+    @property
+    def legal_bids(self) -> tuple[BidAnswer, ...]:
+        """bid: ``(None, MIN)``, a pass or any bid from MIN on the increment; ``(MIN,)`` when forced."""
+        return self._legal_for(BID)
+
+    @property
+    def least_bid(self) -> int:
+        """bid: the lowest bid allowed now (the last of ``legal_bids``)."""
+        least = self.legal_bids[-1]
+        assert least is not None
+        return least
+
+    @property
+    def may_pass(self) -> bool:
+        """bid: whether the seat may pass (a dealer forced to bid may not)."""
+        return None in self.legal_bids
+
+    @property
+    def legal_suits(self) -> tuple[TrumpAnswer, ...]:
+        """trump: the suits the bidder may name."""
+        return self._legal_for(TRUMP)
+
+    @property
+    def legal_cards(self) -> tuple[PlayAnswer, ...]:
+        """play: the distinct cards the seat may play; pass: the whole hand, to choose ``pass_count`` of."""
+        if self.decision == PASS:
+            return self.legal
+        return self._legal_for(PLAY)
+
+    @property
+    def legal_concessions(self) -> tuple[ConcedeAnswer, ...]:
+        """concede: ``(False, True)``, play on or throw the hand in."""
+        return self._legal_for(CONCEDE)
+
+    def _legal_for(self, decision: Decision) -> tuple[Any, ...]:
+        if self.decision != decision:
+            raise ValueError(f"the seat decides {self.decision}, not {decision}")
+        return self.legal
 
     def to_json(self) -> dict[str, Any]:
         """The §9.6 JSON object, keys and codes exactly as RULES.md writes them."""
@@ -112,19 +167,25 @@ build_seat_view: Callable[..., SeatView] = _fast_constructor(SeatView)
 build_trick: Callable[..., Trick] = _fast_constructor(Trick)  # the trick in progress, in every play view
 
 
-def _legal_json(decision: str, legal: tuple[Any, ...]) -> list[Any]:
-    if decision in (BID, CONCEDE):
-        return list(legal)
-    if decision == TRUMP:
-        return [SUITS[suit] for suit in legal]
-    return codes(legal)
+def _legal_json(decision: Decision, legal: tuple[Any, ...]) -> list[Any]:
+    match decision:
+        case Decision.BID | Decision.CONCEDE:
+            return list(legal)
+        case Decision.TRUMP:
+            return [SUITS[suit] for suit in legal]
+        case _:  # pass and play: cards; done: nothing
+            return codes(legal)
 
 
 class Bot(Protocol):
-    """Anything that answers a seat view. ``close`` ends a game (outside programs exit)."""
+    """Anything that answers a seat view. ``explain`` answers with one reason in a player's words
+    (None from a bot that has none: hints fall back to ``reasons.hint_reason``); ``close`` ends a
+    game (outside programs exit)."""
 
     name: str
 
     def decide(self, view: SeatView) -> Answer: ...
+
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]: ...
 
     def close(self) -> None: ...

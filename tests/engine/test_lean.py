@@ -11,7 +11,7 @@ from scorepad.engine.bots import HeuristicBot
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.lean import INFINITY, Contract, PlayState, solve
 from scorepad.engine.search import play_state
-from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.engine.variants import COUNT_SYSTEMS, FOLLOW, HEAD, VARIANTS, get_variant
 from tests.engine.test_knowledge import advance
 
 
@@ -51,6 +51,62 @@ def test_the_lean_state_allows_and_scores_exactly_what_the_game_engine_does(
         card = bots[state.to_act].decide(seat_view(state, state.to_act))
         state.push(card)
         lean.play(card)
+    assert lean.over()
+    assert state.result is not None
+    assert contract.scores(lean.points, lean.took) == state.result.scores
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant_id=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 10_000),
+    extra_steps=st.integers(0, 30),
+    play_mode=st.sampled_from([HEAD, FOLLOW]),
+    exempt=st.booleans(),
+    overtrump=st.booleans(),
+    trump_when_void=st.booleans(),
+    lead_trump=st.booleans(),
+    count_system=st.sampled_from(sorted(COUNT_SYSTEMS)),
+    last_trick=st.sampled_from([0, 10, 25]),
+)
+def test_under_every_play_setting_random_legal_play_agrees_card_by_card_with_the_full_rules(
+    variant_id: str,
+    seed: int,
+    extra_steps: int,
+    play_mode: str,
+    exempt: bool,
+    overtrump: bool,
+    trump_when_void: bool,
+    lead_trump: bool,
+    count_system: str,
+    last_trick: int,
+) -> None:
+    overrides = {
+        "play_mode": play_mode,
+        "head_partner_exempt": exempt,
+        "must_overtrump": overtrump,
+        "must_trump_when_void": trump_when_void,
+        "bidder_must_lead_trump": lead_trump,
+        "count_system": count_system,
+        "last_trick": last_trick,
+    }
+    state, _ = playing_hand(variant_id, seed, extra_steps, overrides)  # the lean state starts mid-hand
+    if state is None or state.decision is None:
+        return
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    rng = random.Random(seed)
+    while state.decision is not None:
+        assert lean.to_act == state.to_act
+        legal = state.legal()
+        assert sorted(lean.legal()) == sorted(legal)
+        card = rng.choice(legal)
+        state.push(card)
+        lean.play(card)
+        if not lean.trick:  # a trick just closed: the same winner leads, the same points counted
+            assert lean.leader == state.tricks[-1].winner
+            assert lean.points == state.points
+            assert lean.took == state.took_trick
     assert lean.over()
     assert state.result is not None
     assert contract.scores(lean.points, lean.took) == state.result.scores

@@ -1,7 +1,17 @@
 """The trick winner (RULES.md §0.3) and the legal-play algorithms (§0.4), with RULES' own examples."""
 
 from scorepad.engine.cards import DIAMONDS, HEARTS, SPADES, codes, counts_of, parse_cards
-from scorepad.engine.play import beats, leads, legal_plays, trick_winner
+from scorepad.engine.play import (
+    PlayRules,
+    beats,
+    close_trick,
+    leads,
+    legal_cards,
+    legal_plays,
+    play_rules,
+    trick_winner,
+)
+from scorepad.engine.variants import get_variant
 
 HEAD_RULES = {"head": True, "overtrump": True, "trump_when_void": True}
 FOLLOW_RULES = {"head": False, "overtrump": False, "trump_when_void": True}
@@ -133,3 +143,42 @@ def test_bidder_must_lead_trump_limits_the_lead_to_trumps_when_held():
     hand = counts_of(parse_cards("AS KH 9D"))
     assert codes(leads(hand, DIAMONDS, must_lead_trump=True)) == ["9D"]
     assert codes(leads(hand, 3, must_lead_trump=True)) == ["AS", "KH", "9D"]
+
+
+# -- the rules of one hand (PlayRules): the duty to beat, the first lead, closing a trick ---------
+
+
+def classic_rules(bid: int = 30, **overrides: object) -> PlayRules:
+    classic = get_variant("classic")
+    return play_rules(classic, classic.settings(overrides), bid)
+
+
+def test_head_partner_exempt_lifts_the_duty_to_beat_only_over_a_partner():
+    exempt, bound = classic_rules(head_partner_exempt=True), classic_rules(head_partner_exempt=False)
+    hand = counts_of(parse_cards("AD 9D"))
+    partner_winning = parse_cards("KD JD")  # seat 0 leads the KD, seat 1 follows: seat 2 to play
+    assert codes(legal_cards(bound, hand, HEARTS, 0, partner_winning, 1)) == ["AD"]
+    assert codes(legal_cards(exempt, hand, HEARTS, 0, partner_winning, 1)) == ["AD", "9D"]
+    opponent_winning = parse_cards("JD KD")  # seat 1's KD wins: seat 2 must head it even so
+    assert codes(legal_cards(exempt, hand, HEARTS, 0, opponent_winning, 1)) == ["AD"]
+
+
+def test_the_bidders_first_lead_is_trump_unless_the_bid_was_the_minimum():
+    hand = counts_of(parse_cards("AS KH 9D"))
+    rules = classic_rules(bid=30, bidder_must_lead_trump=True)
+    assert codes(legal_cards(rules, hand, DIAMONDS, 0, [], 0)) == ["9D"]
+    assert codes(legal_cards(rules, hand, DIAMONDS, 0, [], 1)) == ["AS", "KH", "9D"]  # later leads: any
+    at_minimum = classic_rules(bid=get_variant("classic").defaults.min_bid, bidder_must_lead_trump=True)
+    assert codes(legal_cards(at_minimum, hand, DIAMONDS, 0, [], 0)) == ["AS", "KH", "9D"]
+
+
+def test_closing_a_trick_counts_for_the_winners_side_and_the_last_trick_bonus_once():
+    rules = classic_rules(last_trick=10)
+    points, took = [0, 0], [False, False]
+    winner = close_trick(rules, parse_cards("KD AD TD 9D"), 2, HEARTS, 0, points, took)
+    assert winner == 3  # AD, second card of a trick led by seat 2
+    assert (points, took) == ([0, 3], [False, True])  # AKT=1: K, A, T
+    last = get_variant("classic").hand_size - 1
+    winner = close_trick(rules, parse_cards("9S JS QS 9H"), 0, HEARTS, last, points, took)
+    assert winner == 3  # the lone trump
+    assert (points, took) == ([0, 3 + 0 + 10], [False, True])

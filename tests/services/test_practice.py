@@ -247,7 +247,7 @@ def test_a_bots_reason_is_shown_with_cards_as_players_write_them(monkeypatch):
 
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
-    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # a bot without explain
+    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # its explain gives no reason
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason

@@ -35,6 +35,9 @@ class PlaysOn:
         answer = self.bot.decide(view)  # asked anyway: its random draws stay those of the other play
         return False if view.decision == CONCEDE else answer
 
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
+        return self.decide(view), None
+
     def close(self) -> None:
         self.bot.close()
 

@@ -29,16 +29,19 @@ class EasyBot:
     def decide(self, view: SeatView) -> Answer:
         answer = self.heuristic.decide(view)
         if view.decision == PLAY and self.rng.random() < CARELESS_PLAY:
-            card: Card = self.rng.choice(view.legal)
+            card: Card = self.rng.choice(view.legal_cards)
             return card
-        if view.decision == BID and answer is not None and None in view.legal:
+        if view.decision == BID and answer is not None and view.may_pass:
             # Would the heuristic still bid if the bid were a quarter higher? If not, pass.
-            least = view.legal[-1]
+            least = view.least_bid
             stretched = (None, max(least, round(least / TIMID_BID)))
             harder = dataclasses.replace(view, legal=stretched)
             if self.heuristic.decide(harder) is None:
                 return None
         return answer
+
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
+        return self.decide(view), None  # no words for its answers
 
     def close(self) -> None:
         pass

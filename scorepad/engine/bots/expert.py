@@ -43,7 +43,7 @@ from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
+from ..view import PLAY, Answer, Decision, SeatView
 from . import reasons
 from .heuristic import (
     PARTNER_MELD_SHARE,
@@ -105,7 +105,7 @@ class ExpertBot:
     def decide(self, view: SeatView) -> Answer:
         return self.explain(view)[0]
 
-    def explain(self, view: SeatView) -> tuple[Answer, str]:
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
         """The answer to ``view`` and one line saying why, in a player's words."""
         choice = self.evaluate(view)
         return choice.answer, choice.reason
@@ -115,17 +115,19 @@ class ExpertBot:
         ``also`` (a legal answer, such as the one a player gave) is weighed too."""
         deadline = time.perf_counter() + self.budget
         p = profile_of(view.variant, view.settings)
-        if view.decision == PLAY:
-            return self._play(view, p, deadline)
-        if view.decision == BID:
-            return self._bid(view, p, deadline, also)
-        if view.decision == TRUMP:
-            return self._trump(view, p, deadline)
-        if view.decision == PASS:
-            return self._pass(view, p, deadline, also)
-        if view.decision == CONCEDE:
-            return self._concede(view, p, deadline)
-        raise ValueError(f"unknown decision {view.decision!r}")
+        match view.decision:
+            case Decision.PLAY:
+                return self._play(view, p, deadline)
+            case Decision.BID:
+                return self._bid(view, p, deadline, also)
+            case Decision.TRUMP:
+                return self._trump(view, p, deadline)
+            case Decision.PASS:
+                return self._pass(view, p, deadline, also)
+            case Decision.CONCEDE:
+                return self._concede(view, p, deadline)
+            case _:
+                raise ValueError(f"no answer once the hand is {view.decision}")
 
     def close(self) -> None:
         pass
@@ -170,7 +172,7 @@ class ExpertBot:
     # ------------------------------------------------------------ play
 
     def _play(self, view: SeatView, p: Profile, deadline: float) -> Choice:
-        legal = list(dict.fromkeys(view.legal))
+        legal = list(dict.fromkeys(view.legal_cards))
         if len(legal) == 1:
             return Choice(legal[0], reasons.play_reason(view, legal[0], p), {legal[0]: 0.0})
         side = view.variant.side_of(view.seat)
@@ -235,8 +237,8 @@ class ExpertBot:
         return results
 
     def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
-        least = view.legal[-1]
-        if None not in view.legal:
+        least = view.least_bid
+        if not view.may_pass:
             return Choice(least, f"everyone else passed, so the dealer must bid {least}", {least: 0.0})
         trumps = trump_suits(counts_of(view.hand), view.settings)
         if not trumps:
@@ -266,7 +268,7 @@ class ExpertBot:
 
     def _trump(self, view: SeatView, p: Profile, deadline: float) -> Choice:
         assert view.bid is not None
-        legal = list(view.legal)
+        legal = list(view.legal_suits)
         if len(legal) == 1:
             only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
             return Choice(legal[0], only, {legal[0]: 0.0})

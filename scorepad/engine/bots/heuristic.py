@@ -26,7 +26,17 @@ from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
 from ..meld import meld_points
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
-from ..view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from ..view import (
+    Answer,
+    BidAnswer,
+    ConcedeAnswer,
+    Decision,
+    PassAnswer,
+    PlayAnswer,
+    SeatView,
+    Trick,
+    TrumpAnswer,
+)
 from .reasons import heuristic_reason
 
 # Expected tricks a card wins, by role (rough, calibrated against whole games).
@@ -169,19 +179,21 @@ class HeuristicBot:
         p = self._profile
         if p is None or p.variant is not view.variant or p.settings is not view.settings:
             p = self._profile = profile_of(view.variant, view.settings)  # once a game, not once a card
-        if view.decision == PLAY:
-            return choose_card(view, p, self.memory)
-        if view.decision == BID:
-            return choose_bid(view, p, self._suit_values(view, p))
-        if view.decision == TRUMP:
-            return choose_trump(view, p)
-        if view.decision == PASS:
-            return choose_pass(view, p)
-        if view.decision == CONCEDE:
-            return choose_concede(view, p)
-        raise ValueError(f"unknown decision {view.decision!r}")
+        match view.decision:
+            case Decision.PLAY:
+                return choose_card(view, p, self.memory)
+            case Decision.BID:
+                return choose_bid(view, p, self._suit_values(view, p))
+            case Decision.TRUMP:
+                return choose_trump(view, p)
+            case Decision.PASS:
+                return choose_pass(view, p)
+            case Decision.CONCEDE:
+                return choose_concede(view, p)
+            case _:
+                raise ValueError(f"no answer once the hand is {view.decision}")
 
-    def explain(self, view: SeatView) -> tuple[Answer, str]:
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
         """The answer to ``view`` and one reason in a player's words (``reasons.py``)."""
         answer = self.decide(view)
         return answer, heuristic_reason(view, answer, profile_of(view.variant, view.settings))
@@ -217,10 +229,10 @@ def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> f
     return meld + tricks + meld_allowance
 
 
-def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> int | None:
+def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> BidAnswer:
     """Raise by the least step while the estimate covers it; ``values`` are the hand's ``suit_values``."""
-    least: int = view.legal[-1]
-    if None not in view.legal:
+    least = view.least_bid
+    if not view.may_pass:
         return least  # the forced dealer
     partners = p.partners[view.seat]
     high = high_bid(view.auction)
@@ -241,9 +253,9 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     return least if least <= limit else None
 
 
-def choose_trump(view: SeatView, p: Profile) -> Suit:
+def choose_trump(view: SeatView, p: Profile) -> TrumpAnswer:
     n = counts_of(view.hand)
-    suits: tuple[Suit, ...] = view.legal
+    suits = view.legal_suits
     return max(
         suits,
         key=lambda suit: meld_points(n, suit, p.variant, p.settings) + trick_points(n, suit, p),
@@ -253,7 +265,7 @@ def choose_trump(view: SeatView, p: Profile) -> Suit:
 # ---------------------------------------------------------------- passing (`classic`)
 
 
-def choose_concede(view: SeatView, p: Profile) -> bool:
+def choose_concede(view: SeatView, p: Profile) -> ConcedeAnswer:
     """Throw the hand in when the bid needs more trick points than the side can hope to take."""
     assert view.bid is not None
     side = view.variant.side_of(view.seat)
@@ -264,7 +276,7 @@ def choose_concede(view: SeatView, p: Profile) -> bool:
     return need > HOPELESS_SHARE * p.total_points
 
 
-def choose_pass(view: SeatView, p: Profile) -> tuple[Card, ...]:
+def choose_pass(view: SeatView, p: Profile) -> PassAnswer:
     """Greedy, one card at a time, re-counting the meld each time a card leaves the hand."""
     n = list(counts_of(view.hand))
     priority = _send_priority if view.seat != view.bidder else _return_priority
@@ -486,8 +498,8 @@ def top_ranks(threat: list[int]) -> list[int]:
     return tops
 
 
-def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> Card:
-    legal: tuple[Card, ...] = view.legal
+def choose_card(view: SeatView, p: Profile, memory: Memory | None = None) -> PlayAnswer:
+    legal = view.legal_cards
     if len(legal) == 1:  # (with copies of one card listed twice, every path below picks that card too)
         return legal[0]
     table = Table(view, p, memory or Memory())
@@ -505,7 +517,7 @@ def _cheapest(cards: tuple[Card, ...] | list[Card], trump: Suit | None, p: Profi
 def _lead(view: SeatView, table: Table, p: Profile) -> Card:
     trump = view.trump
     everyone = table.opponents + table.partners
-    legal: tuple[Card, ...] = view.legal
+    legal = view.legal_cards
     sure = [c for c in set(legal) if table.safe(c, c // 6, everyone)]
     side = [c for c in sure if c // 6 != trump]
     if side:  # cash side-suit winners before the opponents run out of the suit
@@ -532,7 +544,7 @@ def _follow(view: SeatView, table: Table, p: Profile) -> Card:
     best = trick_winner(cards, trump)
     winning = cards[best]
     later = p.later[trick.leader][len(cards)]
-    legal: tuple[Card, ...] = view.legal
+    legal = view.legal_cards
     if (trick.leader + best) % seats in table.partners and table.safe(winning, led, later):
         # Partner has it: give it counters, keeping sure winners back; a trump only when forced,
         # and then the lowest.

@@ -37,6 +37,9 @@ class OutsideBot:
         line = self._exchange(view, json.dumps(view.to_json()) + "\n")
         return read_line(view, line)
 
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
+        return self.decide(view), None  # no words for its answers
+
     def close(self) -> None:
         process, self.process = self.process, None
         if process is None:

@@ -23,14 +23,17 @@ class RandomBot:
 
     def decide(self, view: SeatView) -> Answer:
         if view.decision == BID:
-            minimum: int = view.legal[-1]
-            if None in view.legal and self.rng.random() < 0.5:
+            minimum = view.least_bid
+            if view.may_pass and self.rng.random() < 0.5:
                 return None
             return minimum
         if view.decision == PASS:
             return tuple(self.rng.sample(view.hand, view.pass_count))
         answer: Answer = self.rng.choice(view.legal)
         return answer
+
+    def explain(self, view: SeatView) -> tuple[Answer, str | None]:
+        return self.decide(view), None  # no words for its answers
 
     def close(self) -> None:
         pass

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..cards import ACE, SUIT_NAMES, SUITS, Card, Suit, card_words, counts_of, rank_of, suit_of
 from ..meld import meld_points
 from ..play import trick_winner
-from ..view import BID, CONCEDE, PASS, TRUMP, Answer, SeatView
+from ..view import Answer, Decision, SeatView
 
 if TYPE_CHECKING:  # the heuristic explains itself with these words: no import of it at run time
     from .heuristic import Profile
@@ -93,30 +93,42 @@ def pass_effect(view: SeatView, cards: Sequence[Card]) -> str:
 
 def heuristic_reason(view: SeatView, answer: Answer, p: Profile) -> str:
     """The heuristic's reason for ``answer``: what its rules of thumb read in the cards."""
-    if view.decision == BID:
-        least = view.legal[-1]
-        if None not in view.legal:
-            return f"everyone else passed, so the dealer must bid {least}"
-        best = max(range(4), key=lambda s: meld_points(counts_of(view.hand), s, view.variant, view.settings))
-        holding = holding_words(view, best)
-        if answer is None:
-            return f"with {holding}, your best trump, the hand is not worth {least}"
-        return f"you hold {holding}: with your winners the hand is worth {least} or more"
-    if view.decision == TRUMP:
-        assert isinstance(answer, int)
-        return f"you hold {holding_words(view, answer)}: the most meld and winners"
-    if view.decision == PASS:
-        assert isinstance(answer, tuple)
-        return pass_effect(view, answer)
-    if view.decision == CONCEDE:
-        assert view.bid is not None
-        meld = sum(view.meld[seat] for seat in view.variant.sides[view.variant.side_of(view.seat)])
-        need = f"{view.bid} needs {max(0, view.bid - meld)} of the {p.total_points} trick points"
-        if answer:
-            return f"throw in: {need} beyond your side's meld, more than a side can hope to take"
-        return f"play on: {need} beyond your side's meld"
-    assert isinstance(answer, int)
-    return play_reason(view, Card(answer), p)
+    match view.decision:
+        case Decision.BID:
+            return _bid_reason(view, answer)
+        case Decision.TRUMP:
+            assert isinstance(answer, int)
+            return f"you hold {holding_words(view, answer)}: the most meld and winners"
+        case Decision.PASS:
+            assert isinstance(answer, tuple)
+            return pass_effect(view, answer)
+        case Decision.CONCEDE:
+            return _concede_reason(view, bool(answer), p)
+        case Decision.PLAY:
+            assert isinstance(answer, int)
+            return play_reason(view, Card(answer), p)
+        case _:
+            raise ValueError(f"no answer once the hand is {view.decision}")
+
+
+def _bid_reason(view: SeatView, answer: Answer) -> str:
+    least = view.least_bid
+    if not view.may_pass:
+        return f"everyone else passed, so the dealer must bid {least}"
+    best = max(range(4), key=lambda s: meld_points(counts_of(view.hand), s, view.variant, view.settings))
+    holding = holding_words(view, best)
+    if answer is None:
+        return f"with {holding}, your best trump, the hand is not worth {least}"
+    return f"you hold {holding}: with your winners the hand is worth {least} or more"
+
+
+def _concede_reason(view: SeatView, throw_in: bool, p: Profile) -> str:
+    assert view.bid is not None
+    meld = sum(view.meld[seat] for seat in view.variant.sides[view.variant.side_of(view.seat)])
+    need = f"{view.bid} needs {max(0, view.bid - meld)} of the {p.total_points} trick points"
+    if throw_in:
+        return f"throw in: {need} beyond your side's meld, more than a side can hope to take"
+    return f"play on: {need} beyond your side's meld"
 
 
 def concede_reason(forfeit: int, playing_on: float, samples: int, *, throw_in: bool) -> str:
@@ -143,7 +155,7 @@ def _count(n: int, word: str) -> str:
 def play_reason(view: SeatView, card: Card, p: Profile, best_in: tuple[int, int] | None = None) -> str:
     """Why ``card`` now: what it does in this trick, read from the cards; else how often it did
     best (``best_in`` = (deals where no other card did better, deals simulated))."""
-    if len(set(view.legal)) == 1:
+    if len(set(view.legal_cards)) == 1:
         return "it is the only card the rules allow"
     trick = view.trick.cards if view.trick is not None else ()
     said = _lead_reason(view, card, p) if not trick else _follow_reason(view, trick, card, p)
@@ -188,7 +200,7 @@ def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile
                 return f"{card_words(card)} wins the trick: {top}"
             return f"{card_words(card)} wins the trick unless it is trumped: {top}"
         return f"{card_words(card)} takes the trick for now"
-    cheapest = min(p.value[c] for c in view.legal)
+    cheapest = min(p.value[c] for c in view.legal_cards)
     if value == cheapest:
         if not value:
             return "you cannot win this trick: give the opponents no counter"
