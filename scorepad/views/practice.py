@@ -37,6 +37,7 @@ from ..practice_selectors import (
 )
 from ..services.practice import (
     PracticeAlreadyStarted,
+    PracticeBusy,
     PracticeRefused,
     practice_act,
     practice_drop_visitor_games,
@@ -66,6 +67,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(
         variant, data=request.POST if request.method == "POST" else None, holder=_session_key(request)
     )
+    busy: PracticeBusy | None = None
     if request.method == "POST" and form.is_valid():
         try:
             game = practice_start(
@@ -81,7 +83,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
             request.session[NOTICE_KEY] = str(error)
         except PracticeRefused as error:
             form.add_error(None, str(error))
-            game = None
+            game, busy = None, error if isinstance(error, PracticeBusy) else None
         if game is not None:
             _remember(request, game)
             return go_to(request, reverse("practice_game", args=[game.pk]))
@@ -93,7 +95,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
         "variants": _variant_links(),
         "current": current_practice(request),
     }
-    return render(request, "scorepad/practice_new.html", context)
+    return _busy(busy, render(request, "scorepad/practice_new.html", context))
 
 
 @throttle.limited("practice-hint", when=_asks_hint)
@@ -136,7 +138,7 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
     try:
         rematch = practice_rematch(game=game, version=request.POST.get("version"), user=_user(request))
     except PracticeRefused as error:
-        return _refused(request, game, str(error))
+        return _refused(request, game, error)
     _remember(request, rematch)
     return go_to(request, reverse("practice_game", args=[rematch.pk]))
 
@@ -159,20 +161,29 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
     try:
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
-        return _refused(request, game, str(error))
+        return _refused(request, game, error)
     if request.htmx:
         return _table(request, game)
     return redirect("practice_game", game.pk)
 
 
-def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpResponse:
+def _refused(request: HttpRequest, game: PracticeGame, error: PracticeRefused) -> HttpResponse:
     """The table as it stands, with the reason next to the hand: in place for htmx, else back at
-    the table's URL (the reason kept in the session for that one page)."""
-    if request.htmx:
+    the table's URL (the reason kept in the session for that one page). Bots busy, without htmx:
+    the table and the reason at once, with a 503 and when to try again."""
+    if request.htmx or isinstance(error, PracticeBusy):
         game.refresh_from_db()
-        return _table(request, game, refused=reason)
-    request.session[NOTICE_KEY] = reason
+        response = _table(request, game, refused=str(error))
+        return response if request.htmx else _busy(error, response)
+    request.session[NOTICE_KEY] = str(error)
     return redirect("practice_game", game.pk)
+
+
+def _busy(error: PracticeRefused | None, response: HttpResponse) -> HttpResponse:
+    """A page that says the bots are busy is a 503 that says when to try again."""
+    if isinstance(error, PracticeBusy):
+        response.status_code, response["Retry-After"] = 503, str(error.retry_after)
+    return response
 
 
 def _table(
