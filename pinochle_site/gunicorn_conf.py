@@ -13,6 +13,9 @@ bind = [os.getenv("BIND", "127.0.0.1:8000")]
 workers = int(os.getenv("WEB_CONCURRENCY") or (os.cpu_count() or 1) + 1)
 worker_class = "gthread"
 threads = int(os.getenv("GUNICORN_THREADS") or 4)
+# Practice bots think in a lower-priority process per worker, not in a request thread beside the
+# scorekeepers' (scorepad/bot_pool.py). Read by the settings, which the workers load after this.
+os.environ.setdefault("PRACTICE_BOT_PROCESSES", "1")
 timeout = 30  # a request that takes longer is stuck: its worker is restarted
 graceful_timeout = 10
 keepalive = 5

@@ -251,6 +251,15 @@ if envbool("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 90  # a household keeps its phone logged in for a season
 
+# Practice bots think in this many lower-priority processes per web worker (scorepad/bot_pool.py);
+# 0: in the request's own thread. Under gunicorn, 1 unless the environment says (gunicorn_conf).
+PRACTICE_BOT_PROCESSES = envint("PRACTICE_BOT_PROCESSES", 0)
+PRACTICE_BOT_NICENESS = envint("PRACTICE_BOT_NICENESS", 10)
+# Requests per web worker that may think or wait for a bot at once; more are told the bots are
+# busy. Below GUNICORN_THREADS, so a scorekeeper's request always finds a thread; more than
+# PRACTICE_BOT_PROCESSES only queues (a waiting request holds a thread and adds no speed).
+PRACTICE_BOTS_AT_ONCE = envint("PRACTICE_BOTS_AT_ONCE", 1)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,21 +1,26 @@
-"""Practice games against the bots: every write, each atomic, each naming the version it acts on.
+"""Practice games against the bots: every write names the version it acts on.
 
 The player sits at seat 0. After every decision of theirs the bots play on
-(``simulate.advance_until``) until the player must decide again or the hand is over, and the
-engine's state is stored as JSON. Randomness comes from the game's seed alone: hand k is dealt
-from ``Random(f"{seed}:deal:{k}")``, and the bots that play on from a state get generators
-seeded from the seed and the number of moves made so far, so the same state always plays on
-the same way.
+(``engine.practice.play_on``, where ``bot_pool`` says) until the player must decide again or
+the hand is over, and the engine's state is stored as JSON. Randomness comes from the game's
+seed alone: hand k is dealt from ``Random(f"{seed}:deal:{k}")``, and the bots that play on from a
+state get generators seeded from the seed and the number of moves made so far, so the same
+state always plays on the same way.
 
 Every write names the ``version`` it was made on. A stale one (a double tap, an old tab, the
 back button) is refused with ``STALE`` and changes nothing; so is an illegal answer, in words.
+
+The bots think with no transaction open. A write reads the stored game, works out the new state
+(the expert can take most of a second per move), then saves it with one short conditional update,
+``UPDATE … WHERE id = … AND version = …`` (``_save``). When another write got there first, no row
+matches and the answer is ``STALE``, as if this one had arrived late; nothing is changed. So a
+scorekeeper's hand never waits behind a bot: on SQLite the write lock is held for that statement.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,24 +31,38 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..constants import DEFAULT_STRENGTH, PLAYER
+from .. import bot_pool
+from ..constants import DEFAULT_STRENGTH
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
-from ..engine.bots import PRACTICE_STRENGTHS, make_bot
+from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.cards import SUIT_NAMES, SUITS, Card, cards_in_words
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.log import hand_line
-from ..engine.simulate import GameStopped, Move, advance_until
+from ..engine.practice import PLAYER, play_on
+from ..engine.practice import practice_bots as bots_for
+from ..engine.simulate import GameStopped, Move
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..engine.view import PASS, PLAY, TRUMP, Bot
 from ..models import PracticeGame
 from . import ServiceError
 
 STALE = "That was already played; here is the game as it stands."
+BOTS_GONE = "The bots could not think just now: nothing was changed. Please try again."
+BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
+# What a player's write changes: ``_save`` stores these, with the next version, and nothing else.
+PLAY_FIELDS = ("state", "undo", "hands", "finished", "won")
 GAME_OVER = "The game is over: start a rematch for another."
 
 
 class PracticeRefused(ServiceError):
     """An action refused (stale, out of turn or illegal); nothing was changed."""
+
+
+class PracticeBusy(PracticeRefused):
+    """This web worker's bots are all thinking for other tables (``bot_pool.BotsBusy``); nothing was
+    changed."""
+
+    retry_after = 2  # seconds
 
 
 class PracticeAlreadyStarted(PracticeRefused):
@@ -66,7 +85,6 @@ class Outcome:
 # -- starting ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def practice_start(
     *,
     user: User | None,
@@ -80,32 +98,16 @@ def practice_start(
 
     ``start_token`` (the start form's one-time token) makes one game of a form sent twice: the
     second is refused with ``PracticeAlreadyStarted`` naming the first, even when both arrive at once
-    (the token is unique in the database)."""
+    (the token is unique in the database). The bots play before any write; the insert is the write."""
     if start_token and (started := PracticeGame.objects.filter(start_token=start_token).first()):
         raise PracticeAlreadyStarted(started)
-    if strength not in PRACTICE_STRENGTHS:
-        raise PracticeRefused(
-            f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
-        )
-    try:
-        variant = get_variant(variant_id)
-        settings = variant.settings(dict(overrides or {}))
-    except (SettingsError, ValueError) as error:
-        raise PracticeRefused(str(error)) from None
-    seed = new_seed() if seed is None else seed
-    state = new_game(variant, settings, deal_rng(seed, 0))
-    game = PracticeGame(
-        user=user if user is not None and user.is_authenticated else None,
-        variant=variant.id,
-        settings=settings.changes(variant.defaults),
-        strength=strength,
-        seed=seed,
-        state={},
-        start_token=start_token or None,
+    game, state = _new_game(
+        user=user, variant_id=variant_id, overrides=overrides, strength=strength, seed=seed
     )
+    game.start_token = start_token or None
     _play_on(game, state)
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint when the caller has a transaction open
             game.save()
     except IntegrityError:
         if not start_token:
@@ -136,16 +138,23 @@ def practice_drop_visitor_games(*, ids: list[int]) -> int:
     return deleted
 
 
-@transaction.atomic
 def practice_rematch(*, game: PracticeGame, version: Any, user: User | None) -> PracticeGame:
     """A new game with the same variant, house rules and bots (a fresh seed).
 
-    The finished game's version moves on too, so a second tap on "Rematch" is stale, not a second game.
+    The finished game's version moves on in the transaction that stores the new one, so a second
+    tap on "Rematch" is stale, not a second game. The new game's bots play before it opens.
     """
     game = _current(game, version)
-    game.version += 1
-    game.save(update_fields=["version", "updated_at"])
-    return practice_start(user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength)
+    rematch, state = _new_game(
+        user=user, variant_id=game.variant, overrides=game.settings, strength=game.strength
+    )
+    _play_on(rematch, state)
+    with transaction.atomic():
+        _save(game, changed_from=game.version)
+        rematch.save()
+    if rematch.user is None:
+        practice_forget_visitors()
+    return rematch
 
 
 @transaction.atomic
@@ -157,7 +166,6 @@ def practice_claim(*, user: User, ids: list[int]) -> int:
 # -- the player's decisions -----------------------------------------------------------------------
 
 
-@transaction.atomic
 def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -> Outcome:
     """Apply the player's answer (a form's ``bid``, ``trump``, ``pass`` or ``card``), then the bots'."""
     game = _current(game, version)
@@ -173,11 +181,10 @@ def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -
         raise PracticeRefused(refusal_words(state, data, error)) from None
     game.undo = [*game.undo, before]
     outcome = _play_on(game, state)
-    game.save()
+    _save(game, changed_from=game.version)
     return outcome
 
 
-@transaction.atomic
 def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
     """Back to the player's previous decision in this hand; the bots' moves after it go too."""
     game = _current(game, version)
@@ -190,12 +197,10 @@ def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
         game.hands = game.hands[:-1]
     *earlier, previous = game.undo
     game.undo, game.state = earlier, previous
-    game.version += 1
-    game.save()
+    _save(game, changed_from=game.version)
     return game
 
 
-@transaction.atomic
 def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     """Deal the next hand (the deal moves one seat clockwise) and let the bots play on."""
     game = _current(game, version)
@@ -207,7 +212,7 @@ def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
     state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
     game.undo = []
     outcome = _play_on(game, state)
-    game.save()
+    _save(game, changed_from=game.version)
     return outcome
 
 
@@ -224,31 +229,57 @@ def deal_rng(seed: int, hand_number: int) -> random.Random:
 
 
 def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
-    """The bots for every seat but the player's, their randomness fixed by the seed and the moves so far."""
-    moves = (
-        len(state.auction) + len(state.passes) + len(state.tricks) * state.variant.seats + len(state.trick)
-    )
-    return {
-        seat: make_bot(
-            game.strength, seat, random.Random(f"{game.seed}:bot:{state.hand_number}:{moves}:{seat}")
+    """The game's bots for every seat but the player's (``engine.practice.practice_bots``)."""
+    return bots_for(game.strength, game.seed, state)
+
+
+def _new_game(
+    *,
+    user: User | None,
+    variant_id: str,
+    overrides: Mapping[str, Any] | None,
+    strength: str,
+    seed: int | None = None,
+) -> tuple[PracticeGame, HandState]:
+    """A game not yet stored, and its first deal; an unknown strength or rule is refused in words."""
+    if strength not in PRACTICE_STRENGTHS:
+        raise PracticeRefused(
+            f"Unknown bot strength {strength!r}: choose one of {', '.join(PRACTICE_STRENGTHS)}."
         )
-        for seat in range(1, state.variant.seats)
-    }
+    try:
+        variant = get_variant(variant_id)
+        settings = variant.settings(dict(overrides or {}))
+    except (SettingsError, ValueError) as error:
+        raise PracticeRefused(str(error)) from None
+    seed = new_seed() if seed is None else seed
+    game = PracticeGame(
+        user=user if user is not None and user.is_authenticated else None,
+        variant=variant.id,
+        settings=settings.changes(variant.defaults),
+        strength=strength,
+        seed=seed,
+        state={},
+        version=1,  # dealt and played on to the player: its first change
+    )
+    return game, new_game(variant, settings, deal_rng(seed, 0))
 
 
 def _play_on(game: PracticeGame, state: HandState) -> Outcome:
-    """Bots play until the player must decide; the state is stored, the version moves on."""
-    started = time.perf_counter()
+    """Bots play until the player must decide (where ``bot_pool`` says); the new state is set on
+    ``game``, not saved. No transaction is open here (see the module's docstring)."""
     try:
-        moves = advance_until(state, practice_bots(game, state), stop_at={PLAYER})
+        played = bot_pool.think(play_on, to_json(state), game.strength, game.seed)
     except GameStopped as error:  # a bug in a bot of ours, never the player's doing
         raise PracticeRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
-    seconds = time.perf_counter() - started
-    game.state = to_json(state)
-    game.version += 1
+    except bot_pool.BotsBusy:
+        raise PracticeBusy(BOTS_BUSY) from None
+    except bot_pool.BrokenProcessPool:
+        raise PracticeRefused(BOTS_GONE) from None
+    game.state = played.state
+    state = from_json(played.state)
     if state.result is not None:
         _record_hand(game, state)
-    return Outcome(game, tuple(moves), seconds)
+    return Outcome(game, played.moves, played.seconds)
 
 
 def _record_hand(game: PracticeGame, state: HandState) -> None:
@@ -277,11 +308,24 @@ def _record_hand(game: PracticeGame, state: HandState) -> None:
 
 
 def _current(game: PracticeGame, version: Any) -> PracticeGame:
-    """The game's row, locked, if ``version`` is its version; otherwise ``STALE``."""
-    locked = PracticeGame.objects.select_for_update().get(pk=game.pk)
-    if str(version) != str(locked.version):
+    """The game as stored, if ``version`` is its version; otherwise ``STALE``. Nothing is locked:
+    ``_save`` refuses the write if the game changed in between."""
+    stored = PracticeGame.objects.get(pk=game.pk)
+    if str(version) != str(stored.version):
         raise PracticeRefused(STALE)
-    return locked
+    return stored
+
+
+def _save(game: PracticeGame, *, changed_from: int) -> None:
+    """Store ``game``'s play at the next version, if the stored one is still ``changed_from``.
+
+    One statement, ``UPDATE … WHERE id = … AND version = changed_from``: when another write got
+    there first no row matches, the answer is ``STALE`` and nothing is changed."""
+    changes = {name: getattr(game, name) for name in PLAY_FIELDS}
+    changes |= {"version": changed_from + 1, "updated_at": timezone.now()}
+    if not PracticeGame.objects.filter(pk=game.pk, version=changed_from).update(**changes):
+        raise PracticeRefused(STALE)
+    game.version, game.updated_at = changes["version"], changes["updated_at"]
 
 
 def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:

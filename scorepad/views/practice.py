@@ -35,6 +35,7 @@ from ..selectors.practice import (
 from ..selectors.practice_review import concede_offer
 from ..services.practice import (
     PracticeAlreadyStarted,
+    PracticeBusy,
     PracticeRefused,
     practice_act,
     practice_next_hand,
@@ -64,6 +65,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(
         variant, data=request.POST if request.method == "POST" else None, holder=_session_key(request)
     )
+    busy: PracticeBusy | None = None
     if request.method == "POST" and form.is_valid():
         try:
             game = practice_start(
@@ -79,7 +81,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
             request.session[NOTICE_KEY] = str(error)
         except PracticeRefused as error:
             form.add_error(None, str(error))
-            game = None
+            game, busy = None, error if isinstance(error, PracticeBusy) else None
         if game is not None:
             remember_game(request, game)
             return go_to(request, reverse("practice_game", args=[game.pk]))
@@ -91,7 +93,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
         "variants": _variant_links(),
         "current": current_practice(request),
     }
-    return render(request, "scorepad/practice_new.html", context)
+    return _busy(busy, render(request, "scorepad/practice_new.html", context))
 
 
 @throttle.limited("practice-hint", when=_asks_hint)
@@ -134,7 +136,7 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
     try:
         rematch = practice_rematch(game=game, version=request.POST.get("version"), user=session_user(request))
     except PracticeRefused as error:
-        return _refused(request, game, str(error))
+        return _refused(request, game, error)
     remember_game(request, rematch)
     return go_to(request, reverse("practice_game", args=[rematch.pk]))
 
@@ -157,20 +159,29 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
     try:
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
-        return _refused(request, game, str(error))
+        return _refused(request, game, error)
     if htmx_of(request):
         return _table(request, game)
     return redirect("practice_game", game.pk)
 
 
-def _refused(request: HttpRequest, game: PracticeGame, reason: str) -> HttpResponse:
+def _refused(request: HttpRequest, game: PracticeGame, error: PracticeRefused) -> HttpResponse:
     """The table as it stands, with the reason next to the hand: in place for htmx, else back at
-    the table's URL (the reason kept in the session for that one page)."""
-    if htmx_of(request):
+    the table's URL (the reason kept in the session for that one page). Bots busy, without htmx:
+    the table and the reason at once, with a 503 and when to try again."""
+    if htmx_of(request) or isinstance(error, PracticeBusy):
         game.refresh_from_db()
-        return _table(request, game, refused=reason)
-    request.session[NOTICE_KEY] = reason
+        response = _table(request, game, refused=str(error))
+        return response if htmx_of(request) else _busy(error, response)
+    request.session[NOTICE_KEY] = str(error)
     return redirect("practice_game", game.pk)
+
+
+def _busy(error: PracticeRefused | None, response: HttpResponse) -> HttpResponse:
+    """A page that says the bots are busy is a 503 that says when to try again."""
+    if isinstance(error, PracticeBusy):
+        response.status_code, response["Retry-After"] = 503, str(error.retry_after)
+    return response
 
 
 def _table(

@@ -1,5 +1,6 @@
-"""The load benchmark: its player fills the real hand form like a browser, its checks catch a lost
-hand, and a short run against gunicorn loses nothing (speed itself is for the command to print)."""
+"""The load benchmark: its player fills the real hand form like a browser, its practice visitor
+taps only what the practice page offers, its check catches every planted loss, and a short run
+against gunicorn loses nothing (speed itself is for the command to print)."""
 
 import json
 import os
@@ -13,21 +14,27 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from scorepad.engine.game import from_json
 from scorepad.engine.variants import VARIANTS
-from scorepad.models import Game
+from scorepad.models import Game, PracticeGame
 from scorepad.selectors.games import game_score
+from scorepad.selectors.practice import SESSION_KEY
 from scorepad.services.households import household_create, player_create
+from scorepad.services.practice import practice_start
+from tools.loadtest.browser import read_forms
 from tools.loadtest.run import (
     Player,
     Stats,
     _session_for,
+    compare,
     disruption_window,
     errors_outside,
     fill_hand,
     hand_form,
     new_game,
     page_totals,
-    unmatched,
+    practice_move,
+    stored_hands,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,17 +71,62 @@ def test_the_simulated_player_records_valid_hands_from_the_page_in_every_variant
         assert response.status_code == 302, response.content.decode()[:2000]
         posted.append(entry)
     game = Game.objects.get(pk=someone.games[0])
-    stored = [hand.entry() for hand in game.hands.all()]
-    assert unmatched(posted, stored) == 0
+    found = compare({game.pk: posted}, stored_hands([game.pk]))  # every field: dealer and tricks too
+    assert (found.stored, found.lost, found.unacknowledged, found.duplicates) == (5, [], [], [])
     assert page_totals(client.get(game_url).content.decode()) == list(game_score(game).totals)
 
 
-def test_a_hand_acknowledged_but_not_stored_is_counted_lost():
-    hands = [{"bidder": b, "bid": 20, "trump": "H", "meld": [20, 30]} for b in range(4)]
-    assert unmatched(hands, hands) == 0
-    assert unmatched(hands, [hands[0], {**hands[1], "tricks": [10, 15]}, hands[3]]) == 1
-    assert unmatched(hands, [hands[1], hands[0], hands[2], hands[3]]) == 1  # out of order is lost too
-    assert unmatched(hands[1:], hands) == 0  # a stored hand whose answer was lost is not
+def hand(number: int, **changes) -> dict:
+    entry = {"number": number, "dealer": number % 4, "bidder": 1, "bid": 25, "trump": "H"}
+    return entry | {"meld": [20, 30], "tricks": [120, 130]} | changes
+
+
+def test_the_check_finds_each_planted_loss():
+    acked = {1: [hand(0), hand(1), hand(2)], 2: [hand(n) for n in range(4)], 3: [hand(0), hand(1)]}
+    stored = {
+        1: None,  # three acknowledged hands sat in a game since deleted
+        2: [hand(0), hand(1, tricks=[100, 150]), hand(2, tricks=[130, 120]), hand(3)],  # changed since
+        3: [hand(0), hand(2, bid=hand(1)["bid"], dealer=hand(1)["dealer"])],  # one lost, a look-alike later
+    }
+    found = compare(acked, stored)
+    assert found.unreadable == ["game 1 could not be read back"]
+    assert found.lost == [
+        "game 1 hand 0: its game is gone",
+        "game 1 hand 1: its game is gone",
+        "game 1 hand 2: its game is gone",
+        "game 2 hand 1: stored with tricks [100, 150] not [120, 130]",
+        "game 2 hand 2: stored with tricks [130, 120] not [120, 130]",
+        "game 3 hand 1: not stored",
+    ]
+    assert found.unacknowledged == ["game 3 hand 2: stored, never acknowledged"]
+    assert found.duplicates == []
+
+
+def test_the_check_flags_hands_nobody_acknowledged_and_duplicates():
+    assert compare({4: [hand(0), hand(1)]}, {4: [hand(0), hand(1)]}).lost == []
+    found = compare({4: [hand(0), hand(0), hand(1)]}, {4: [hand(0), hand(1), hand(1), hand(2)], 5: []})
+    assert found.duplicates == ["game 4 hand 1: stored twice", "game 4 hand 0: acknowledged twice"]
+    assert found.unacknowledged == ["game 4 hand 2: stored, never acknowledged"]
+    assert found.lost == found.unreadable == []
+    assert compare({6: [hand(0)]}, {}).unreadable == ["game 6 could not be read back"]  # not found
+
+
+def test_the_practice_visitor_plays_a_hand_tapping_only_what_the_page_offers(client, db):
+    """Every tap is accepted (the version moves on each time) until the hand ends and "Next hand"."""
+    game = practice_start(user=None, variant_id="six-handed", strength="easy", seed=4)
+    session = client.session
+    session[SESSION_KEY] = [game.pk]
+    session.save()
+    rng, url = random.Random(1), reverse("practice_game", args=[game.pk])
+    while from_json(game.state).result is None:
+        action, data = practice_move(read_forms(client.get(url).content.decode()), rng)
+        assert action == reverse("practice_act", args=[game.pk])
+        version = game.version
+        assert client.post(action, dict(data)).status_code == 302
+        game = PracticeGame.objects.get(pk=game.pk)
+        assert game.version == version + 1, f"refused: {data}"
+    action, data = practice_move(read_forms(client.get(url).content.decode()), rng)
+    assert action == reverse("practice_next", args=[game.pk])
 
 
 def test_only_requests_in_flight_during_a_restart_may_fail():
@@ -96,8 +148,22 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
     env["VAR_DIR"] = str(tmp_path)
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    practice = ["--practice-players", "1", "--practice-strength", "easy"]
     run = subprocess.run(
-        [*manage, "loadtest", "--users", "2", "--seconds", "3", "--warmup", "1", "--guessers", "1", "--json"],
+        [
+            *manage,
+            "loadtest",
+            "--users",
+            "2",
+            "--seconds",
+            "3",
+            "--warmup",
+            "1",
+            "--guessers",
+            "1",
+            *practice,
+            "--json",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -107,9 +173,11 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(run.stdout)
     assert report["acknowledged"] > 0
-    assert report["lost"] == report["errors"] == 0
+    assert report["lost"] == report["errors"] == report["unacknowledged"] == report["unreadable"] == 0
     assert report["totals_checked"] == report["games"] == 2
     assert sum(report["guesses"].values()) > 0  # wrong passwords were posted alongside
+    assert report["alone_ms"]["n"] > 0  # the players alone first, then with a practice visitor
+    assert report["percentiles_ms"]["practice POST"]["n"] > 0
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
+from scorepad import bot_pool
+from scorepad.engine import practice as practice_bots
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
 from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
@@ -28,6 +32,7 @@ from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
     PracticeAlreadyStarted,
+    PracticeBusy,
     PracticeRefused,
     practice_act,
     practice_next_hand,
@@ -196,9 +201,8 @@ def test_a_start_form_sent_twice_at_once_starts_one_game(monkeypatch):
     monkeypatch.setattr(practice_service, "_play_on", rival_saves_first)
     with pytest.raises(PracticeAlreadyStarted) as refused:
         practice_start(user=None, variant_id="classic", start_token=START_TOKEN)
-    # (Here the rival ran inside this call's transaction, so the refusal rolled it back too; on a
-    # real server it is another request's, already committed.)
     assert refused.value.game.pk == rivals[0].pk
+    assert PracticeGame.objects.count() == 1
 
 
 def test_statistics_count_wins_bids_made_and_the_margin_per_hand():
@@ -279,6 +283,108 @@ def test_visitors_games_older_than_a_session_are_forgotten_when_a_visitor_starts
 
     remaining = set(PracticeGame.objects.values_list("pk", flat=True))
     assert remaining == {kept_for_member.pk, recent.pk, started.pk}
+
+
+class WatchedBot:
+    """The real bot of that strength, and at every decision ``watch()`` runs first."""
+
+    def __init__(self, bot, watch) -> None:
+        self.bot, self.watch, self.name = bot, watch, bot.name
+
+    def decide(self, view):
+        self.watch()
+        return self.bot.decide(view)
+
+    def close(self) -> None:
+        self.bot.close()
+
+
+def watch_the_bots(monkeypatch, watch) -> None:
+    real = practice_bots.make_bot
+    monkeypatch.setattr(
+        practice_bots, "make_bot", lambda *args, **kwargs: WatchedBot(real(*args, **kwargs), watch)
+    )
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around the service: as on the server
+def test_the_bots_think_with_no_transaction_open_in_every_write_where_they_move(monkeypatch):
+    """So a scorekeeper's hand never waits for the write lock while the expert thinks."""
+    thought = []
+
+    def no_transaction_open() -> None:
+        assert not connection.in_atomic_block
+        assert connection.get_autocommit()
+        thought.append(1)
+
+    watch_the_bots(monkeypatch, no_transaction_open)
+    game = play_out_hand(practice_start(user=None, variant_id="classic", seed=3))
+    game = practice_next_hand(game=game, version=game.version).game
+    practice_rematch(game=game, version=game.version, user=None)
+    assert len(thought) > 20  # a whole hand, a new deal and a rematch's first moves
+    assert not connection.in_atomic_block
+
+
+def test_a_write_overtaken_while_the_bots_think_is_refused_and_keeps_the_other_write(monkeypatch):
+    """Another tab undoes while this tab's bots are thinking: the undo stands, this move is stale."""
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    mine, rival = game.version, []
+
+    def other_tab_undoes_first() -> None:
+        if not rival:
+            rival.append(practice_undo(game=PracticeGame.objects.get(pk=game.pk), version=mine))
+
+    watch_the_bots(monkeypatch, other_tab_undoes_first)
+    with pytest.raises(PracticeRefused, match=STALE):
+        practice_act(game=game, version=mine, data=hinted(game))
+    stored = PracticeGame.objects.get(pk=game.pk)
+    assert (stored.state, stored.undo, stored.version) == (rival[0].state, [], mine + 1)
+
+
+def test_a_rematch_tapped_twice_starts_one_game():
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    tapped_on = game.version
+    practice_rematch(game=game, version=tapped_on, user=None)
+    with pytest.raises(PracticeRefused, match=STALE):
+        practice_rematch(game=game, version=tapped_on, user=None)
+    assert PracticeGame.objects.count() == 2
+
+
+def test_in_a_bot_process_the_bots_play_the_same_game_at_a_lower_priority(settings):
+    """As under gunicorn: the bots' CPU goes to another process, which the scorepad's requests
+    come before."""
+    inline = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+    settings.PRACTICE_BOT_PROCESSES = 1
+    try:
+        pooled = play_out_hand(practice_start(user=None, variant_id="classic", seed=11))
+        assert bot_pool.think(os.getpid) != os.getpid()
+        assert bot_pool.think(os.nice, 0) == min(19, os.nice(0) + settings.PRACTICE_BOT_NICENESS)
+    finally:
+        bot_pool.shutdown()
+    assert (pooled.state, pooled.hands) == (inline.state, inline.hands)
+
+
+def test_beyond_the_bots_a_worker_may_run_at_once_a_move_is_refused_as_busy_and_changes_nothing(
+    monkeypatch, settings
+):
+    """So practice can never hold every thread of a web worker while a scorekeeper waits."""
+    settings.PRACTICE_BOTS_AT_ONCE = 1
+    other = practice_start(user=None, variant_id="classic", seed=6)
+    game = practice_start(user=None, variant_id="classic", seed=5)
+    before, refused = (other.state, other.version), []
+
+    def another_table_moves_meanwhile() -> None:
+        if not refused:
+            with pytest.raises(PracticeBusy, match="busy") as busy:
+                practice_act(game=other, version=other.version, data=hinted(other))
+            refused.append(busy.value)
+
+    watch_the_bots(monkeypatch, another_table_moves_meanwhile)
+    practice_act(game=game, version=game.version, data=hinted(game))
+    other.refresh_from_db()
+    assert refused
+    assert (other.state, other.version) == before
+    practice_act(game=other, version=other.version, data=hinted(other))  # and once they are free
 
 
 def _game_at(variant_id: str, hands: list[str], *calls: int | None) -> PracticeGame:

@@ -170,6 +170,20 @@ def test_a_start_form_without_its_one_time_token_is_refused_in_words(client):
     assert client.post(reverse("practice"), {**form, "start_token": fresh}).status_code == 302
 
 
+def test_while_the_bots_are_busy_a_move_or_a_start_gets_a_503_in_words_with_when_to_retry(client, settings):
+    game = start(client)
+    settings.PRACTICE_BOTS_AT_ONCE = 0  # every bot of this worker already thinking
+    moved = client.post(reverse("practice_act", args=[game.pk]), answer_of(game))
+    form = {"variant": "classic", "strength": "heuristic", **_defaults(client, "classic")}
+    started = client.post(reverse("practice"), form)
+    for response in (moved, started):
+        assert response.status_code == 503
+        assert response["Retry-After"] == "2"
+        assert "The bots are busy at other tables: nothing was changed." in response.content.decode()
+    assert PracticeGame.objects.get(pk=game.pk).version == game.version
+    assert PracticeGame.objects.count() == 1
+
+
 def _to_my_bid(client) -> PracticeGame:
     """A classic game where the player is to bid and a quick bid is offered (no forced dealer)."""
     for seed in range(1, 40):

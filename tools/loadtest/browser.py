@@ -143,6 +143,7 @@ class Control:
     value: str
     checked: bool
     options: list[str] = field(default_factory=list)
+    disabled: bool = False
 
 
 @dataclass
@@ -182,11 +183,14 @@ class _FormReader(HTMLParser):
                 a.get("type", default_type).lower(),
                 a.get("value", ""),
                 "checked" in a,
+                disabled="disabled" in a,
             )
             self._form.controls.append(control)
             self._select = control if tag == "select" else None
         elif tag == "option" and self._select is not None:
             self._select.options.append(a.get("value", ""))
+            if "selected" in a or len(self._select.options) == 1:  # what a browser sends unchanged
+                self._select.value = a.get("value", "")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":

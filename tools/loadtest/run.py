@@ -7,8 +7,14 @@ taps a bidder and a trump, keeps the offered bid, types meld and trick points, a
 hand; then it asks for the bare ``/health/`` view, whose time is the yardstick for the rest. A
 hand counts as acknowledged when the server answers its POST with the redirect a browser follows.
 
-Afterwards the database must hold every acknowledged hand of every game, and each game page's
-totals, and the stored game's finished flag, must be what the engine scores from its record.
+With ``practice_players`` anonymous visitors also play practice games against the bots (tapping
+the bids, trumps and cards the page offers), the run is made twice on the same server: the
+players alone, then with the visitors, and the hand POST's times of both are reported.
+
+Afterwards every game must be read back; each acknowledged hand must be stored as it was
+acknowledged (same game, number, dealer, bidder, bid, trump, meld and tricks), with no stored
+hand that nobody acknowledged and none twice; and each game page's totals, and the stored game's
+finished flag, must be what the engine scores from its record.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -40,7 +46,7 @@ from django.urls import reverse
 from pinochle_site import gunicorn_conf
 from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS
-from scorepad.models import Game, Household
+from scorepad.models import Game, Household, PracticeGame
 from scorepad.selectors.games import game_score
 from scorepad.services.games import game_start
 from scorepad.services.households import household_create, player_create
@@ -56,6 +62,10 @@ MAX_SEATS = max(variant.seats for variant in VARIANTS.values())
 TRUMPS = {"S", "H", "D", "C"}
 GUESSER_ADDRESS = "198.51.100.7"  # TEST-NET: the guessers' lockout never touches a real address
 HAND_POST, GAME_PAGE, BARE = "hand POST", "game page", "bare view"
+PRACTICE_POST, PRACTICE_PAGE = "practice POST", "practice page"
+TURNED_AWAY = (429, 503)  # a practice request over a limit, or while the bots are busy
+# What an acknowledged hand must be stored as: RULES §9.3's fields, and where it sits.
+CHECKED_FIELDS = ("number", "dealer", "bidder", "bid", "trump", "meld", "tricks")
 
 
 @dataclass
@@ -69,6 +79,8 @@ class Options:
     disrupt: str = ""  # a shell command run during the run (a database restart)
     disrupt_at: float = 0.0
     guessers: int = 0  # tasks posting wrong passwords all along
+    practice_players: int = 0  # anonymous visitors playing practice games meanwhile
+    practice_strength: str = "expert"
     seed: int = 1
     keep: bool = False
 
@@ -100,6 +112,10 @@ class Stats:
     acked: dict[int, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
     guesses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     disrupted: tuple[float, float] | None = None
+    practice_games: list[int] = field(default_factory=list)  # to remove afterwards
+    practice_sessions: list[str] = field(default_factory=list)
+    # Practice requests turned away, by status: 429 (over a limit), 503 (the bots are busy).
+    practice_turned_away: dict[int, int] = field(default_factory=lambda: defaultdict(int))
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -122,16 +138,35 @@ class Report:
     acknowledged: int
     stored: int
     lost: int
+    unacknowledged: int
+    duplicates: int
+    unreadable: int
+    first_problems: list[str]  # the first lost, unacknowledged, duplicate and unreadable, in words
     games: int
     totals_checked: int
     totals_differ: list[str]
     guesses: dict[int, int]
     client_cpu_seconds: float  # this process's share of the machine during the run
     server_log: str
+    practice_players: int = 0
+    practice_strength: str = ""
+    practice_turned_away: dict[int, int] = field(default_factory=dict)
+    # The same players alone on the same server just before (only with practice players):
+    # the hand POST's percentiles and the errors, and the hand POST p95 with / without.
+    alone_ms: dict[str, float] | None = None
+    alone_errors: int = 0
+    slowdown: float = 0.0
 
     @property
     def ok(self) -> bool:
-        return self.lost == 0 and self.errors_outside_window == 0 and not self.totals_differ
+        """Nothing lost, changed, unreadable or twice; a stored hand nobody acknowledged only when a
+        disruption may have lost its answer; no error outside the disruption, none alone."""
+        return (
+            self.lost == self.duplicates == self.unreadable == self.alone_errors == 0
+            and (self.unacknowledged == 0 or self.window is not None)
+            and self.errors_outside_window == 0
+            and not self.totals_differ
+        )
 
 
 # ---- setting up and cleaning up (in this process, straight to the database) -------------------
@@ -183,11 +218,15 @@ def _new_game_in_thread(player: Player) -> int:
         connection.close()
 
 
-def clean_up(players: list[Player]) -> None:
+def clean_up(players: list[Player], stats: list[Stats]) -> None:
     users = [player.user.pk for player in players]
     Game.objects.filter(household__members__in=users).delete()
     Household.objects.filter(members__in=users).delete()
-    SessionStore.get_model_class().objects.filter(session_key__in=[p.session for p in players]).delete()
+    PracticeGame.objects.filter(
+        user__isnull=True, pk__in=[g for s in stats for g in s.practice_games]
+    ).delete()
+    sessions = [p.session for p in players] + [key for s in stats for key in s.practice_sessions]
+    SessionStore.get_model_class().objects.filter(session_key__in=sessions).delete()
     User.objects.filter(pk__in=users).delete()
 
 
@@ -263,12 +302,13 @@ def hand_form(html: str) -> Form | None:
 def fill_hand(
     form: Form, rng: random.Random, trick_total: int
 ) -> tuple[list[tuple[str, str]], dict[str, Any]]:
-    """What a player taps and types into ``form``, and the §9.3 fields it means, to check later.
+    """What a player taps and types into ``form``, and the hand it means, to check later: its
+    number, dealer and §9.3 fields (``CHECKED_FIELDS``).
 
-    Hidden inputs go back as they came; the bid stays at what the form offers (the minimum).
-    Every side's meld is typed, in tens from 20 (valid in every variant, rule of 20 included),
-    and the trick points of all sides but the last, in tens within the hand's ``trick_total``
-    (the last is worked out by the form).
+    Hidden inputs go back as they came, and so does the dealer the form offers; the bid stays at
+    what the form offers (the minimum). Every side's meld is typed, in tens from 20 (valid in
+    every variant, rule of 20 included), and the trick points of all sides but the last, in tens
+    within the hand's ``trick_total`` (the form works out the last: the rest of the total).
     """
     data: list[tuple[str, str]] = []
     choices: dict[str, list[str]] = defaultdict(list)
@@ -283,19 +323,22 @@ def fill_hand(
             continue
         if control.type == "radio":
             choices[control.name].append(control.value)
-        elif control.tag == "select":
-            data.append((control.name, control.value or next(iter(control.options), "")))
         else:
             data.append((control.name, typed.get(control.name, control.value)))
     chosen = {name: rng.choice(values) for name, values in choices.items()}
     chosen["trump"] = rng.choice([v for v in choices["trump"] if v in TRUMPS] or choices["trump"])
     data += chosen.items()
     data.append(_submit_button(form))
+    sent = dict(data)
+    trick_points = [int(typed[name]) for name in tricks[:-1]]
     entry = {
+        "number": int(sent["number"]),
+        "dealer": int(sent["dealer"]),
         "bidder": int(chosen["bidder"]),
-        "bid": int(dict(data)["bid"]),
+        "bid": int(sent["bid"]),
         "trump": chosen["trump"],
         "meld": [int(typed[name]) for name in melds],
+        "tricks": [*trick_points, trick_total - sum(trick_points)],
     }
     return data, entry
 
@@ -359,6 +402,96 @@ def _refusal(html: str) -> str:
     return " ".join(html[start : start + 300].split()) if start >= 0 else "no message found"
 
 
+async def practise(index: int, port: int, stats: Stats, deadline: float, options: Options) -> None:
+    """An anonymous visitor playing practice games against the bots, the variants in turn.
+
+    Between taps a visitor pauses ``think`` seconds on average, as the players do between rounds.
+    Each visitor comes from its own address (TEST-NET-3, through the proxy header the server is
+    told to trust), as visitors at their own tables do. A game that ends, or that asks for what
+    this client cannot choose from the page, is followed by a new one. A request turned away (429
+    over a limit, 503 bots busy) is counted apart, not as an error, and waited out as its
+    ``Retry-After`` says (at most 5 s).
+    """
+    rng = random.Random(options.seed * 7_919 + index)
+    variant = options.variants[index % len(options.variants)]
+    browser = Browser(HOST, port, extra_headers={"X-Forwarded-For": f"203.0.113.{index % 254 + 1}"})
+    game: str | None = None
+    try:
+        while stats.now() < deadline:
+            if game is None:
+                answer = await _practice_start(browser, stats, variant, options.practice_strength)
+            else:
+                page = await _timed(stats, PRACTICE_PAGE, browser.get(game), (200,))
+                move = practice_move(read_forms(page.text), rng) if page and page.status == 200 else None
+                if move is None:  # the game is over (or unreadable): start another
+                    game = None
+                    continue
+                answer = await _timed(stats, PRACTICE_POST, browser.post(*move), (302, *TURNED_AWAY))
+            if answer is None or answer.status != 302:  # an error (recorded) or over a limit
+                game = None
+                if answer is not None and answer.status in TURNED_AWAY:
+                    stats.practice_turned_away[answer.status] += 1
+                await asyncio.sleep(min(5.0, float(answer.header("retry-after") or 1) if answer else 1.0))
+                continue
+            game = answer.header("location")
+            if (number := _practice_id(game)) and number not in stats.practice_games:
+                stats.practice_games.append(number)
+            if options.think:  # a visitor looks at the bots' moves before the next tap
+                await asyncio.sleep(rng.expovariate(1 / options.think))
+    finally:
+        if session := browser.cookies.get(settings.SESSION_COOKIE_NAME):
+            stats.practice_sessions.append(session)
+        await browser.close()
+
+
+async def _practice_start(browser: Browser, stats: Stats, variant: str, strength: str) -> Response | None:
+    """The start form as the page offers it, with these bots; passing off where it is offered
+    (the cards to pass are a choice this client does not make)."""
+    start = f"{reverse('practice')}?variant={variant}"
+    page = await _timed(stats, PRACTICE_PAGE, browser.get(start), (200,))
+    form = next((f for f in read_forms(page.text) if "strength" in f.names), None) if page else None
+    if form is None:
+        return None
+    data = [(name, value) for name, value in as_sent(form) if name not in ("strength", "pass_cards")]
+    data += [("strength", strength), *([("pass_cards", "0")] if "pass_cards" in form.names else [])]
+    return await _timed(stats, PRACTICE_POST, browser.post(form.action, data), (302, *TURNED_AWAY))
+
+
+def as_sent(form: Form) -> list[tuple[str, str]]:
+    """What a browser sends for ``form`` when nobody changes anything (no button)."""
+    sent = []
+    for control in form.controls:
+        if not control.name or control.disabled or control.type in ("submit", "button", "reset", "image"):
+            continue
+        if control.type in ("radio", "checkbox") and not control.checked:
+            continue
+        sent.append((control.name, control.value or ("on" if control.type == "checkbox" else "")))
+    return sent
+
+
+def practice_move(forms: list[Form], rng: random.Random) -> tuple[str, list[tuple[str, str]]] | None:
+    """What a visitor taps on the practice page, as (action, data): one of the bids, trumps or
+    playable cards the page offers, else "Next hand"; None when it offers neither."""
+    taps = [
+        (form, button)
+        for form in forms
+        if form.method == "post" and form.action.endswith("/act/")
+        for button in form.controls
+        if button.type == "submit" and button.name in ("bid", "trump", "card") and not button.disabled
+    ]
+    nexts = [(form, None) for form in forms if form.method == "post" and form.action.endswith("/next/")]
+    if not (taps or nexts):
+        return None
+    form, button = rng.choice(taps) if taps else nexts[0]
+    data = [(c.name, c.value) for c in form.controls if c.type == "hidden" and c.name]
+    return form.action, data + ([(button.name, button.value)] if button else [])
+
+
+def _practice_id(url: str) -> int | None:
+    parts = [part for part in url.split("/") if part]
+    return int(parts[-1]) if len(parts) >= 2 and parts[-2] == "practice" and parts[-1].isdigit() else None
+
+
 async def guess(index: int, port: int, stats: Stats, deadline: float) -> None:
     """Wrong passwords in a loop, as in the report that asked for log-in limits."""
     browser = Browser(HOST, port, extra_headers={"X-Forwarded-For": GUESSER_ADDRESS})
@@ -387,13 +520,16 @@ async def disrupt(command: str, at: float, stats: Stats) -> None:
     stats.disrupted = (began, stats.now())
 
 
-async def drive(players: list[Player], port: int, options: Options) -> Stats:
+async def drive(players: list[Player], port: int, options: Options, *, alone: bool = False) -> Stats:
+    """One timed run; ``alone``: the players only (no visitors, guessers or disruption)."""
     stats = Stats(warmup=options.warmup)
     cpu = time.process_time()
     end = options.warmup + options.seconds
     tasks = [play(player, port, stats, end, options) for player in players]
-    tasks += [guess(index, port, stats, end) for index in range(options.guessers)]
-    if options.disrupt:
+    if not alone:
+        tasks += [guess(index, port, stats, end) for index in range(options.guessers)]
+        tasks += [practise(index, port, stats, end, options) for index in range(options.practice_players)]
+    if options.disrupt and not alone:
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
     await asyncio.gather(*tasks)
     stats.ended = stats.now()
@@ -407,8 +543,11 @@ async def final_totals(players: list[Player], port: int) -> dict[int, list[int] 
     for player in players:
         browser = Browser(HOST, port, cookies={settings.SESSION_COOKIE_NAME: player.session})
         for game_id in player.games:
-            page = await browser.get(reverse("game", args=[game_id]))
-            shown[game_id] = page_totals(page.text)
+            try:
+                page = await browser.get(reverse("game", args=[game_id]))
+            except BrowserError:
+                page = None
+            shown[game_id] = page_totals(page.text) if page and page.status == 200 else None
         await browser.close()
     return shown
 
@@ -447,46 +586,92 @@ def page_totals(html: str) -> list[int] | None:
 # ---- checking and reporting ------------------------------------------------------------------
 
 
-def unmatched(acked: list[dict[str, Any]], stored: list[dict[str, Any]]) -> int:
-    """Acknowledged hands missing from the stored ones, in order (a hand stored whose answer
-    was lost in a restart may sit between them)."""
-    position = missing = 0
-    for hand in acked:
-        found = next((i for i in range(position, len(stored)) if _same(hand, stored[i])), None)
-        if found is None:
-            missing += 1
-        else:
-            position = found + 1
-    return missing
+@dataclass
+class Comparison:
+    """What the database holds against what the server acknowledged, each problem in words."""
+
+    stored: int = 0
+    lost: list[str] = field(default_factory=list)  # acknowledged, then not stored as acknowledged
+    unacknowledged: list[str] = field(default_factory=list)  # stored, never acknowledged
+    duplicates: list[str] = field(default_factory=list)  # one game's hand number twice
+    unreadable: list[str] = field(default_factory=list)  # games that could not be read back
 
 
-def _same(acked: dict[str, Any], stored: dict[str, Any]) -> bool:
-    return all(stored[key] == acked[key] for key in ("bidder", "bid", "trump", "meld"))
+def compare(
+    acked: Mapping[int, list[dict[str, Any]]], stored: Mapping[int, list[dict[str, Any]] | None]
+) -> Comparison:
+    """Every acknowledged hand against the stored hand of its game and number, field by field
+    (``CHECKED_FIELDS``); every stored hand nobody acknowledged, and any number twice.
+
+    ``stored`` maps each game to its hands as read back (``number`` and ``dealer`` with the §9.3
+    fields), or to None when the game could not be read; a game missing from it was not found.
+    """
+    found = Comparison()
+    for game in sorted(set(acked) | set(stored)):
+        hands = stored.get(game)
+        if hands is None:
+            found.unreadable.append(f"game {game} could not be read back")
+            found.lost += [f"game {game} hand {h['number']}: its game is gone" for h in acked.get(game, [])]
+            continue
+        found.stored += len(hands)
+        by_number: dict[int, dict[str, Any]] = {}
+        for hand in hands:
+            if hand["number"] in by_number:
+                found.duplicates.append(f"game {game} hand {hand['number']}: stored twice")
+            by_number.setdefault(hand["number"], hand)
+        acked_numbers = set()
+        for hand in acked.get(game, []):
+            number = hand["number"]
+            if number in acked_numbers:
+                found.duplicates.append(f"game {game} hand {number}: acknowledged twice")
+            acked_numbers.add(number)
+            kept = by_number.get(number)
+            differ = [key for key in CHECKED_FIELDS if kept is not None and kept.get(key) != hand[key]]
+            if kept is None:
+                found.lost.append(f"game {game} hand {number}: not stored")
+            elif differ:
+                changes = ", ".join(f"{key} {kept.get(key)} not {hand[key]}" for key in differ)
+                found.lost.append(f"game {game} hand {number}: stored with {changes}")
+        found.unacknowledged += [
+            f"game {game} hand {number}: stored, never acknowledged"
+            for number in sorted(set(by_number) - acked_numbers)
+        ]
+    return found
+
+
+def stored_hands(game_ids: list[int]) -> dict[int, list[dict[str, Any]] | None]:
+    """Each game's hands as stored (number, dealer and §9.3 fields); a game not found is left out."""
+    games = Game.objects.filter(pk__in=game_ids).prefetch_related("hands")
+    return {
+        game.pk: [{"number": h.number, "dealer": h.dealer, **h.entry()} for h in game.hands.all()]
+        for game in games
+    }
 
 
 def check(players: list[Player], stats: Stats, shown: dict[int, list[int] | None]) -> dict[str, Any]:
     connections.close_all()  # a database restarted mid-run broke this process's connection
-    lost = stored = checked = 0
+    game_ids = [g for p in players for g in p.games]
+    found = compare(stats.acked, {game: None for game in game_ids} | stored_hands(game_ids))
+    checked = 0
     differ = []
-    for game in Game.objects.filter(pk__in=[g for p in players for g in p.games]).prefetch_related("hands"):
-        hands = [hand.entry() for hand in game.hands.all()]
-        stored += len(hands)
-        lost += unmatched(stats.acked.get(game.pk, []), hands)
+    for game in Game.objects.filter(pk__in=game_ids).prefetch_related("hands"):
         score = game_score(game)
         if game.finished != score.finished or list(game.winner_sides) != list(score.winners):
             differ.append(f"game {game.pk}: stored result {game.finished}, engine {score.finished}")
-        if shown.get(game.pk) is not None:
+        if shown.get(game.pk) is None:
+            found.unreadable.append(f"game {game.pk}: its page shows no totals")
+        else:
             checked += 1
             if shown[game.pk] != list(score.totals):
                 differ.append(f"game {game.pk}: page shows {shown[game.pk]}, engine {list(score.totals)}")
-    return {"lost": lost, "stored": stored, "totals_checked": checked, "totals_differ": differ}
+    return {"comparison": found, "totals_checked": checked, "totals_differ": differ}
 
 
 def _percentiles(times: list[float]) -> dict[str, float]:
     if not times:
-        return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
+        return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0}
     at = {f"p{share}": round(percentile(times, share) * 1000, 1) for share in (50, 95, 99)}
-    return {"n": len(times), **at}
+    return {"n": len(times), **at, "max": round(max(times) * 1000, 1)}
 
 
 def disruption_window(stats: Stats) -> tuple[float, float] | None:
@@ -506,14 +691,28 @@ def errors_outside(
 
 
 def report(
-    options: Options, players: list[Player], stats: Stats, checked: dict[str, Any], log: Path
+    options: Options,
+    players: list[Player],
+    stats: Stats,
+    checked: dict[str, Any],
+    log: Path,
+    alone: Stats | None = None,
 ) -> Report:
     elapsed = stats.ended - stats.warmup
     measured = sum(1 for start, _ in stats.answered if start >= stats.warmup)
     window = disruption_window(stats)
     outside = errors_outside(stats.errors, window)
-    percentiles = {kind: _percentiles(stats.times[kind]) for kind in (HAND_POST, GAME_PAGE, BARE)}
+    kinds = (
+        HAND_POST,
+        GAME_PAGE,
+        BARE,
+        *((PRACTICE_POST, PRACTICE_PAGE) if options.practice_players else ()),
+    )
+    percentiles = {kind: _percentiles(stats.times[kind]) for kind in kinds}
     bare = percentiles[BARE]["p95"]
+    alone_ms = _percentiles(alone.times[HAND_POST]) if alone else None
+    found: Comparison = checked["comparison"]
+    problems = [*found.unreadable, *found.lost, *found.duplicates, *found.unacknowledged]
     db = connection.settings_dict
     return Report(
         users=options.users,
@@ -530,28 +729,52 @@ def report(
         window=None
         if window is None
         else (round(window[0] - stats.warmup, 1), round(window[1] - stats.warmup, 1)),
-        first_errors=[f"{t - stats.warmup:.1f} s {what}" for t, _, what in (outside or stats.errors)[:5]],
+        first_errors=[
+            f"{t - stats.warmup:.1f} s {what}"
+            for t, _, what in [*(alone.errors if alone else []), *(outside or stats.errors)][:5]
+        ],
         acknowledged=sum(len(hands) for hands in stats.acked.values()),
-        stored=checked["stored"],
-        lost=checked["lost"],
+        stored=found.stored,
+        lost=len(found.lost),
+        unacknowledged=len(found.unacknowledged),
+        duplicates=len(found.duplicates),
+        unreadable=len(found.unreadable),
+        first_problems=problems[:5],
         games=sum(len(player.games) for player in players),
         totals_checked=checked["totals_checked"],
         totals_differ=checked["totals_differ"][:5],
         guesses=dict(stats.guesses),
         client_cpu_seconds=round(stats.cpu, 1),
         server_log=str(log),
+        practice_players=options.practice_players,
+        practice_strength=options.practice_strength if options.practice_players else "",
+        practice_turned_away=dict(stats.practice_turned_away),
+        alone_ms=alone_ms,
+        alone_errors=len(alone.errors) if alone else 0,
+        slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)
+        if alone_ms and alone_ms["p95"]
+        else 0.0,
     )
 
 
 def run(options: Options) -> Report:
+    """With practice players, the players first play alone on the same server, then with them;
+    their hands of both runs are checked."""
     run_id = uuid.uuid4().hex[:8]
     players = prepare(options, run_id)
+    runs: list[Stats] = []
     try:
         with production_server(options.workers) as (port, log):
-            stats = asyncio.run(drive(players, port, options))
+            if options.practice_players:
+                runs.append(asyncio.run(drive(players, port, options, alone=True)))
+            runs.append(asyncio.run(drive(players, port, options)))
             shown = asyncio.run(final_totals(players, port))
-        return report(options, players, stats, check(players, stats, shown), log)
+        *alone, stats = runs
+        for before in alone:  # one check over every hand of both runs
+            for game, hands in before.acked.items():
+                stats.acked[game] = [*hands, *stats.acked.get(game, [])]
+        return report(options, players, stats, check(players, stats, shown), log, *alone)
     finally:
         if not options.keep:
             connections.close_all()
-            clean_up(players)
+            clean_up(players, runs)

@@ -11,8 +11,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
+from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.variants import VARIANTS
-from tools.loadtest.run import BARE, GAME_PAGE, HAND_POST, Options, Report, run
+from tools.loadtest.run import HAND_POST, Options, Report, run
 
 
 class Command(BaseCommand):
@@ -30,11 +31,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--warmup", type=float, default=3.0, help="untimed seconds before the run (default 3)"
         )
-        parser.add_argument("--think", type=float, default=0.0, help="mean pause between rounds, seconds")
+        parser.add_argument(
+            "--think", type=float, default=0.0, help="mean pause between rounds (a visitor's taps), seconds"
+        )
         parser.add_argument("--workers", type=int, help="gunicorn workers (default: cores + 1)")
         parser.add_argument("--disrupt", default="", help="a shell command to run mid-run, e.g. a restart")
         parser.add_argument("--disrupt-at", type=float, help="when to run it, seconds (default: mid-run)")
         parser.add_argument("--guessers", type=int, default=0, help="tasks posting wrong passwords meanwhile")
+        parser.add_argument(
+            "--practice-players",
+            type=int,
+            default=0,
+            help="anonymous visitors playing practice games meanwhile; the players first play alone, "
+            "then with them, and both hand POST figures are printed",
+        )
+        parser.add_argument(
+            "--practice-strength",
+            choices=PRACTICE_STRENGTHS,
+            default="expert",
+            help="the visitors' bots (default expert)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="keep the players, games and hands")
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -44,8 +60,10 @@ class Command(BaseCommand):
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown or not variants:
             raise CommandError(f"--variants: unknown {unknown or 'none given'}; choose from {list(VARIANTS)}")
-        if options["users"] < 1 or options["seconds"] <= 0:
-            raise CommandError("--users must be at least 1 and --seconds more than 0")
+        if options["users"] < 1 or options["seconds"] <= 0 or options["practice_players"] < 0:
+            raise CommandError(
+                "--users must be at least 1, --seconds more than 0, --practice-players 0 or more"
+            )
         settings = Options(
             users=options["users"],
             seconds=options["seconds"],
@@ -56,6 +74,8 @@ class Command(BaseCommand):
             disrupt=options["disrupt"],
             disrupt_at=options["seconds"] / 2 if options["disrupt_at"] is None else options["disrupt_at"],
             guessers=options["guessers"],
+            practice_players=options["practice_players"],
+            practice_strength=options["practice_strength"],
             seed=options["seed"],
             keep=options["keep"],
         )
@@ -68,27 +88,48 @@ class Command(BaseCommand):
         else:
             self.stdout.write("\n".join(describe(result)))
         if not result.ok:
-            raise CommandError("hands were lost, totals differ, or requests failed outside a restart")
+            raise CommandError(
+                "hands were lost, changed, stored unacknowledged or twice, a game could not be read "
+                "back, totals differ, or requests failed outside a restart"
+            )
 
 
 def describe(r: Report) -> list[str]:
-    def line(kind: str) -> str:
-        p = r.percentiles_ms[kind]
+    def line(kind: str, p: dict[str, float]) -> str:
         return (
-            f"  {kind:<10} n={p['n']:<7} p50 {p['p50']:>7} ms   p95 {p['p95']:>7} ms   p99 {p['p99']:>7} ms"
+            f"  {kind:<13} n={p['n']:<7} p50 {p['p50']:>7} ms   p95 {p['p95']:>7} ms   "
+            f"p99 {p['p99']:>7} ms   max {p['max']:>7} ms"
         )
 
     window = f" (window {r.window[0]}–{r.window[1]} s)" if r.window else ""
-    lines = [
-        f"{r.users} players for {r.seconds} s on {r.database}, gunicorn {r.workers}",
+    visitors = (
+        f", {r.practice_players} visitors at {r.practice_strength} practice" if r.practice_players else ""
+    )
+    lines = [f"{r.users} players for {r.seconds} s on {r.database}, gunicorn {r.workers}"]
+    if r.alone_ms is not None:
+        lines += [
+            "the players alone, just before:",
+            line(HAND_POST, r.alone_ms),
+            f"  errors: {r.alone_errors}",
+            f"the players{visitors}:",
+        ]
+    lines += [
         f"requests: {r.requests} = {r.requests_per_second} requests/s",
-        line(HAND_POST),
-        line(GAME_PAGE),
-        line(BARE),
+        *(line(kind, p) for kind, p in r.percentiles_ms.items()),
         f"hand POST p95 / bare view p95 = {r.ratio}",
+    ]
+    if r.alone_ms is not None:
+        lines.append(f"hand POST p95 with the visitors / alone = {r.slowdown} (target ≤ 3)")
+        lines.append(
+            f"practice requests turned away, by status (429 limit, 503 busy): {r.practice_turned_away}"
+        )
+    lines += [
         f"errors: {r.errors}, outside a restart window: {r.errors_outside_window}{window}",
         *(f"  {error}" for error in r.first_errors),
-        f"hands: {r.acknowledged} acknowledged, {r.stored} stored, {r.lost} lost",
+        f"hands: {r.acknowledged} acknowledged, {r.stored} stored, {r.lost} lost or changed, "
+        f"{r.unacknowledged} stored unacknowledged, {r.duplicates} twice; "
+        f"{r.unreadable} games could not be read back",
+        *(f"  {problem}" for problem in r.first_problems),
         f"totals: {r.totals_checked} of {r.games} game pages checked against the engine, "
         f"{len(r.totals_differ)} differ",
         *(f"  {difference}" for difference in r.totals_differ),
