@@ -137,7 +137,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             # Made 0600 before SQLite opens it; its -wal and -shm files take the same mode.
-            "NAME": private_file(Path(os.getenv("SQLITE_PATH", VAR_DIR / "pinochle.sqlite3"))),
+            "NAME": str(private_file(Path(os.getenv("SQLITE_PATH", VAR_DIR / "pinochle.sqlite3")))),
             "OPTIONS": {
                 # One writer at a time without "database is locked" errors under light load.
                 "transaction_mode": "IMMEDIATE",

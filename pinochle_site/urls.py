@@ -3,9 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+from scorepad.forms.accounts import LimitedAdminAuthenticationForm
 from scorepad.views import accounts
 
-admin.site.login_form = accounts.LimitedAdminAuthenticationForm
+admin.site.login_form = LimitedAdminAuthenticationForm
 
 
 def health(request: HttpRequest) -> HttpResponse:

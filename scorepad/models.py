@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from .constants import HOUSEHOLD_NAME_MAX, PLAYER_NAME_MAX
 from .engine.cards import SUITS
 from .engine.variants import VARIANTS, Variant, get_variant
 
@@ -21,7 +22,7 @@ TRUMP_CHOICES = [(s, s) for s in SUITS]
 
 
 class Household(models.Model):
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=HOUSEHOLD_NAME_MAX)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="households")
     created_at = models.DateTimeField(auto_now_add=True)
     # The backup a household was restored from (``services.exchange``): the same file restored twice
@@ -57,7 +58,7 @@ class Player(models.Model):
     """A real person at the table; needs no account."""
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=PLAYER_NAME_MAX)
     retired = models.BooleanField(default=False)  # off the new-game form; old games keep the name
 
     class Meta:
@@ -170,6 +171,7 @@ class Hand(models.Model):
 
     def entry(self) -> dict[str, Any]:
         """The §9.3 hand object (a thrown-in deal has none)."""
+        assert self.meld is not None, "a thrown-in deal has no hand object"
         data: dict[str, Any] = {
             "bidder": self.bidder,
             "bid": self.bid,

@@ -16,7 +16,7 @@ from django.http import HttpRequest
 @receiver(user_logged_in)
 def claim_practice_games_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
     """The games a visitor started in this browser become the user's, so history counts them."""
-    from .practice_selectors import SESSION_KEY
+    from .selectors.practice import SESSION_KEY
     from .services.practice import practice_claim
 
     if request is not None and hasattr(request, "session"):

@@ -5,10 +5,10 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from scorepad import selectors
 from scorepad.models import Game
-from scorepad.selectors import games_for_household, player_statistics, scored_games, scoresheet
-from scorepad.services.exchange import household_history_csv
+from scorepad.selectors import games as selectors
+from scorepad.selectors.exchange import household_history_csv
+from scorepad.selectors.games import games_for_household, player_statistics, scored_games, scoresheet
 from scorepad.services.games import hand_record
 from tests.sample_games import (
     CLASSIC_WON,

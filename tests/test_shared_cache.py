@@ -18,8 +18,8 @@ from django.utils.connection import ConnectionProxy
 
 from pinochle_site.settings import cache_settings
 from scorepad import throttle
+from tests.helpers import PASSWORD, log_in
 from tests.views.test_practice import answer_of, start
-from tests.views.test_throttle import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db
 

@@ -149,11 +149,25 @@ def took_tricks(entry: HandEntry) -> tuple[bool, ...]:
 # Validation (§9.3 refusals); the web form shows each message beside its field
 
 
-Problem = tuple[str, str]  # (§9.3 field, message in words)
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One refusal of the rules, as values: a form words it for its own fields and side names
+    without taking the words apart. ``message`` is the record's wording ("side 1 has -4; …")."""
+
+    field: str  # the §9.3 key it is about
+    words: str  # what is wrong: after the side ("has -4; …") when ``side`` is set, else after the field
+    side: int | None = None  # the side it is about, when it is about one side
+    unplayed: bool = False  # trick points given for a hand that is not played; ``words`` say why not
+
+    @property
+    def message(self) -> str:
+        if self.side is not None:
+            return f"side {self.side} {self.words}"
+        return f"must be null: {self.words}" if self.unplayed else self.words
 
 
 def validate_hand(variant: Variant, settings: Settings, entry: HandEntry) -> list[Problem]:
-    """Every problem with ``entry`` as (field, message); empty when ``score_hand`` may score it."""
+    """Every problem with ``entry``; empty when ``score_hand`` may score it."""
     problems = [
         *_bid_problems(settings, entry.bid),
         *_bidder_problems(variant, entry.bidder),
@@ -167,9 +181,9 @@ def validate_hand(variant: Variant, settings: Settings, entry: HandEntry) -> lis
 
 def _bid_problems(settings: Settings, bid: int) -> list[Problem]:
     if bid < settings.min_bid:
-        return [("bid", f"{bid} is under the minimum bid of {settings.min_bid}")]
+        return [Problem("bid", f"{bid} is under the minimum bid of {settings.min_bid}")]
     if not settings.bid_on_increment(bid):
-        return [("bid", f"{bid} is off the increment: bids go {_bid_steps(settings)}")]
+        return [Problem("bid", f"{bid} is off the increment: bids go {_bid_steps(settings)}")]
     return []
 
 
@@ -183,28 +197,28 @@ def _bid_steps(settings: Settings) -> str:
 def _bidder_problems(variant: Variant, bidder: int) -> list[Problem]:
     if 0 <= bidder < variant.seats:
         return []
-    return [("bidder", f"seat {bidder} is out of range: seats are 0 to {variant.seats - 1}")]
+    return [Problem("bidder", f"seat {bidder} is out of range: seats are 0 to {variant.seats - 1}")]
 
 
 def _trump_problems(settings: Settings, trump: Suit | None) -> list[Problem]:
     if trump is None and not settings.trump_requires_marriage:
-        return [("trump", "missing: the bidder names a trump suit every hand under these rules")]
+        return [Problem("trump", "missing: the bidder names a trump suit every hand under these rules")]
     if trump is not None and trump not in range(len(SUITS)):
-        return [("trump", f"{trump!r} is not a suit")]
+        return [Problem("trump", f"{trump!r} is not a suit")]
     return []
 
 
 def _per_side_problems(variant: Variant, field: str, values: Sequence[int], unit: int) -> list[Problem]:
     sides = len(variant.sides)
     if len(values) != sides:
-        return [(field, f"has {len(values)} entries; give one per side ({sides})")]
+        return [Problem(field, f"has {len(values)} entries; give one per side ({sides})")]
     problems: list[Problem] = []
     for side, value in enumerate(values):
         if value < 0:
-            problems.append((field, f"side {side} has {value}; it cannot be negative"))
+            problems.append(Problem(field, f"has {value}; it cannot be negative", side))
         elif value % unit:
             in_units = _UNIT_WORDS.get(unit, f"multiples of {unit}")
-            problems.append((field, f"side {side} has {value}; {_COMES_IN[field]} {in_units}"))
+            problems.append(Problem(field, f"has {value}; {_COMES_IN[field]} {in_units}", side))
     return problems
 
 
@@ -212,10 +226,11 @@ def _play_problems(variant: Variant, settings: Settings, entry: HandEntry) -> li
     """`tricks` null exactly when the hand was not played (§9.3): no marriage, or short meld (§2.3, §2.5)."""
     unplayed = _not_played_because(settings, entry, variant.side_of(entry.bidder))
     if entry.tricks is not None and unplayed is not None:
-        return [("tricks", f"must be null: {unplayed}, so the hand is not played")]
+        return [Problem("tricks", f"{unplayed}, so the hand is not played", unplayed=True)]
     if entry.tricks is None and unplayed is None and not settings.bidder_may_concede:
         total = variant.trick_points_total(settings)
-        return [("tricks", f"missing: the hand is played, so give each side's points (adding up to {total})")]
+        words = f"missing: the hand is played, so give each side's points (adding up to {total})"
+        return [Problem("tricks", words)]
     return []
 
 
@@ -223,12 +238,13 @@ def _tricks_problems(variant: Variant, settings: Settings, entry: HandEntry) -> 
     """The trick points' shape: one per side, none negative, in the count's units, adding up (§9.3)."""
     if entry.tricks is None:
         if entry.took_trick is not None:
-            return [("took_trick", "given for a hand that was not played (tricks is null)")]
+            return [Problem("took_trick", "given for a hand that was not played (tricks is null)")]
         return []
     problems = _per_side_problems(variant, "tricks", entry.tricks, variant.trick_unit(settings))
     total = variant.trick_points_total(settings)
     if not problems and sum(entry.tricks) != total:
-        problems.append(("tricks", f"add up to {sum(entry.tricks)}; a hand's trick points add up to {total}"))
+        words = f"add up to {sum(entry.tricks)}; a hand's trick points add up to {total}"
+        problems.append(Problem("tricks", words))
     if not problems and entry.took_trick is not None:
         problems += _took_trick_problems(variant, entry.tricks, entry.took_trick)
     return problems
@@ -236,9 +252,9 @@ def _tricks_problems(variant: Variant, settings: Settings, entry: HandEntry) -> 
 
 def _took_trick_problems(variant: Variant, tricks: Sequence[int], took: Sequence[bool]) -> list[Problem]:
     if len(took) != len(variant.sides):
-        return [("took_trick", f"has {len(took)} entries; give one per side ({len(variant.sides)})")]
+        return [Problem("took_trick", f"has {len(took)} entries; give one per side ({len(variant.sides)})")]
     return [
-        ("took_trick", f"side {side} has {points} trick points, so it took a trick")
+        Problem("took_trick", f"has {points} trick points, so it took a trick", side)
         for side, (points, took_one) in enumerate(zip(tricks, took, strict=True))
         if points > 0 and not took_one
     ]
@@ -486,8 +502,7 @@ def score_game(variant: Variant, settings: Settings, entries: Sequence[HandEntry
             raise RecordError(f"the game was already won by {sides} after hand {index}", hand=index)
         problems = validate_hand(variant, settings, entry)
         if problems:
-            field, message = problems[0]
-            raise RecordError(message, hand=index, field=field)
+            raise RecordError(problems[0].message, hand=index, field=problems[0].field)
         score = score_hand(variant, settings, entry)
         after = tuple(total + change for total, change in zip(totals, score.scores, strict=True))
         winners = winners_after_hand(variant, settings, totals, after, variant.side_of(entry.bidder))

@@ -1,33 +1,33 @@
-"""Games in and out of the app: the §9.3 JSON export and import, and a household's CSV.
+"""Games and households into the app: the §9.3 JSON import and the household restore (the
+exports, which only read, are in ``selectors/exchange.py``).
 
 An import is checked in full by the engine (``parse_record`` then ``score_game``) before
 anything is written, so a bad record saves nothing and its message names the hand and the
 field; the write itself is one transaction.
 """
 
-import csv
-import io
 import json
 import re
-import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils.dateparse import parse_datetime
-from django.utils.timezone import localdate, now
+from django.utils.timezone import now
 
+from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
-from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
+from ..engine.variants import Settings, SettingsError, Variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import game_score, seated_side_names, tally_written
+from ..selectors.exchange import BACKUP_FORMAT, BACKUP_VERSION
+from ..selectors.games import tally_written
 from . import ServiceError
-from .games import NUMBER_LIMIT, game_start
-from .households import NAME_MAX, refuse_unprintable
+from .games import game_start
+from .households import refuse_unprintable
 
 # A record nests four deep and a backup six; anything far deeper is not one of ours.
 MAX_JSON_DEPTH = 20
@@ -42,30 +42,6 @@ MAX_BACKUP_BYTES = 20_000_000  # a household: hundreds of full games
 # it is scored. README "Household backup" gives the write's duration at this bound.
 MAX_BACKUP_GAMES = 1_000
 MAX_BACKUP_DEALS = 30_000
-BACKUP_FORMAT = "pinochle-table-household-backup"
-BACKUP_VERSION = 1
-
-# Wide enough for the variant with the most sides, so every game fits one header.
-MAX_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
-PER_SIDE_COLUMNS = ("side", "meld", "tricks", "score", "total")
-CSV_HEADER = (
-    "game",
-    "date",
-    "variant",
-    "hand",
-    "dealer",
-    "bidder",
-    "bid",
-    "trump",
-    *(f"{column}_{side}" for column in PER_SIDE_COLUMNS for side in range(MAX_SIDES)),
-    "made",
-    "played",
-)
-
-
-def game_export(*, game: Game) -> dict[str, Any]:
-    """The game as RULES.md §9.3 writes it; ``game_import`` reads it back unchanged."""
-    return game.record()
 
 
 def _refuse_constant(name: str) -> Any:
@@ -160,94 +136,6 @@ def game_import(*, household: Household, data: Any, seats: Sequence[Player], fir
     return game
 
 
-def household_history_csv(*, household: Household) -> str:
-    """Every hand of every game of the household, oldest first, one CSV row per hand."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    games = household.games.order_by("created_at", "id").prefetch_related("seats__player", "hands")
-    for game in games:
-        writer.writerows(_game_rows(game))
-    return out.getvalue()
-
-
-def _game_rows(game: Game) -> Iterable[list[Any]]:
-    scored = game_score(game)
-    variant = scored.variant
-    names = [seat.player.name for seat in game.seats.all()]
-    sides = seated_side_names(game, variant)
-    date = localdate(game.created_at).isoformat()
-    stored = [hand for hand in game.hands.all() if not hand.thrown_in]  # the record's hands, in order
-    for row_hand, hand in zip(stored, scored.hands, strict=True):
-        entry = hand.entry.to_json()
-        per_side = {
-            "side": [_cell(name) for name in sides],
-            "meld": entry["meld"],
-            "tricks": entry["tricks"] or [],  # empty when the hand was not played
-            "score": list(hand.score.scores),
-            "total": list(hand.totals),
-        }
-        row = [
-            game.pk,
-            date,
-            variant.id,
-            row_hand.number + 1,
-            _cell(names[row_hand.dealer]),
-            _cell(names[entry["bidder"]]),
-            entry["bid"],
-            entry["trump"] or "",
-        ]
-        for column in PER_SIDE_COLUMNS:
-            values = per_side[column]
-            row.extend([*values, *[""] * (MAX_SIDES - len(values))])
-        row.extend(["yes" if hand.score.made else "no", "yes" if hand.score.played else "no"])
-        yield row
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) is quoted."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
-# ---- household backup ---------------------------------------------------------------------------
-
-
-def household_backup(*, household: Household) -> dict[str, Any]:
-    """Everything a household keeps (README "Household backup"): its players, and every game with
-    its seats, first dealer, date and every deal as entered (§9.3 hands plus each dealer)."""
-    players = list(household.players.order_by("id"))
-    index = {player.pk: number for number, player in enumerate(players)}
-    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands")
-    return {
-        "format": BACKUP_FORMAT,
-        "version": BACKUP_VERSION,
-        "backup_id": uuid.uuid4().hex,
-        "exported_at": now().isoformat(),
-        "household": {"name": household.name, "created_at": household.created_at.isoformat()},
-        "players": [{"name": player.name, "retired": player.retired} for player in players],
-        "games": [_game_backup(game, index) for game in games],
-    }
-
-
-def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
-    return {
-        "created_at": game.created_at.isoformat(),
-        "variant": game.variant,
-        "settings": dict(game.settings),
-        "first_dealer": game.first_dealer,
-        "abandoned": game.abandoned,
-        "seats": [index[seat.player_id] for seat in game.seats.all()],  # players by seat, clockwise
-        "hands": [_deal_backup(hand) for hand in game.hands.all()],
-    }
-
-
-def _deal_backup(hand: Hand) -> dict[str, Any]:
-    """A §9.3 hand object with its ``dealer``; a thrown-in deal is ``{"dealer": d, "thrown_in": true}``."""
-    if hand.thrown_in:
-        return {"dealer": hand.dealer, "thrown_in": True}
-    return {"dealer": hand.dealer, **hand.entry()}
-
-
 def _backup_problem(where: str, message: str) -> ServiceError:
     return ServiceError(f"{where}: {message}" if where else message)
 
@@ -282,7 +170,9 @@ def _checked_backup(data: Any) -> dict[str, Any]:
         raise ServiceError("household: a household needs a name.")
     players = data.get("players")
     if not isinstance(players, list) or not all(_is_player(player) for player in players):
-        raise ServiceError(f'players: a list of {{"name": …}} objects, names of 1 to {NAME_MAX} characters.')
+        raise ServiceError(
+            f'players: a list of {{"name": …}} objects, names of 1 to {PLAYER_NAME_MAX} characters.'
+        )
     # Names as they will be stored (spaces squeezed, as a roster name is), before they are compared.
     players = [{**player, "name": " ".join(player["name"].split())} for player in players]
     names = [player["name"] for player in players]
@@ -298,7 +188,7 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     checked = [_checked_game(game, len(players), f"game {number + 1}") for number, game in enumerate(games)]
     return {
         "backup_id": backup_id,
-        "household": household["name"].strip()[:80],
+        "household": household["name"].strip()[:HOUSEHOLD_NAME_MAX],
         "created_at": _when(household.get("created_at"), "household"),
         "players": players,
         "games": checked,
@@ -335,7 +225,7 @@ def _is_player(player: Any) -> bool:
     name = player.get("name") if isinstance(player, dict) else None
     return (
         isinstance(name, str)
-        and 0 < len(name.strip()) <= NAME_MAX
+        and 0 < len(name.strip()) <= PLAYER_NAME_MAX
         and isinstance(player.get("retired", False), bool)
     )
 
@@ -392,7 +282,7 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
     }
 
 
-def household_restore(*, data: Any, user: AbstractBaseUser) -> Household:
+def household_restore(*, data: Any, user: User) -> Household:
     """A new household, made of a backup exactly, with ``user`` its member. All or nothing.
 
     Everything is checked first (every game scored by the engine) with no transaction open; the
@@ -412,7 +302,7 @@ def household_restore_check(data: Any) -> dict[str, Any]:
 HAND_COLUMNS = ("number", "dealer", "thrown_in", "version", *Hand.ENTRY_FIELDS, "created_at")
 
 
-def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -> Household:
+def household_restore_write(*, backup: dict[str, Any], user: User) -> Household:
     """Write a backup ``household_restore_check`` passed. Every hand's row is made ready for the
     database first (Django would build its SQL inside the transaction, a second for 5,000 hands);
     the one transaction then only sends it."""
@@ -431,7 +321,15 @@ def household_restore_write(*, backup: dict[str, Any], user: AbstractBaseUser) -
 
 def _db_values(model: type[Model], names: Sequence[str], values: dict[str, Any]) -> tuple[Any, ...]:
     fields = model._meta
-    return tuple(fields.get_field(name).get_db_prep_save(values.get(name), connection) for name in names)
+    return tuple(
+        _concrete(fields.get_field(name)).get_db_prep_save(values.get(name), connection) for name in names
+    )
+
+
+def _concrete(field: Any) -> Field:
+    """A model's own column (never a reverse relation): what a backup stores and restores."""
+    assert isinstance(field, Field), field
+    return field
 
 
 ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and PostgreSQL's limits
@@ -440,7 +338,7 @@ ROWS_PER_INSERT = 500  # 6,000 parameters a statement: far under SQLite's and Po
 def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """Insert ``rows`` (values ready for the database) a few hundred to a statement."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    columns = ", ".join(quote(str(_concrete(model._meta.get_field(name)).column)) for name in names)
     row = f"({', '.join(['%s'] * len(names))})"
     for start in range(0, len(rows), ROWS_PER_INSERT):
         chunk = rows[start : start + ROWS_PER_INSERT]
@@ -454,7 +352,7 @@ def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tu
 @transaction.atomic
 def _restore_write(
     backup: dict[str, Any],
-    user: AbstractBaseUser,
+    user: User,
     hands: list[tuple[int, tuple[Any, ...]]],
     dates: list[Any],
 ) -> Household:

@@ -13,24 +13,28 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from ..engine.scoring import HandEntry, RecordError, next_dealer, validate_hand
+from ..constants import NUMBER_LIMIT
+from ..engine.scoring import (
+    HandEntry,
+    HandScore,
+    Problem,
+    RecordError,
+    next_dealer,
+    score_hand,
+    validate_hand,
+)
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Hand, Household, Player, Seat
-from ..selectors import Scoresheet, game_settings, scoresheet, tally_written
+from ..selectors.games import Scoresheet, game_settings, scoresheet, tally_written
 from . import ServiceError
-
-# No real bid, meld, trick count or target comes near it. It keeps a slip of the thumb
-# (300000000000000000000) out of the bid column, whose integers stop at 2**31 on PostgreSQL and
-# 2**63 on SQLite (which raises OverflowError above that), and out of the scores.
-NUMBER_LIMIT = 99_999
 
 
 class HandRefused(ServiceError):
-    """A hand the rules refuse; ``errors`` pairs each §9.3 field with what is wrong, in words."""
+    """A hand the rules refuse; ``errors`` are the engine's structured refusals (field, side, words)."""
 
-    def __init__(self, errors: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, errors: Sequence[Problem]) -> None:
         self.errors = list(errors)
-        super().__init__("; ".join(message for _field, message in self.errors))
+        super().__init__("; ".join(problem.message for problem in self.errors))
 
 
 class HandAlreadyRecorded(ServiceError):
@@ -97,18 +101,18 @@ def checked_entry(game: Game, number: int, data: Mapping[str, Any]) -> HandEntry
     try:
         entry = HandEntry.from_json(dict(data), number)
     except RecordError as error:
-        raise HandRefused([(error.field or "", error.detail)]) from None
+        raise HandRefused([Problem(error.field or "", error.detail)]) from None
     errors = bid_problems(entry) + validate_hand(game.rules, game_settings(game), entry)
     if errors:
         raise HandRefused(errors)
     return entry
 
 
-def bid_problems(entry: HandEntry) -> list[tuple[str, str]]:
+def bid_problems(entry: HandEntry) -> list[Problem]:
     """A bid too big to store; the rules themselves set no upper bound."""
     if entry.bid <= NUMBER_LIMIT:
         return []
-    return [("bid", f"{entry.bid} is more than any real bid: at most {NUMBER_LIMIT}")]
+    return [Problem("bid", f"{entry.bid} is more than any real bid: at most {NUMBER_LIMIT}")]
 
 
 class StaleCorrection(ServiceError):
@@ -133,7 +137,7 @@ def _rescore(game: Game) -> Scoresheet:
             message = f"{won}: delete the later hands first."
         else:
             message = ("" if number is None else f"Hand {number + 1}: ") + error.detail
-        raise HandRefused([("", message)]) from None
+        raise HandRefused([Problem("", message)]) from None
     game.finished, game.winner_sides = sheet.finished, list(sheet.score.winners)
     game.revision += 1
     game.save(update_fields=["finished", "winner_sides", "revision"])
@@ -152,7 +156,7 @@ def _dealer(game: Game, dealer: int | None) -> int:
     if dealer is None:
         return next_dealer_of(game)
     if not 0 <= dealer < game.rules.seats:
-        raise HandRefused([("dealer", f"The dealer must be one of the {game.rules.seats} seats.")])
+        raise HandRefused([Problem("dealer", f"The dealer must be one of the {game.rules.seats} seats.")])
     return dealer
 
 
@@ -180,6 +184,21 @@ def hand_record(*, game: Game, number: int, data: Mapping[str, Any], dealer: int
     entry = checked_entry(game, number, data)
     _append(game, number, {"dealer": _dealer(game, dealer), **Hand.fields_from_entry(entry.to_json())})
     return _rescore(game)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPreview:
+    """What recording a hand would do, worked out by the recording's own check and scorer."""
+
+    entry: HandEntry
+    score: HandScore
+
+
+def hand_preview(*, game: Game, number: int, data: Mapping[str, Any]) -> HandPreview:
+    """A dry run of ``hand_record``: the same check (``HandRefused`` naming each field) and the one
+    scorer (``score_hand``), with nothing locked or saved."""
+    entry = checked_entry(game, number, data)
+    return HandPreview(entry=entry, score=score_hand(game.rules, game_settings(game), entry))
 
 
 @transaction.atomic

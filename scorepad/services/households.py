@@ -1,17 +1,15 @@
 """Households, their members (accounts) and their roster of players (people at the table)."""
 
 import unicodedata
-from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ..constants import PLAYER_NAME_MAX
 from ..models import Household, Invite, Player
+from ..selectors.households import invite_expired
 from . import ServiceError
-
-NAME_MAX = 40
-INVITE_LIFETIME = timedelta(days=7)  # an invitation link left lying in a chat stops working
 
 
 def refuse_unprintable(name: str, whose: str) -> None:
@@ -21,12 +19,8 @@ def refuse_unprintable(name: str, whose: str) -> None:
         raise ServiceError(f"{whose} cannot hold control characters (such as NUL): type it again.")
 
 
-def invite_expired(invite: Invite) -> bool:
-    return timezone.now() - invite.created_at > INVITE_LIFETIME
-
-
 @transaction.atomic
-def household_create(*, user: AbstractBaseUser, name: str) -> Household:
+def household_create(*, user: User, name: str) -> Household:
     name = name.strip()
     if not name:
         raise ServiceError("A household needs a name.")
@@ -37,12 +31,12 @@ def household_create(*, user: AbstractBaseUser, name: str) -> Household:
 
 
 @transaction.atomic
-def invite_create(*, household: Household, user: AbstractBaseUser) -> Invite:
+def invite_create(*, household: Household, user: User) -> Invite:
     return Invite.objects.create(household=household, created_by=user)
 
 
 @transaction.atomic
-def invite_accept(*, token: str, user: AbstractBaseUser) -> Household:
+def invite_accept(*, token: str, user: User) -> Household:
     """Make ``user`` a member. The link works once; a member who opens it changes nothing."""
     invite = Invite.objects.select_for_update().filter(token=token).select_related("household").first()
     if invite is None:
@@ -74,7 +68,7 @@ def invite_revoke(*, invite: Invite) -> None:
 
 
 @transaction.atomic
-def member_remove(*, household: Household, user: AbstractBaseUser) -> None:
+def member_remove(*, household: Household, user: User) -> None:
     """Take an account out of the household (its games stay); the last member cannot leave it empty."""
     household = Household.objects.select_for_update().get(pk=household.pk)
     if not household.members.filter(pk=user.pk).exists():
@@ -88,8 +82,8 @@ def _roster_name(household: Household, name: str, *, other_than: Player | None =
     name = " ".join(name.split())
     if not name:
         raise ServiceError("A player needs a name.")
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
+    if len(name) > PLAYER_NAME_MAX:
+        raise ServiceError(f"A player's name has at most {PLAYER_NAME_MAX} characters.")
     refuse_unprintable(name, "A player's name")
     taken = household.players.filter(name__iexact=name)
     if other_than is not None:

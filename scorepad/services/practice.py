@@ -27,14 +27,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .. import bot_pool
+from ..constants import DEFAULT_STRENGTH
 from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS
-from ..engine.cards import SUIT_NAMES, SUITS, cards_in_words
+from ..engine.cards import SUIT_NAMES, SUITS, Card, cards_in_words
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.log import hand_line
 from ..engine.practice import PLAYER, play_on
@@ -45,7 +46,6 @@ from ..engine.view import PASS, PLAY, TRUMP, Bot
 from ..models import PracticeGame
 from . import ServiceError
 
-DEFAULT_STRENGTH = "heuristic"
 STALE = "That was already played; here is the game as it stands."
 BOTS_GONE = "The bots could not think just now: nothing was changed. Please try again."
 BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
@@ -87,7 +87,7 @@ class Outcome:
 
 def practice_start(
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     variant_id: str,
     overrides: Mapping[str, Any] | None = None,
     strength: str = DEFAULT_STRENGTH,
@@ -138,7 +138,7 @@ def practice_drop_visitor_games(*, ids: list[int]) -> int:
     return deleted
 
 
-def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser | None) -> PracticeGame:
+def practice_rematch(*, game: PracticeGame, version: Any, user: User | None) -> PracticeGame:
     """A new game with the same variant, house rules and bots (a fresh seed).
 
     The finished game's version moves on in the transaction that stores the new one, so a second
@@ -158,7 +158,7 @@ def practice_rematch(*, game: PracticeGame, version: Any, user: AbstractBaseUser
 
 
 @transaction.atomic
-def practice_claim(*, user: AbstractBaseUser, ids: list[int]) -> int:
+def practice_claim(*, user: User, ids: list[int]) -> int:
     """A visitor who logs in keeps the games this browser started: they join the user's history."""
     return PracticeGame.objects.filter(user__isnull=True, pk__in=ids).update(user=user)
 
@@ -235,7 +235,7 @@ def practice_bots(game: PracticeGame, state: HandState) -> dict[int, Bot]:
 
 def _new_game(
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     variant_id: str,
     overrides: Mapping[str, Any] | None,
     strength: str,
@@ -336,7 +336,7 @@ def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -
         answer = parse_form(view, data)
     except AnswerError:
         answer = None
-    if view.decision == PLAY and isinstance(answer, int) and (why := why_not_playable(view, answer)):
+    if view.decision == PLAY and isinstance(answer, int) and (why := why_not_playable(view, Card(answer))):
         return why
     if view.decision == PASS:
         chosen = answer if isinstance(answer, tuple) else ()

@@ -21,9 +21,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from ..constants import PLAYER
 from ..engine.bots import ExpertBot
 from ..engine.game import HandState, from_json, to_json
 from ..engine.log import ReplayError, deal_logged, hand_line
@@ -41,7 +42,7 @@ from ..engine.review import (
 from ..engine.simulate import GameStopped, advance_until
 from ..models import PracticeGame
 from . import ServiceError
-from .practice import PLAYER, PracticeAlreadyStarted, practice_bots
+from .practice import PracticeAlreadyStarted, practice_bots
 
 SLICE_CPU_SECONDS = 0.4  # CPU one request spends on a review before it answers "working…"
 
@@ -161,7 +162,7 @@ def _save_review(game: PracticeGame, hand: int, saved: dict[str, Any]) -> bool:
 
 
 def practice_replay(
-    *, game: PracticeGame, hand: int, user: AbstractBaseUser | None, start_token: str | None
+    *, game: PracticeGame, hand: int, user: User | None, start_token: str | None
 ) -> PracticeGame:
     """A new game that plays ``game``'s hand ``hand`` again: same cards, bots and seed.
 

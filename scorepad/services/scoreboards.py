@@ -1,6 +1,6 @@
 """Shared scoreboard links: make one for a game, stop one. Anyone holding a live link can watch."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -9,7 +9,7 @@ from . import ServiceError
 
 
 @transaction.atomic
-def scoreboard_link_create(*, game: Game, user: AbstractBaseUser) -> ScoreboardLink:
+def scoreboard_link_create(*, game: Game, user: User) -> ScoreboardLink:
     """The game's live link, made if it has none: a double tap or a resent form gets the same link."""
     Game.objects.select_for_update().filter(pk=game.pk).first()  # one maker at a time per game
     link = game.scoreboard_links.live().first()

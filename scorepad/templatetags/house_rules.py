@@ -2,8 +2,8 @@
 
 from django import template
 
-from ..forms import house_rules_brief
-from ..selectors import Scoresheet
+from ..forms.house_rules import house_rules_brief
+from ..selectors.games import Scoresheet
 
 register = template.Library()
 

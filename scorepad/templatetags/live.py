@@ -5,8 +5,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from ..live import POLL_SECONDS, sheet_fingerprint
-from ..selectors import Scoresheet
+from ..selectors.games import Scoresheet
+from ..selectors.live import POLL_SECONDS, sheet_fingerprint
 
 register = template.Library()
 

@@ -3,44 +3,23 @@
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import throttle
-
-THROTTLED = "throttled"
+from ..forms.accounts import THROTTLED, LimitedAuthenticationForm
 
 
 def _safe_next(request: HttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
     allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
     return target if target and allowed else None
-
-
-class LimitedAuthenticationForm(AuthenticationForm):
-    """Django's log-in form, refused without checking the password while a limit holds."""
-
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        if not (username and self.cleaned_data.get("password")):
-            return super().clean()  # a blank field: no password is checked, nothing to count
-        try:
-            with throttle.password_check(self.request, username):
-                cleaned = super().clean()  # a wrong password raises here, and stays counted
-        except throttle.Refused as refusal:
-            raise ValidationError(str(refusal), code=THROTTLED) from None
-        throttle.login_succeeded(self.request, username)
-        return cleaned
-
-
-class LimitedAdminAuthenticationForm(LimitedAuthenticationForm, AdminAuthenticationForm):
-    """The admin's log-in form: the same passwords, so the same limits."""
 
 
 class LimitedLoginView(LoginView):
@@ -73,7 +52,7 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "next": _safe_next(request) or ""}
     if request.method == "POST":
         if refusal := throttle.signup_refusal(request):

@@ -9,6 +9,10 @@ form and the hand table together).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import wraps
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -18,16 +22,16 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import replace_url, reswap
+from django_htmx.http import replace_url
 
-from ..access import get_game_for_user, get_household_for_user
 from ..engine.cards import SUITS
-from ..engine.scoring import score_hand
 from ..engine.variants import VARIANTS, Variant
-from ..forms import NO_MARRIAGE, HandForm, NewGameForm
-from ..meld_forms import NO_TRUMP, parse_meld_now, rules_param
+from ..forms.games import NO_MARRIAGE, HandForm, NewGameForm
+from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
-from ..selectors import Scoresheet, last_game, scoresheet
+from ..selectors.access import get_game_for_user, get_household_for_user
+from ..selectors.games import Scoresheet, game_hand, last_game, scoresheet
+from ..selectors.households import active_roster
 from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,
@@ -35,19 +39,19 @@ from ..services.games import (
     HandRefused,
     StaleCorrection,
     UndoneHand,
-    checked_entry,
     game_abandon,
     game_delete,
     game_start,
     hand_delete,
     hand_edit,
+    hand_preview,
     hand_record,
     hand_redo,
     hand_throw_in,
     hand_undo,
 )
 from ..services.households import player_create
-from .rendering import go_to, page_or_partial
+from .rendering import go_to, htmx_of, page_or_partial
 
 MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
 
@@ -67,7 +71,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
     if variant is None:
         return render(request, "scorepad/game_new.html", {"household": household, "variants": VARIANTS})
-    players = household.players.filter(retired=False)
+    players = active_roster(household)
     context: dict[str, Any] = {"household": household, "variant": variant}
     if request.method != "POST":
         form = NewGameForm(variant, players, initial=NewGameForm.like(variant, last_game(household, variant)))
@@ -94,7 +98,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
 
 def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
-    players = household.players.filter(retired=False)
+    players = active_roster(household)
     initial = NewGameForm.kept(variant, request.POST)
     seats = [f"seat_{seat}" for seat in range(variant.seats)]
     error = ""
@@ -162,7 +166,8 @@ def _show_result(response: HttpResponse, sheet: Scoresheet) -> HttpResponse:
     """After a hand is recorded or undone, scroll the phone up to the scoreboard to show the result,
     and drop any prefill (a count-it round trip's ``?meld_0=…``) from the address: a reload must not
     fill the next hand with the last one's values."""
-    return replace_url(reswap(response, "outerHTML show:top"), reverse("game", args=[sheet.game.pk]))
+    response["HX-Reswap"] = "outerHTML show:top"  # a swap with a modifier, which reswap's types lack
+    return replace_url(response, reverse("game", args=[sheet.game.pk]))
 
 
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
@@ -192,17 +197,17 @@ def _stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
     return values
 
 
-def hand_preview(sheet: Scoresheet, data: QueryDict) -> str:
+def preview_words(sheet: Scoresheet, data: QueryDict) -> str:
     """What the hand would score, in words ("Ann & Cy 31 of 30: made · Ann & Cy +31, Bo & Di +21"),
-    or the first thing missing or wrong. Scored by the one scorer, nothing saved."""
+    or the first thing missing or wrong: the words of ``hand_preview``, recording's dry run."""
     form = _hand_form(sheet, data=data)
     if not form.is_valid():
         return "Preview: " + _first_problem(form)
     try:
-        entry = checked_entry(sheet.game, form.cleaned_data["number"], form.hand_data())
+        preview = hand_preview(game=sheet.game, number=form.cleaned_data["number"], data=form.hand_data())
     except HandRefused as error:
-        return f"Preview: {error.errors[0][1]}"
-    score = score_hand(sheet.variant, sheet.settings, entry)
+        return f"Preview: {error.errors[0].message}"
+    entry, score = preview.entry, preview.score
     bidders = sheet.variant.side_of(entry.bidder)
     name = sheet.side_names[bidders]
     changes = ", ".join(
@@ -260,16 +265,70 @@ def calculator_url(sheet: Scoresheet, back: str, **params: Any) -> str:
     return f"{reverse('meld')}?{urlencode(query)}"
 
 
-def _bid_step(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse | None:
-    """The stepper's − / + buttons and the bid chips: the form comes back with the bid set; nothing
-    is saved. The live preview is answered here too: it saves nothing either."""
-    if "preview" in request.POST:
-        preview = hand_preview(sheet, request.POST)
-        return render(request, "scorepad/game.html#preview-text", {"preview": preview})
-    if "bid_step" in request.POST or "bid_set" in request.POST:
-        form = _hand_form(sheet, initial=_stepped_bid(sheet, request.POST))
-        return render_page(form, partial="hand-form" if request.htmx else None)
-    return None
+# ---- the hand form's buttons: one intent each, one dispatch table ---------------------------------
+
+
+class Intent(StrEnum):
+    """What a hand form's POST asks for, named by the key its button sends (the form has one
+    ``action``, so every button also works as a plain submit without JavaScript)."""
+
+    PREVIEW = "preview"  # the live preview (htmx): what the hand would score, nothing saved
+    BID_STEP = "bid_step"  # the stepper's − / +: the form again with the bid moved one step
+    BID_CHIP = "bid_set"  # a quick chip: the form again with that bid
+    COUNT_MELD = "count_meld"  # off to the meld calculator with the hand so far
+    THROW_IN = "thrown_in"  # record the deal as thrown in (next hand only)
+    RECORD = "record"  # the main button (it sends no key): record or correct the hand
+
+
+def intent_of(data: QueryDict, offered: Collection[Intent]) -> Intent:
+    """The first offered intent whose key the POST carries; with none, the form's main button."""
+    return next((intent for intent in Intent if intent in offered and intent.value in data), Intent.RECORD)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPage:
+    """A page with a hand form: the game page's next hand, or a recorded hand's correction page."""
+
+    request: HttpRequest
+    sheet: Scoresheet
+    url: str  # the page the meld calculator comes back to
+    render: RenderPage
+    save: Callable[[HandPage], HttpResponse]  # the RECORD intent: record or correct
+
+
+def _answer_preview(page: HandPage) -> HttpResponse:
+    preview = preview_words(page.sheet, page.request.POST)
+    return render(page.request, "scorepad/game.html#preview-text", {"preview": preview})
+
+
+def _answer_bid_step(page: HandPage) -> HttpResponse:
+    """The stepper and the chips: the form comes back with the bid set; nothing is saved."""
+    form = _hand_form(page.sheet, initial=_stepped_bid(page.sheet, page.request.POST))
+    return page.render(form, partial="hand-form" if htmx_of(page.request) else None)
+
+
+def _answer_count_meld(page: HandPage) -> HttpResponse:
+    return _meld_calculator(page.request, page.sheet, page.url)
+
+
+def _answer_record(page: HandPage) -> HttpResponse:
+    return page.save(page)
+
+
+ANSWERS: dict[Intent, Callable[[HandPage], HttpResponse]] = {
+    Intent.PREVIEW: _answer_preview,
+    Intent.BID_STEP: _answer_bid_step,
+    Intent.BID_CHIP: _answer_bid_step,
+    Intent.COUNT_MELD: _answer_count_meld,
+    Intent.THROW_IN: lambda page: _throw_in(page.request, page.sheet, page.render),
+    Intent.RECORD: _answer_record,
+}
+NEXT_HAND_INTENTS = frozenset(Intent)
+CORRECTION_INTENTS = NEXT_HAND_INTENTS - {Intent.THROW_IN}  # a recorded hand is corrected, not thrown in
+
+
+def _answer(page: HandPage, offered: Collection[Intent]) -> HttpResponse:
+    return ANSWERS[intent_of(page.request.POST, offered)](page)
 
 
 @login_required
@@ -286,13 +345,13 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
             return render(request, f"scorepad/game.html#{partial}", _game_context(sheet, form, **extra))
         return _render_game(request, sheet, form, **extra)
 
-    if (stepped := _bid_step(request, sheet, render_page)) is not None:
-        return stepped
-    if "count_meld" in request.POST:
-        return _meld_calculator(request, sheet, reverse("game", args=[game.pk]))
-    if "thrown_in" in request.POST:
-        return _throw_in(request, sheet, render_page)
-    form = _hand_form(sheet, data=request.POST)
+    page = HandPage(request, sheet, reverse("game", args=[game.pk]), render_page, _record_hand)
+    return _answer(page, NEXT_HAND_INTENTS)
+
+
+def _record_hand(page: HandPage) -> HttpResponse:
+    request, game = page.request, page.sheet.game
+    form = _hand_form(page.sheet, data=request.POST)
     if form.is_valid():
         try:
             sheet = hand_record(
@@ -310,7 +369,7 @@ def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             return _after_write(request, sheet)
-    return render_page(form)
+    return page.render(form)
 
 
 def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
@@ -356,7 +415,7 @@ def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
 def _after_write(request: HttpRequest, sheet: Scoresheet, notice: str = "") -> HttpResponse:
     """Back to a blank form for the next hand, saying ``notice`` if any (a plain redirect drops
     any prefill from the URL)."""
-    if not request.htmx:
+    if not htmx_of(request):
         if notice:
             messages.info(request, notice)
         return redirect("game", game_id=sheet.game.pk)
@@ -412,21 +471,42 @@ def _hand_initial(hand: Hand) -> dict[str, Any]:
     return values
 
 
-def _hand_or_back(request: HttpRequest, game: Game, hand_id: int) -> Hand | HttpResponse:
-    """The hand a link names, or back to the game saying it is gone (deleted on another phone)."""
-    hand = game.hands.filter(pk=hand_id).first()
+class HandGone(Exception):
+    """The hand a link names is gone (undone or deleted on another phone); ``back_when_gone``
+    turns it into the way back to the game, saying so."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(HAND_GONE)
+        self.game = game
+
+
+def _hand_of(game: Game, hand_id: int) -> Hand:
+    """The hand a link names, or ``HandGone``."""
+    hand = game_hand(game, hand_id)
     if hand is None:
-        messages.info(request, HAND_GONE)
-        return _to_game(request, game)
+        raise HandGone(game)
     return hand
 
 
+def back_when_gone(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Answer ``HandGone`` from ``view`` with the game page and a notice that the hand is gone."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except HandGone as gone:
+            messages.info(request, str(gone))
+            return _to_game(request, gone.game)
+
+    return answer
+
+
 @login_required
+@back_when_gone
 def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
-    hand = _hand_or_back(request, game, hand_id)
-    if isinstance(hand, HttpResponse):
-        return hand
+    hand = _hand_of(game, hand_id)
     sheet = scoresheet(game)
     page = reverse("hand_edit", args=[game.pk, hand.pk])
 
@@ -440,21 +520,18 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
             "editing": True,
             "advisor_url": calculator_url(sheet, page),
         }
-        if partial or request.htmx:
+        if partial or htmx_of(request):
             return render(request, "scorepad/game.html#hand-form", context)
         return render(request, "scorepad/hand_edit.html", context)
 
     def fresh_form(**values: Any) -> HandForm:
         return _hand_form(sheet, initial={**_hand_initial(hand), **values, "number": hand.number})
 
-    if request.method != "POST":
-        return render_page(fresh_form(**HandForm.values_from(request.GET, len(sheet.side_names))))
-    if (stepped := _bid_step(request, sheet, render_page)) is not None:
-        return stepped
-    if "count_meld" in request.POST:
-        return _meld_calculator(request, sheet, page)
-    form = _hand_form(sheet, data=request.POST)
-    if form.is_valid():
+    def correct(hand_page: HandPage) -> HttpResponse:
+        nonlocal hand, sheet
+        form = _hand_form(sheet, data=request.POST)
+        if not form.is_valid():
+            return render_page(form)
         try:
             hand_edit(
                 game=game,
@@ -464,10 +541,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
                 dealer=form.cleaned_data["dealer"],
             )
         except StaleCorrection as error:
-            current = _hand_or_back(request, game, hand.pk)  # deleted on another phone meanwhile?
-            if isinstance(current, HttpResponse):
-                return current
-            hand, sheet = current, scoresheet(game)
+            hand, sheet = _hand_of(game, hand.pk), scoresheet(game)  # deleted on another phone meanwhile?
             # The hand as it is now, with its new version, under the refusal.
             return render_page(fresh_form(), refusal=str(error))
         except HandRefused as error:
@@ -477,25 +551,26 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
         else:
             messages.success(request, f"Hand {hand.number + 1} corrected; the totals are scored again.")
             return _to_game(request, game)
-    return render_page(form)
+        return render_page(form)
+
+    if request.method != "POST":
+        return render_page(fresh_form(**HandForm.values_from(request.GET, len(sheet.side_names))))
+    return _answer(HandPage(request, sheet, page, render_page, correct), CORRECTION_INTENTS)
 
 
 @login_required
+@back_when_gone
 def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
     """GET asks first (a page that works without JavaScript); POST deletes the version it showed."""
     game = get_game_for_user(request.user, game_id)
-    hand = _hand_or_back(request, game, hand_id)
-    if isinstance(hand, HttpResponse):
-        return hand
+    hand = _hand_of(game, hand_id)
     notice = ""
     if request.method == "POST":
         try:
             hand_delete(game=game, hand_id=hand.pk, version=_posted_int(request, "version") or 0)
         except StaleCorrection as error:
-            current = _hand_or_back(request, game, hand.pk)  # deleted on another phone meanwhile?
-            if isinstance(current, HttpResponse):
-                return current
-            hand, notice = current, str(error)  # changed since: show it as it is now and ask again
+            # Deleted on another phone meanwhile (HandGone), or changed: show it as it is now and ask again.
+            hand, notice = _hand_of(game, hand.pk), str(error)
         except ServiceError as error:
             messages.error(request, str(error))
             return _to_game(request, game)

@@ -1,9 +1,7 @@
 """History, statistics, and games in and out: JSON export and import, the household CSV."""
 
 from dataclasses import dataclass
-from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -14,10 +12,12 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ..access import get_game_for_user, get_household_for_user
 from ..engine.variants import VARIANTS
-from ..models import VARIANT_CHOICES, Game, Household, Player
-from ..selectors import (
+from ..forms.history import HistoryFilterForm, ImportForm, RestoreForm, SeatsForm
+from ..models import Game
+from ..selectors.access import get_game_for_user, get_household_for_user
+from ..selectors.exchange import game_export, household_backup, household_history_csv
+from ..selectors.games import (
     GameTally,
     game_tallies,
     games_for_household,
@@ -26,35 +26,13 @@ from ..selectors import (
     scored_games,
     seated_side_names,
 )
+from ..selectors.households import game_count, roster_size
 from ..services import ServiceError
-from ..services.exchange import (
-    MAX_BACKUP_BYTES,
-    MAX_RECORD_BYTES,
-    game_export,
-    game_import,
-    household_backup,
-    household_history_csv,
-    household_restore,
-    load_json,
-    record_check,
-)
-from .rendering import page_or_partial
+from ..services.exchange import game_import, household_restore
+from .rendering import page_or_partial, signed_in
 
 GAMES_PER_PAGE = 20
 STATUS_FILTERS = {"": None, "finished": True, "playing": False}
-
-
-class HistoryFilterForm(forms.Form):
-    variant = forms.ChoiceField(choices=[("", "All variants"), *VARIANT_CHOICES], required=False)
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False, empty_label="All players")
-    status = forms.ChoiceField(
-        choices=[("", "Finished or not"), ("finished", "Finished"), ("playing", "In progress")],
-        required=False,
-    )
-
-    def __init__(self, household: Household, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = household.players.all()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,74 +116,6 @@ def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
     return response
 
 
-def uploaded_text(upload: Any, limit: int, what: str) -> str:
-    """An uploaded file's text, refused in words when it is too big (checked before reading) or not text."""
-    if upload.size > limit:
-        raise forms.ValidationError(f"This is too big for {what}: at most {limit:,} bytes.")
-    try:
-        return upload.read().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise forms.ValidationError("The file is not a text file (UTF-8): choose the .json export.") from None
-
-
-def parsed_json(text: str, limit: int, what: str) -> Any:
-    if len(text) > limit:
-        raise forms.ValidationError(f"This is too big for {what}: at most {limit:,} bytes.")
-    if not text.strip():
-        raise forms.ValidationError(f"Choose a file or paste {what}.")
-    try:
-        return load_json(text)
-    except ServiceError as error:
-        raise forms.ValidationError(str(error)) from None
-
-
-class ImportForm(forms.Form):
-    """A §9.3 game record, uploaded or pasted; cleaning parses and scores it with the engine."""
-
-    file = forms.FileField(required=False, label="Game file (.json)")
-    record = forms.CharField(required=False, label="…or paste the game record", widget=forms.Textarea)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        upload, what = cleaned.get("file"), "a JSON game record"
-        text = uploaded_text(upload, MAX_RECORD_BYTES, what) if upload else cleaned.get("record", "")
-        data = parsed_json(text, MAX_RECORD_BYTES, what)
-        try:
-            cleaned["variant"], _settings, _entries, cleaned["scored"] = record_check(data)
-        except ServiceError as error:
-            raise forms.ValidationError(f"This game record can't be imported: {error}") from None
-        cleaned["text"], cleaned["data"] = text, data
-        return cleaned
-
-
-class SeatsForm(forms.Form):
-    """Who sat where: one roster player per seat, and the first dealer (RULES.md §8)."""
-
-    def __init__(self, household: Household, seats: int, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        players = household.players.all()
-        for seat in range(seats):
-            self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
-                queryset=players, label=f"Seat {seat + 1}", empty_label="Choose a player"
-            )
-        self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(seat, f"Seat {seat + 1}") for seat in range(seats)], coerce=int, initial=0
-        )
-        self.seat_count = seats
-
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{seat}"] for seat in range(self.seat_count)]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        chosen = [cleaned.get(f"seat_{seat}") for seat in range(self.seat_count)]
-        picked = [player for player in chosen if player is not None]
-        if len({player.pk for player in picked}) < len(picked):
-            raise forms.ValidationError("Each player takes one seat: someone is chosen twice.")
-        cleaned["players"] = chosen
-        return cleaned
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
@@ -239,7 +149,7 @@ def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
         "form": form,
         "seats_form": seats_form,
         "checked": checked,
-        "roster_size": household.players.count(),
+        "roster_size": roster_size(household),
     }
     return render(request, "scorepad/import.html", context)
 
@@ -257,19 +167,6 @@ def household_backup_json(request: HttpRequest, household_id: int) -> HttpRespon
     return response
 
 
-class RestoreForm(forms.Form):
-    file = forms.FileField(label="Backup file (.json)")
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        if cleaned.get("file"):
-            what = "a household backup"
-            cleaned["data"] = parsed_json(
-                uploaded_text(cleaned["file"], MAX_BACKUP_BYTES, what), MAX_BACKUP_BYTES, what
-            )
-        return cleaned
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def household_restore_view(request: HttpRequest) -> HttpResponse:
@@ -277,11 +174,11 @@ def household_restore_view(request: HttpRequest) -> HttpResponse:
     form = RestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            household = household_restore(data=form.cleaned_data["data"], user=request.user)
+            household = household_restore(data=form.cleaned_data["data"], user=signed_in(request))
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            games = household.games.count()
+            games = game_count(household)
             messages.success(request, f"Restored {household.name}: {games} game{pluralize(games)}.")
             return redirect("household", household_id=household.pk)
     return render(request, "scorepad/household_restore.html", {"form": form})

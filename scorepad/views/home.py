@@ -1,11 +1,11 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..access import households_for_user
-from ..selectors import current_games
+from ..selectors.access import households_for_user
+from ..selectors.games import latest_current_game
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The front page; a member sees the latest game still going, to carry on in one tap."""
-    current = current_games(households_for_user(request.user)).first()
+    current = latest_current_game(households_for_user(request.user))
     return render(request, "scorepad/home.html", {"current_game": current})

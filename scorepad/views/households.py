@@ -3,25 +3,34 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ..access import get_household_for_user
-from ..forms import HouseholdForm, PlayerForm
-from ..models import Household, Invite
+from ..forms.games import HouseholdForm, PlayerForm
+from ..models import Household
+from ..selectors.access import get_household_for_user
+from ..selectors.households import (
+    household_invite,
+    household_member,
+    household_page,
+    household_player,
+    invite_by_token,
+    invite_expired,
+    pending_invites,
+)
 from ..services import ServiceError
 from ..services.households import (
     household_create,
     invite_accept,
     invite_create,
-    invite_expired,
     invite_revoke,
     member_remove,
     player_create,
     player_rename,
     player_retire,
 )
+from .rendering import signed_in
 
 
 @login_required
@@ -29,7 +38,7 @@ def household_new(request: HttpRequest) -> HttpResponse:
     form = HouseholdForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            household = household_create(user=request.user, name=form.cleaned_data["name"])
+            household = household_create(user=signed_in(request), name=form.cleaned_data["name"])
         except ServiceError as error:
             form.add_error("name", str(error))
         else:
@@ -41,14 +50,11 @@ def _detail(request: HttpRequest, household_id: int, **context: object) -> HttpR
     household = get_household_for_user(request.user, household_id)
     pending = [
         (invite, request.build_absolute_uri(reverse("invite", args=[invite.token])))
-        for invite in household.invites.filter(used_at=None, revoked_at=None).order_by("-created_at")
-        if not invite_expired(invite)
+        for invite in pending_invites(household)
     ]
     context = {
         "household": household,
-        "members": household.members.order_by("username"),
-        "players": household.players.all(),
-        "games": household.games.prefetch_related("seats__player")[:20],
+        **household_page(household),
         "player_form": PlayerForm(),
         "invites": pending,
         **context,
@@ -87,7 +93,7 @@ def _to_section(household: Household, section: str) -> HttpResponse:
 def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
     """POST makes a link, then a redirect shows it (a reload makes no second link)."""
     household = get_household_for_user(request.user, household_id)
-    invite_create(household=household, user=request.user)
+    invite_create(household=household, user=signed_in(request))
     messages.success(request, "A new invitation link is ready below: send it to the person you invite.")
     return _to_section(household, "invites")
 
@@ -96,7 +102,7 @@ def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
 @require_POST
 def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    invite_revoke(invite=get_object_or_404(household.invites, pk=invite_id))
+    invite_revoke(invite=household_invite(household, invite_id))
     messages.success(request, "The invitation link was withdrawn: it no longer works.")
     return _to_section(household, "invites")
 
@@ -105,7 +111,7 @@ def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) 
 @require_POST
 def member_remove_view(request: HttpRequest, household_id: int, user_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    member = get_object_or_404(household.members, pk=user_id)
+    member = household_member(household, user_id)
     try:
         member_remove(household=household, user=member)
     except ServiceError as error:
@@ -122,7 +128,7 @@ def member_remove_view(request: HttpRequest, household_id: int, user_id: int) ->
 def player_edit(request: HttpRequest, household_id: int, player_id: int) -> HttpResponse:
     """Rename a player, or retire one (off the new-game form; games and statistics stay) and back."""
     household = get_household_for_user(request.user, household_id)
-    player = get_object_or_404(household.players, pk=player_id)
+    player = household_player(household, player_id)
     try:
         if "retire" in request.POST:
             player_retire(player=player, retired=request.POST["retire"] == "1")
@@ -141,10 +147,10 @@ def player_edit(request: HttpRequest, household_id: int, player_id: int) -> Http
 @login_required
 def invite_join(request: HttpRequest, token: str) -> HttpResponse:
     """GET shows whose household it is; the Join button (POST) uses the link up."""
-    invite = Invite.objects.select_related("household").filter(token=token).first()
+    invite = invite_by_token(token)
     if request.method == "POST":
         try:
-            household = invite_accept(token=token, user=request.user)
+            household = invite_accept(token=token, user=signed_in(request))
         except ServiceError as error:
             messages.error(request, str(error))
             return redirect("home")

@@ -26,8 +26,8 @@ from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
-from scorepad.forms import house_rules_brief
-from scorepad.meld_forms import (
+from scorepad.forms.house_rules import house_rules_brief
+from scorepad.forms.meld import (
     MELD_SETTING_CHOICES,
     MELD_SETTING_LABELS,
     MeldQuery,
@@ -150,7 +150,7 @@ def meld_calculator(request: HttpRequest) -> HttpResponse:
 
 
 def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
-    hand_error = "; ".join(form.errors.get("cards", []))
+    hand_error = "; ".join(str(error) for error in form.errors.get("cards", []))
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
     result_suit = _suit_label(trump_results[0][0] if query.trump is None else query.trump)

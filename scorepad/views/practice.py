@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,11 +19,9 @@ from django.views.decorators.http import require_POST
 
 from .. import throttle
 from ..engine.variants import VARIANTS
+from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
-from ..practice_forms import PracticeForm, variant_from
-from ..practice_review_selectors import concede_offer
-from ..practice_selectors import (
-    SESSION_KEY,
+from ..selectors.practice import (
     PracticeTable,
     bid_needs_asking,
     current_practice,
@@ -35,18 +32,19 @@ from ..practice_selectors import (
     practice_table,
     statistics_by_variant,
 )
+from ..selectors.practice_review import concede_offer
 from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeBusy,
     PracticeRefused,
     practice_act,
-    practice_drop_visitor_games,
     practice_next_hand,
     practice_rematch,
     practice_start,
     practice_undo,
 )
-from .rendering import go_to, page_or_partial
+from .practice_session import remember_game, session_user
+from .rendering import go_to, htmx_of, page_or_partial
 
 TEMPLATE = "scorepad/practice.html"
 NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown once at the hand
@@ -71,7 +69,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             game = practice_start(
-                user=_user(request),
+                user=session_user(request),
                 variant_id=form.cleaned_data["variant"],
                 overrides=form.overrides(),
                 strength=form.cleaned_data["strength"],
@@ -85,7 +83,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
             game, busy = None, error if isinstance(error, PracticeBusy) else None
         if game is not None:
-            _remember(request, game)
+            remember_game(request, game)
             return go_to(request, reverse("practice_game", args=[game.pk]))
     if "start_token" in form.errors:
         form.renew_token()
@@ -136,10 +134,10 @@ def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
 def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:
-        rematch = practice_rematch(game=game, version=request.POST.get("version"), user=_user(request))
+        rematch = practice_rematch(game=game, version=request.POST.get("version"), user=session_user(request))
     except PracticeRefused as error:
         return _refused(request, game, error)
-    _remember(request, rematch)
+    remember_game(request, rematch)
     return go_to(request, reverse("practice_game", args=[rematch.pk]))
 
 
@@ -162,7 +160,7 @@ def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], Prac
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
         return _refused(request, game, error)
-    if request.htmx:
+    if htmx_of(request):
         return _table(request, game)
     return redirect("practice_game", game.pk)
 
@@ -171,10 +169,10 @@ def _refused(request: HttpRequest, game: PracticeGame, error: PracticeRefused) -
     """The table as it stands, with the reason next to the hand: in place for htmx, else back at
     the table's URL (the reason kept in the session for that one page). Bots busy, without htmx:
     the table and the reason at once, with a 503 and when to try again."""
-    if request.htmx or isinstance(error, PracticeBusy):
+    if htmx_of(request) or isinstance(error, PracticeBusy):
         game.refresh_from_db()
         response = _table(request, game, refused=str(error))
-        return response if request.htmx else _busy(error, response)
+        return response if htmx_of(request) else _busy(error, response)
     request.session[NOTICE_KEY] = str(error)
     return redirect("practice_game", game.pk)
 
@@ -215,22 +213,6 @@ def _session_key(request: HttpRequest) -> str:
         request.session.save()
         request.session.modified = True  # so the response sets its cookie
     return str(request.session.session_key)
-
-
-def _user(request: HttpRequest) -> Any:
-    return request.user if request.user.is_authenticated else None
-
-
-def _remember(request: HttpRequest, game: PracticeGame) -> None:
-    """A visitor's games are theirs through the session (kept across logging in), the newest
-    ``PRACTICE_GAMES_PER_VISITOR`` of them: an older one is deleted at once, as nobody can reach it."""
-    ids = request.session.get(SESSION_KEY, [])
-    if game.user_id is None and game.pk not in ids:
-        cut = max(0, len(ids) - (settings.PRACTICE_GAMES_PER_VISITOR - 1))
-        dropped, kept = ids[:cut], ids[cut:]
-        request.session[SESSION_KEY] = [*kept, game.pk]
-        if dropped:
-            practice_drop_visitor_games(ids=dropped)
 
 
 def _variant_links() -> list[tuple[str, str]]:

@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..engine.log import dumps
 from ..models import PracticeGame
-from ..practice_review_selectors import review_page, step_board
-from ..practice_selectors import get_practice_for_request
+from ..selectors.practice import get_practice_for_request
+from ..selectors.practice_review import review_page, step_board
 from ..services.practice import PracticeAlreadyStarted
 from ..services.practice_review import ReviewRefused, hand_log, practice_replay, practice_review_work
-from .practice import _remember, _user
+from .practice_session import remember_game, session_user
 from .rendering import go_to, page_or_partial
 
 REVIEW = "scorepad/practice_review.html"
@@ -75,7 +75,7 @@ def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> H
     game = get_practice_for_request(request, practice_id)
     try:
         replay = practice_replay(
-            game=game, hand=hand, user=_user(request), start_token=request.POST.get("start_token")
+            game=game, hand=hand, user=session_user(request), start_token=request.POST.get("start_token")
         )
     except PracticeAlreadyStarted as error:
         replay = error.game
@@ -83,7 +83,7 @@ def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> H
     except ReviewRefused as error:
         messages.error(request, str(error))
         return go_to(request, reverse("practice_game", args=[game.pk]))
-    _remember(request, replay)
+    remember_game(request, replay)
     return go_to(request, reverse("practice_game", args=[replay.pk]))
 
 

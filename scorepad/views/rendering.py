@@ -9,14 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+
+def htmx_of(request: HttpRequest) -> HtmxDetails:
+    """What django-htmx's middleware read from the request's HX-* headers (falsy without htmx)."""
+    details: HtmxDetails = request.htmx  # type: ignore[attr-defined]  # set by HtmxMiddleware
+    return details
 
 
 def wants_partial(request: HttpRequest) -> bool:
-    return bool(request.htmx) and not request.htmx.history_restore_request
+    htmx = htmx_of(request)
+    return bool(htmx) and not htmx.history_restore_request
 
 
 def page_or_partial(
@@ -31,4 +40,11 @@ def page_or_partial(
 
 def go_to(request: HttpRequest, url: str) -> HttpResponse:
     """A redirect that htmx follows as a whole page, not swapped into the part that asked."""
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return HttpResponseClientRedirect(url) if htmx_of(request) else redirect(url)
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The user of a ``login_required`` view (never the anonymous one there)."""
+    user = request.user
+    assert isinstance(user, User), "signed_in is for views behind login_required"
+    return user

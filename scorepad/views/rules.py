@@ -13,11 +13,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from ..access import get_game_for_user
 from ..engine.variants import VARIANTS, Variant, get_variant
-from ..learn import lesson
-from ..practice_selectors import get_practice_for_request
-from ..rules_selectors import RulesPage, glossary, rules_page
+from ..selectors.access import get_game_for_user
+from ..selectors.lessons import lesson
+from ..selectors.practice import get_practice_for_request
+from ..selectors.rules import RulesPage, glossary, rules_page
 from .rendering import page_or_partial
 
 

@@ -16,13 +16,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_safe
 
-from ..access import get_game_for_user
-from ..live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..models import Game
-from ..selectors import Scoresheet, scoresheet
+from ..selectors.access import get_game_for_user
+from ..selectors.games import Scoresheet, scoresheet
+from ..selectors.live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..services import ServiceError
 from ..services.scoreboards import scoreboard_link_create, scoreboard_link_revoke
-from .rendering import page_or_partial
+from .rendering import page_or_partial, signed_in
 
 RECENT_HANDS = 5  # the last hands a scoreboard lists, newest first
 
@@ -66,7 +66,7 @@ def game_share(request: HttpRequest, game_id: int) -> HttpResponse:
         if "revoke" in request.POST:
             _revoke(request, game)
         else:
-            scoreboard_link_create(game=game, user=request.user)
+            scoreboard_link_create(game=game, user=signed_in(request))
         return redirect("game_share", game_id=game.pk)
     links = [
         (link, request.build_absolute_uri(reverse("scoreboard", args=[link.token])))

@@ -7,8 +7,6 @@ go on polling the live server through the tests that follow.
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Browser, BrowserContext
 
 
@@ -25,12 +23,3 @@ def new_phone(browser: Browser, browser_context_args: dict) -> Iterator[Callable
     yield make
     for context in contexts:
         context.close()
-
-
-def log_in(context: BrowserContext, live_server, user) -> BrowserContext:
-    """Give ``context`` the session of ``user`` (logged in by a test client), as if they had logged in."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
-    return context

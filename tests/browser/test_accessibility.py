@@ -13,8 +13,7 @@ from playwright.sync_api import Page, expect
 
 from scorepad.services.practice import practice_start
 from scorepad.services.scoreboards import scoreboard_link_create
-from tests.browser.conftest import log_in
-from tests.browser.test_scorepad_browser import watch_console
+from tests.helpers import watch_console, with_session
 from tests.sample_games import CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household, make_user
 from tests.services.test_practice import play_out_hand
 
@@ -74,7 +73,7 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server, new_ph
     urls, ann = page_urls(live_server)
     contexts = {
         False: new_phone(color_scheme=scheme),
-        True: log_in(new_phone(color_scheme=scheme), live_server, ann),
+        True: with_session(new_phone(color_scheme=scheme), live_server, ann),
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
 
@@ -108,7 +107,7 @@ def tab_to(page: Page, selector: str, presses: int = 40) -> None:
 def test_a_hand_is_recorded_with_the_keyboard_alone(live_server, new_phone):
     ann = make_user("ann")
     game = import_game(make_household(ann), {"variant": "classic", "hands": []}, ("Ann", "Bo", "Cy", "Di"))
-    page = log_in(new_phone(is_mobile=False, has_touch=False), live_server, ann).new_page()
+    page = with_session(new_phone(is_mobile=False, has_touch=False), live_server, ann).new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
     page.keyboard.press("Tab")  # the first stop skips the top bar

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from scorepad.services.games import game_start
-from tests.browser.test_history_browser import PASSWORD, log_in
 from tests.browser.test_scorepad_browser import shot
+from tests.helpers import PASSWORD, log_in_page
 from tests.sample_games import ROSTER, make_household
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,7 +51,7 @@ def open_game(live_server, page: Page, django_user_model, variant: str) -> None:
     game = game_start(
         household=household, variant_id=variant, overrides={}, players=players[:seats], first_dealer=0
     )
-    log_in(page, live_server.url)
+    log_in_page(page, live_server.url)
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
 

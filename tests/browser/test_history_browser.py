@@ -5,10 +5,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.helpers import PASSWORD, log_in_page
 from tests.sample_games import make_household, three_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a long enough passphrase"
 
 
 @pytest.fixture
@@ -19,22 +19,8 @@ def household(django_user_model):
     return household
 
 
-def log_in(page: Page, base: str) -> list[str]:
-    """Log in as Ann; returns the console errors (a CSP violation is one), collected from now on."""
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("ann")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name=re.compile("log in", re.I)).click()
-    expect(page).not_to_have_url(re.compile("/accounts/login/"))
-    return errors
-
-
 def test_choosing_a_filter_swaps_the_list_and_pushes_the_url(live_server, page: Page, household):
-    errors = log_in(page, live_server.url)
+    errors = log_in_page(page, live_server.url)
     page.goto(f"{live_server.url}/households/{household.pk}/games/")
     expect(page.locator(".game-row")).to_have_count(3)
     page.evaluate("window.stillTheSamePage = true")  # a full reload would wipe it
@@ -55,7 +41,7 @@ def test_choosing_a_filter_swaps_the_list_and_pushes_the_url(live_server, page: 
 def chart_colours(browser: Browser, base: str, game_pk: int, scheme: str) -> tuple[str, str, float]:
     context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme)
     page = context.new_page()
-    errors = log_in(page, base)
+    errors = log_in_page(page, base)
     page.goto(f"{base}/games/{game_pk}/")
     chart = page.get_by_role("img", name=re.compile("Running totals"))
     expect(chart).to_be_visible()

@@ -8,7 +8,7 @@ gets ``beforeinstallprompt``, the event that comes with the install offer.
 import pytest
 from playwright.sync_api import BrowserType, Page, expect
 
-from tests.browser.test_scorepad_browser import watch_console
+from tests.helpers import watch_console
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_meld_browser import watch_console
+from tests.helpers import watch_console
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorepad.services.scoreboards import scoreboard_link_create
-from tests.browser.conftest import log_in
-from tests.browser.test_scorepad_browser import tap_bidder, tap_trump, watch_console
+from tests.browser.test_scorepad_browser import tap_bidder, tap_trump
+from tests.helpers import watch_console, with_session
 from tests.sample_games import import_game, make_household, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,8 +63,8 @@ def test_a_hand_recorded_on_one_phone_shows_on_the_others_without_a_reload(live_
     ann = make_user("ann")
     game = import_game(make_household(ann), EMPTY_CLASSIC, ("Ann", "Bo", "Cy", "Di"))
     link = scoreboard_link_create(game=game, user=ann)
-    keeper = log_in(new_phone(), live_server, ann).new_page()
-    other_keeper = log_in(new_phone(), live_server, ann).new_page()
+    keeper = with_session(new_phone(), live_server, ann).new_page()
+    other_keeper = with_session(new_phone(), live_server, ann).new_page()
     watcher = new_phone().new_page()  # no account
     errors = [watch_console(page) for page in (keeper, other_keeper, watcher)]
     for page in (keeper, other_keeper):

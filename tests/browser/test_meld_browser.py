@@ -5,20 +5,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.helpers import watch_console
+
 pytestmark = pytest.mark.browser
 
 # RULES.md §5 C1: 16 with spades trump.
 C1 = ["AS", "TS", "KS", "QS", "JS", "9S", "9H", "9D", "JC", "TC", "9C", "QH"]
 TAP = 44  # px, the smallest comfortable tap target
-
-
-def watch_console(page: Page) -> list[str]:
-    """Console errors (a CSP violation is one) and uncaught exceptions, collected as they happen."""
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # no icon is not our error
-    return errors
 
 
 def tap_in(page: Page, codes: list[str]) -> None:

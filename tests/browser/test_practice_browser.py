@@ -21,7 +21,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_accessibility import axe_violations
-from tests.browser.test_scorepad_browser import assert_fits_the_phone, watch_console
+from tests.browser.test_scorepad_browser import assert_fits_the_phone
+from tests.helpers import watch_console
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_practice_browser import CLASSIC_SEED, OUT_OF_REACH, deal, play_hand
-from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot, watch_console
+from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot
+from tests.helpers import watch_console
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,8 @@ from playwright.sync_api import Page, expect
 
 from scorepad.engine.variants import VARIANTS
 from tests.browser.test_accessibility import BLOCKING, axe_violations
-from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot, watch_console
+from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot
+from tests.helpers import watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,7 +62,7 @@ def test_the_guided_first_hand_is_tapped_through_to_the_counting(live_server, pa
     assert seen[-3:] == ["Meld", "Tricks", "Counting"]
     expect(page.get_by_role("heading", name="Counters, step by step")).to_be_visible()
     assert_axe_clean(page, f"{variant_id} counting")
-    assert f"variant={variant_id}" in page.url or "moves=" in page.url  # htmx pushed each step's URL
+    assert f"/rules/{variant_id}/learn/?moves=" in page.url  # htmx pushed each step's URL
     page.get_by_role("link", name="Play a real hand").click()
     expect(page.get_by_role("heading", name="Practice against the bots")).to_be_visible()
     assert not errors

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.helpers import PASSWORD, watch_console
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-table-password"
 SHOTS = os.environ.get("SCREENSHOT_DIR")
 
 
@@ -37,15 +38,6 @@ def assert_not_under_the_top_bar(page: Page, selector: str) -> None:
     assert bar is not None
     assert target is not None
     assert target["y"] >= bar["y"] + bar["height"]
-
-
-def watch_console(page: Page) -> list[str]:
-    """Console errors (a CSP violation is one) and uncaught exceptions."""
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-    return errors
 
 
 def sign_up_with_household(page: Page, base: str, players: list[str]) -> None:

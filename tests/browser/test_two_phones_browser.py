@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scorepad.models import Hand
-from tests.browser.test_history_browser import PASSWORD, log_in
+from tests.helpers import PASSWORD, log_in_page
 from tests.sample_games import import_game, make_household
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def phone(new_phone: Callable[..., BrowserContext], base: str, url: str) -> tupl
     """A phone on the game page; ``new_phone`` closes it after the test, so its page stops polling."""
     context = new_phone()
     page = context.new_page()
-    errors = log_in(page, base)
+    errors = log_in_page(page, base)
     page.goto(url)
     return page, errors
 

@@ -16,8 +16,13 @@ from django.urls import reverse
 
 from scorepad.engine.game import from_json
 from scorepad.engine.variants import VARIANTS
-from scorepad.loadtest.browser import read_forms
-from scorepad.loadtest.run import (
+from scorepad.models import Game, PracticeGame
+from scorepad.selectors.games import game_score
+from scorepad.selectors.practice import SESSION_KEY
+from scorepad.services.households import household_create, player_create
+from scorepad.services.practice import practice_start
+from tools.loadtest.browser import read_forms
+from tools.loadtest.run import (
     Player,
     Stats,
     _session_for,
@@ -31,11 +36,6 @@ from scorepad.loadtest.run import (
     practice_move,
     stored_hands,
 )
-from scorepad.models import Game, PracticeGame
-from scorepad.practice_selectors import SESSION_KEY
-from scorepad.selectors import game_score
-from scorepad.services.households import household_create, player_create
-from scorepad.services.practice import practice_start
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -37,8 +37,9 @@ def score(variant_id: str, settings: dict[str, Any] | None = None, **fields: Any
 
 
 def problems(variant_id: str, settings: dict[str, Any] | None = None, **fields: Any) -> list[tuple[str, str]]:
+    """Each refusal as (field, the record's wording)."""
     variant = get_variant(variant_id)
-    return validate_hand(variant, variant.settings(settings), entry(**fields))
+    return [(p.field, p.message) for p in validate_hand(variant, variant.settings(settings), entry(**fields))]
 
 
 def six(**values: int) -> list[int]:

@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from scorepad import selectors
 from scorepad.models import Game, Hand, Household, Player
+from scorepad.selectors import games as selectors
+from scorepad.selectors.exchange import household_backup
 from scorepad.services import ServiceError
 from scorepad.services.exchange import (
     MAX_HANDS,
-    household_backup,
     household_restore,
     load_json,
     record_check,

@@ -7,8 +7,9 @@ import io
 import pytest
 
 from scorepad.models import Game, Hand, Seat
+from scorepad.selectors.exchange import CSV_HEADER, game_export, household_history_csv
 from scorepad.services import ServiceError
-from scorepad.services.exchange import CSV_HEADER, game_export, game_import, household_history_csv
+from scorepad.services.exchange import game_import
 from tests.sample_games import (
     CLASSIC_PLAYING,
     CLASSIC_WON,

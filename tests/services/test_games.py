@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth.models import User
 
+from scorepad.engine.scoring import Problem
 from scorepad.models import Game, Hand, Invite
-from scorepad.selectors import scoresheet
+from scorepad.selectors.games import scoresheet
 from scorepad.services import ServiceError
 from scorepad.services.games import (
     GameOver,
@@ -14,6 +15,7 @@ from scorepad.services.games import (
     game_start,
     hand_delete,
     hand_edit,
+    hand_preview,
     hand_record,
     hand_redo,
     hand_throw_in,
@@ -191,16 +193,19 @@ def test_a_refused_hand_saves_nothing_and_names_each_field(double_deck):
     bad = {"bidder": 1, "bid": 40, "trump": "H", "meld": [24, -1], "tricks": [28, 20]}
     with pytest.raises(HandRefused) as refused:
         hand_record(game=double_deck, number=0, data=bad)
-    fields = {field for field, _ in refused.value.errors}
-    assert {"bid", "meld"} <= fields
-    assert "40 is under the minimum bid of 50" in str(refused.value)
+    assert refused.value.errors == [
+        Problem("bid", "40 is under the minimum bid of 50"),
+        Problem("meld", "has -1; it cannot be negative", side=1),
+        Problem("tricks", "add up to 48; a hand's trick points add up to 50"),
+    ]
+    assert str(refused.value).startswith("40 is under the minimum bid of 50; side 1 has -1; it cannot")
     assert Hand.objects.count() == 0
 
 
 def test_tricks_that_do_not_add_up_are_refused(double_deck):
     with pytest.raises(HandRefused) as refused:
         hand_record(game=double_deck, number=0, data={**SET_HAND, "tricks": [28, 21]})
-    assert refused.value.errors[0][0] == "tricks"
+    assert refused.value.errors == [Problem("tricks", "add up to 49; a hand's trick points add up to 50")]
     assert Hand.objects.count() == 0
 
 
@@ -396,3 +401,20 @@ def test_a_thrown_in_deal_is_refused_twice_like_any_hand(double_deck):
     hand_throw_in(game=double_deck, number=0, dealer=0)
     with pytest.raises(HandAlreadyRecorded):
         hand_throw_in(game=double_deck, number=0, dealer=0)
+
+
+def test_the_preview_is_a_dry_run_of_recording_the_same_hand(double_deck):
+    preview = hand_preview(game=double_deck, number=0, data=SET_HAND)
+    assert Hand.objects.count() == 0  # nothing saved
+    sheet = hand_record(game=double_deck, number=0, data=SET_HAND)
+    assert preview.score == sheet.score.hands[0].score
+    with pytest.raises(HandRefused) as refused:
+        hand_preview(game=double_deck, number=1, data={**SET_HAND, "bid": 40})
+    assert refused.value.errors == [Problem("bid", "40 is under the minimum bid of 50")]
+
+
+def test_a_refusal_is_structured_so_the_form_names_the_side_without_parsing_words():
+    problem = Problem("took_trick", "has 10 trick points, so it took a trick", side=2)
+    assert problem.message == "side 2 has 10 trick points, so it took a trick"
+    unplayed = Problem("tricks", "the bidder has no marriage, so the hand is not played", unplayed=True)
+    assert unplayed.message == "must be null: the bidder has no marriage, so the hand is not played"

@@ -20,7 +20,7 @@ from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal_hands, from_json, seat_view, to_json
 from scorepad.engine.variants import get_variant
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import (
+from scorepad.selectors.practice import (
     held_order,
     history_rows,
     practice_hint,
@@ -229,7 +229,7 @@ def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
         def decide(self, view):
             raise AssertionError("explain answers, decide is not asked")
 
-    monkeypatch.setattr("scorepad.practice_selectors.make_bot", lambda *args, **kwargs: Explaining())
+    monkeypatch.setattr("scorepad.selectors.practice.make_bot", lambda *args, **kwargs: Explaining())
     hint = practice_hint(game)
     assert (hint.words, hint.reason, hint.value) == ("Pass", "a pass keeps the partner's bid alive", "pass")
 
@@ -241,13 +241,13 @@ def test_a_bots_reason_is_shown_with_cards_as_players_write_them(monkeypatch):
         def explain(self, view):
             return None, "TC and AS are out; JH/KD still to come"
 
-    monkeypatch.setattr("scorepad.practice_selectors.make_bot", lambda *args, **kwargs: Terse())
+    monkeypatch.setattr("scorepad.selectors.practice.make_bot", lambda *args, **kwargs: Terse())
     assert practice_hint(game).reason == "10♣ and A♠ are out; J♥/K♦ still to come"
 
 
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
-    monkeypatch.setattr("scorepad.practice_selectors.HINT_BOT", "easy")  # its explain gives no reason
+    monkeypatch.setattr("scorepad.selectors.practice.HINT_BOT", "easy")  # its explain gives no reason
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason

@@ -9,7 +9,7 @@ from scorepad.engine import review as engine_review
 from scorepad.engine.game import from_json
 from scorepad.engine.log import replay_hand
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_statistics
+from scorepad.selectors.practice import practice_statistics
 from scorepad.services.practice import PracticeAlreadyStarted, practice_start
 from scorepad.services.practice_review import (
     ReviewRefused,

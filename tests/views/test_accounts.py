@@ -8,10 +8,9 @@ from django.urls import reverse
 
 from scorepad.models import Household, Invite
 from scorepad.services.households import household_create, invite_create
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "correct-horse-battery"
 
 
 @pytest.fixture

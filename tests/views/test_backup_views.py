@@ -58,7 +58,7 @@ def test_a_bad_upload_is_told_in_words(member, content, words):
 
 def test_an_upload_over_the_size_cap_is_refused_before_reading(member, monkeypatch):
     client, household = member
-    monkeypatch.setattr("scorepad.views.history.MAX_BACKUP_BYTES", 50)
+    monkeypatch.setattr("scorepad.forms.history.MAX_BACKUP_BYTES", 50)
     backup = client.get(reverse("household_backup", args=[household.pk])).content
     response = client.post(reverse("household_restore"), {"file": upload(backup)})
     assert "too big for a household backup: at most 50 bytes" in response.content.decode()

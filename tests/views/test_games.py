@@ -6,10 +6,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
+from django.http import QueryDict
 from django.urls import reverse
 
 from scorepad.engine.variants import get_variant, setting_choices
-from scorepad.forms import NewGameForm
+from scorepad.forms.games import NewGameForm
 from scorepad.models import Game, Hand
 from scorepad.services.games import HandRefused, game_start, hand_record, hand_undo
 from scorepad.services.households import household_create, player_create
@@ -421,7 +422,7 @@ def test_recording_a_hand_redirects_and_shows_totals_and_reasons(client, game):
     page = client.get(reverse("game", args=[game.pk]))
     state = page.context["sheet"]
     assert list(state.score.totals) == [52, -55]
-    assert b"set: 53 is short of 55" in page.content or b"short of 55" in page.content
+    assert b"set: 53 is short of 55" in page.content
     assert b"<strong>Ann</strong> deals" in page.content
     assert page.context["form"]["number"].value() == 1
 
@@ -681,6 +682,22 @@ def test_editing_a_hand_rescores_and_returns_to_the_game(client, game):
     response = client.post(url, form_data(tricks_0=20, version=1))
     assert response["Location"] == reverse("game", args=[game.pk])
     assert list(client.get(reverse("game", args=[game.pk])).context["sheet"].score.totals) == [44, 61]
+
+
+def test_each_button_of_the_hand_form_has_one_intent_and_the_correction_page_throws_nothing_in(client, game):
+    """The dispatch table: a key names the intent; a correction has no throw-in, so a stray
+    ``thrown_in`` key corrects the hand as typed and never turns it into a thrown-in deal."""
+    assert games_views.intent_of(QueryDict("bid_step=%2B&count_meld=0"), games_views.NEXT_HAND_INTENTS) == (
+        games_views.Intent.BID_STEP
+    )
+    assert (
+        games_views.intent_of(QueryDict("bid=55"), games_views.NEXT_HAND_INTENTS) == games_views.Intent.RECORD
+    )
+    hand_record(game=game, number=0, data=SET_HAND)
+    response = client.post(hand_url("hand_edit", game, 0), form_data(tricks_0=20, version=1, thrown_in=1))
+    assert response["Location"] == reverse("game", args=[game.pk])
+    hand = Hand.objects.get()
+    assert (hand.thrown_in, hand.tricks) == (False, [20, 30])
 
 
 def test_a_refused_edit_shows_its_error_and_changes_nothing(client, game):

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from scorepad.engine.variants import VARIANTS
-from scorepad.meld_forms import MELD_SETTING_CHOICES
+from scorepad.forms.meld import MELD_SETTING_CHOICES
 
 C1 = "AS TS KS QS JS 9S 9H 9D JC TC 9C QH"
 C2 = "AH TH KH KH QH JH 9S 9D JC TC 9C TS"

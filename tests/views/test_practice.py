@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scorepad.engine.cards import Card, card_name, card_words, cards_from_counts
+from scorepad.engine.game import HandState, from_json, seat_view
 from scorepad.models import PracticeGame
-from scorepad.practice_selectors import practice_table
+from scorepad.selectors.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
 from tests.sample_games import make_user
 from tests.services.test_practice import hinted
 
 pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def start(client, variant="classic", **rules) -> PracticeGame:
@@ -214,3 +217,37 @@ def test_a_refusal_after_a_plain_form_is_shown_next_to_the_hand_once(client):
     page = client.get(response["Location"]).content.decode()
     assert page.index("Not allowed: 1 is below") > page.index('class="thumb"')
     assert "Not allowed" not in client.get(response["Location"]).content.decode()
+
+
+def _hidden_cards(state: HandState) -> set[Card]:
+    """The bots' cards the player may not see: held now, and neither shown as meld, nor on the
+    table, nor passed to or by the player (the same card may sit in two hands: two decks)."""
+    view = seat_view(state, 0)
+    seen = {*view.hand, *view.passed, *view.received, *(c for shown in view.shown for c in shown)}
+    seen |= {*(view.trick.cards if view.trick else ()), *(view.tricks[-1].cards if view.tricks else ())}
+    held = {c for seat in range(1, state.variant.seats) for c in cards_from_counts(state.hands[seat])}
+    return held - seen
+
+
+@pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
+def test_no_bots_unplayed_card_appears_in_any_practice_response_before_the_hand_ends(client, variant):
+    game = start(client, variant)
+    page, act = reverse("practice_game", args=[game.pk]), reverse("practice_act", args=[game.pk])
+    responses = [client.get(page), client.get(page, {"hint": "1"}), client.get(page, **HTMX)]
+    mine = seat_view(from_json(game.state), 0).hand
+    assert all(card_name(c) in responses[0].content.decode() for c in mine)  # the check sees faces
+    checked = 0
+    while True:
+        state = from_json(game.state)
+        hidden = _hidden_cards(state)
+        for response in responses:
+            text = response.content.decode()
+            assert response.status_code == 200
+            shown = [card_name(c) for c in hidden if card_name(c) in text or card_words(c) in text]
+            assert not shown, f"hand {state.hand_number + 1}, decision {state.decision}: {shown}"
+            checked += 1
+        if state.result is not None:
+            break
+        responses = [client.post(act, answer_of(game), **HTMX), client.get(page)]
+        game.refresh_from_db()
+    assert checked > 10  # a whole hand, decision after decision

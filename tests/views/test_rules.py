@@ -8,9 +8,9 @@ from django.test import Client
 
 from scorepad.engine.meld import MeldScale
 from scorepad.engine.variants import VARIANTS
-from scorepad.learn import lesson
 from scorepad.models import Game
-from scorepad.rules_selectors import glossary, meld_rows
+from scorepad.selectors.lessons import lesson
+from scorepad.selectors.rules import glossary, meld_rows
 from scorepad.services.practice import practice_start
 from tests.sample_games import make_household, make_user
 

@@ -5,9 +5,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorepad.live import game_fingerprint, sheet_fingerprint
 from scorepad.models import ScoreboardLink
-from scorepad.selectors import scoresheet
+from scorepad.selectors.games import scoresheet
+from scorepad.selectors.live import game_fingerprint, sheet_fingerprint
 from scorepad.services import ServiceError
 from scorepad.services.games import hand_edit, hand_record, hand_throw_in
 from scorepad.services.scoreboards import scoreboard_link_create, scoreboard_link_revoke

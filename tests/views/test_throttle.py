@@ -11,10 +11,9 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from scorepad import throttle
+from tests.helpers import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "correct-horse-battery"
 
 
 @pytest.fixture
@@ -23,10 +22,6 @@ def limits(settings):
     settings.LOGIN_FAILURES_PER_ADDRESS = (5, 900)
     settings.LOGIN_FAILURES_PER_ACCOUNT = (8, 3600)
     settings.SIGNUPS_PER_ADDRESS = (2, 3600)
-
-
-def log_in(client, username, password=PASSWORD, url=None, **extra):
-    return client.post(url or reverse("login"), {"username": username, "password": password}, **extra)
 
 
 def logged_in(client) -> bool:

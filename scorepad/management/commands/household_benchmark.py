@@ -35,10 +35,9 @@ from scorepad.engine.scoring import HandEntry
 from scorepad.engine.simulate import simulate
 from scorepad.engine.variants import VARIANTS
 from scorepad.models import Game, Household
-from scorepad.selectors import household_tallies_key, tally_key
+from scorepad.selectors.exchange import BACKUP_FORMAT, BACKUP_VERSION
+from scorepad.selectors.games import household_tallies_key, tally_key
 from scorepad.services.exchange import (
-    BACKUP_FORMAT,
-    BACKUP_VERSION,
     MAX_BACKUP_DEALS,
     MAX_BACKUP_GAMES,
     household_restore_check,
@@ -237,9 +236,9 @@ def page(name: str, household: Household, user: Any) -> Callable[[], HttpRespons
     client.force_login(user)
     url = reverse(name, args=[household.pk])
 
-    def render() -> HttpResponse:
+    def render() -> Any:  # the test client's response
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
-            response: HttpResponse = client.get(url, secure=True)
+            response = client.get(url, secure=True)
         if response.status_code != 200:
             raise CommandError(f"{name} answered {response.status_code}")
         return response

@@ -1,18 +1,32 @@
 """``manage.py loadtest``: players entering hands on the production server, then a check that
-every acknowledged hand is stored and every total is the engine's. See ``scorepad.loadtest.run``."""
+every acknowledged hand is stored and every total is the engine's. See ``tools.loadtest.run``
+(apart from the app, in tools/)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
 from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.variants import VARIANTS
-from scorepad.loadtest.run import HAND_POST, Options, Report, run
+
+if TYPE_CHECKING:
+    from tools.loadtest.run import Report
+
+
+def _load_test() -> Any:
+    """The load benchmark, which lives in the checkout's tools/, apart from the app."""
+    try:
+        from tools.loadtest import run
+    except ModuleNotFoundError:
+        raise CommandError(
+            "loadtest runs from the checkout: tools/loadtest/ is not beside manage.py"
+        ) from None
+    return run
 
 
 class Command(BaseCommand):
@@ -63,7 +77,8 @@ class Command(BaseCommand):
             raise CommandError(
                 "--users must be at least 1, --seconds more than 0, --practice-players 0 or more"
             )
-        settings = Options(
+        load = _load_test()
+        settings = load.Options(
             users=options["users"],
             seconds=options["seconds"],
             warmup=max(0.0, options["warmup"]),
@@ -79,7 +94,7 @@ class Command(BaseCommand):
             keep=options["keep"],
         )
         try:
-            result = run(settings)
+            result = load.run(settings)
         except (RuntimeError, DatabaseError) as error:  # the server died, or the database is not ready
             raise CommandError(str(error)) from error
         if options["json"]:
@@ -108,7 +123,7 @@ def describe(r: Report) -> list[str]:
     if r.alone_ms is not None:
         lines += [
             "the players alone, just before:",
-            line(HAND_POST, r.alone_ms),
+            line(_load_test().HAND_POST, r.alone_ms),
             f"  errors: {r.alone_errors}",
             f"the players{visitors}:",
         ]

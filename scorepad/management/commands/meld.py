@@ -108,7 +108,7 @@ def game_lookup() -> GameLookup:
     cache: dict[tuple[str, str | None], tuple[Variant, Settings]] = {}
 
     def lookup(variant_id: Any, overrides: Any) -> tuple[Variant, Settings]:
-        key = (variant_id if isinstance(variant_id, str) else repr(variant_id), None)
+        key: tuple[str, str | None] = (variant_id if isinstance(variant_id, str) else repr(variant_id), None)
         if overrides is not None:
             key = (key[0], json.dumps(overrides, sort_keys=True))
         found = cache.get(key)

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from scorepad.engine.cards import CODES, SUITS, counts_of
+from scorepad.engine.cards import CODES, SUITS, Card, counts_of
 from scorepad.engine.meld import meld_points
 from scorepad.engine.variants import VARIANTS, Variant
 from scorepad.management.base import EngineCommand
@@ -46,7 +46,7 @@ class Command(EngineCommand):
             )
 
 
-def deal_hands(variant: Variant, hands: int, rng: random.Random) -> list[tuple[list[int], int]]:
+def deal_hands(variant: Variant, hands: int, rng: random.Random) -> list[tuple[list[Card], int]]:
     """``hands`` full hands, each the first hand of a fresh shuffle, with a random trump suit."""
     deck = variant.deck()
     deals = []
@@ -56,7 +56,7 @@ def deal_hands(variant: Variant, hands: int, rng: random.Random) -> list[tuple[l
     return deals
 
 
-def _time_jsonl(variant: Variant, deals: list[tuple[list[int], int]]) -> float:
+def _time_jsonl(variant: Variant, deals: list[tuple[list[Card], int]]) -> float:
     requests = "".join(
         json.dumps({"variant": variant.id, "trump": SUITS[trump], "cards": " ".join(CODES[c] for c in hand)})
         + "\n"
@@ -71,7 +71,7 @@ def _time_jsonl(variant: Variant, deals: list[tuple[list[int], int]]) -> float:
     return len(deals) / elapsed
 
 
-def _time_meld_points(variant: Variant, deals: list[tuple[list[int], int]]) -> float:
+def _time_meld_points(variant: Variant, deals: list[tuple[list[Card], int]]) -> float:
     settings = variant.defaults
     counted = [(counts_of(hand), trump) for hand, trump in deals]
     start = time.perf_counter()

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .engine.cards import (
+from ..engine.cards import (
     ACE,
     JACK,
     KING,
@@ -34,7 +34,7 @@ from .engine.cards import (
     counts_of,
     parse_cards,
 )
-from .engine.meld import (
+from ..engine.meld import (
     AROUND_RANKS,
     DIX,
     EXTRA_TRUMP_KQ,
@@ -44,9 +44,9 @@ from .engine.meld import (
     MeldScale,
     count_meld,
 )
-from .engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, HandEntry, score_hand
-from .engine.variants import FOLLOW, HEAD, VARIANTS, Settings, Variant
-from .forms import house_rules_brief
+from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, HandEntry, score_hand
+from ..engine.variants import FOLLOW, HEAD, VARIANTS, Settings, Variant
+from ..forms.house_rules import house_rules_brief
 
 COUNT_WORDS = ("", "single", "double", "triple", "quadruple")
 RANK_PLURALS = {ACE: "aces", KING: "kings", QUEEN: "queens", JACK: "jacks"}

@@ -6,35 +6,36 @@ next to each field, every refusal the rules give for it.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 from django.forms.boundfield import BoundWidget
 
-from .engine.cards import SUIT_NAMES, SUITS
-from .engine.variants import BID_STEPS_1_THEN_5, Settings, Variant, setting_choices
-from .models import Game, Player
-from .services.games import NUMBER_LIMIT
+from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
+from ..engine.cards import SUIT_NAMES, SUITS
+from ..engine.scoring import Problem
+from ..engine.variants import Settings, Variant, setting_choices
+from ..models import Game, Player
+from .house_rules import SETTING_WORDS, choice_field, setting_field
 
-_SIDE_NUMBER = re.compile(r"\bside (\d+)\b")
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 # The scorer words a refusal as if after its field's name ("tricks add up to 51; …"). Under the
 # form's "Trick points" heading that reads as a headless phrase, so the form names the field again.
 _GROUP_WORDS = {"meld": "Meld", "tricks": "Trick points", "took_trick": "Took a trick:"}
-_NOT_PLAYED = "must be null: "
 SCORE_LIMIT = NUMBER_LIMIT  # a typed number above it is a slip of the thumb, refused in words
 
 
 class HouseholdForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Household name")
+    name = forms.CharField(max_length=HOUSEHOLD_NAME_MAX, label="Household name")
 
 
 class PlayerForm(forms.Form):
     name = forms.CharField(
-        max_length=40, label="Player's name", widget=forms.TextInput(attrs={"placeholder": "Name"})
+        max_length=PLAYER_NAME_MAX,
+        label="Player's name",
+        widget=forms.TextInput(attrs={"placeholder": "Name"}),
     )
 
 
@@ -43,80 +44,6 @@ class PlayerForm(forms.Form):
 OTHER = "other"
 # The thresholds a box ticked for the rule of 20 starts at, when the variant's own default is off.
 RULE_OF_20 = (20, 20)
-
-# Each §4 value in a player's words; the values themselves come from the engine (`setting_choices`).
-SETTING_WORDS: dict[str, dict[Any, str]] = {
-    "bid_increment": {1: "1", 5: "5", 10: "10", BID_STEPS_1_THEN_5: "1 below 60, then 5"},
-    "pass_cards": {0: "No passing", 3: "3 cards", 4: "4 cards"},
-    "run_extra_kq": {
-        "half": "2 points each",
-        "strict": "only with an extra king and queen",
-        "marry": "may marry an extra card",
-    },
-    "double_around_scale": {
-        "×10": "×10 of one",
-        "two_singles": "two singles",
-        "table": "the variant's table",
-    },
-    "tie_break": {"co-winners": "co-winners", "bidder": "the bidder wins", "play_on": "play another hand"},
-    "forfeit_opponents": {
-        "nothing": "nothing",
-        "meld20": "their meld, if it is 20 or more",
-        "meld20+25": "their meld if 20 or more, plus 25",
-        "meld20+50": "their meld if 20 or more, plus 50",
-    },
-    "set_penalty": {"bid": "the bid", "double_bid": "double the bid"},
-    "count_system": {
-        "AKT=1": "A, T, K 1 each",
-        "A,T=10;K,Q=5": "A, T 10; K, Q 5",
-        "A=11,T=10,K=4,Q=3,J=2": "A 11, T 10, K 4, Q 3, J 2",
-        "A,T,K=10": "A, T, K 10 each",
-    },
-}
-# The same rules in a few words each, for the game page's "House rules:" line.
-_BRIEF: dict[str, Callable[[Any], str]] = {
-    "min_bid": lambda v: f"minimum bid {v}",
-    "bid_increment": lambda v: f"bids go up by {SETTING_WORDS['bid_increment'][v]}",
-    "pass_cards": lambda v: f"pass {v} cards" if v else "no passing",
-    "run_extra_kq": lambda v: f"extra trump K or Q beside a run: {SETTING_WORDS['run_extra_kq'][v]}",
-    "double_around_scale": lambda v: f"double arounds: {SETTING_WORDS['double_around_scale'][v]}",
-    "last_trick": lambda v: f"last trick {v}",
-    "bidder_out": lambda v: "bidder out" if v else "no bidder out",
-    "tie_break": lambda v: f"a tie at the target: {SETTING_WORDS['tie_break'][v]}",
-    "trump_requires_marriage": lambda v: "trump needs a marriage" if v else "trump needs no marriage",
-    "forfeit_opponents": lambda v: (
-        f"on a forfeit the opponents score {SETTING_WORDS['forfeit_opponents'][v]}"
-    ),
-    "bidder_may_concede": lambda v: "bidders may throw in" if v else "no throwing in",
-    "meld_requires_trick": lambda v: "no trick, no meld" if v else "meld counts without a trick",
-    "rule_of_20": lambda v: f"rule of 20: meld {v[0]}, trick points {v[1]}" if v else "no rule of 20",
-    "bidders_short_meld_play_out": lambda v: "short meld plays out" if v else "short meld forfeits",
-    "count_system": lambda v: f"counters {SETTING_WORDS['count_system'][v]}",
-    "set_penalty": lambda v: f"set costs {SETTING_WORDS['set_penalty'][v]}",
-}
-
-
-def house_rules_brief(variant: Variant, settings: Settings) -> list[str]:
-    """The game's rules that differ from its variant's, a few words each (the target is in the title)."""
-    changed = [key for key in settings.changes(variant.defaults) if key != "target"]
-    return [_brief(key, getattr(settings, key)) for key in changed]
-
-
-def _brief(key: str, value: Any) -> str:
-    """One rule in a few words; a key the form does not offer (an imported game's) by its §4 name."""
-    return _BRIEF[key](value) if key in _BRIEF else f"{key.replace('_', ' ')}: {value}"
-
-
-def _setting_field(key: str, label: str) -> forms.TypedChoiceField:
-    """A choice of the values §4 allows for ``key`` (the engine's list), handed back as engine values."""
-    values = {str(value): value for value in setting_choices(key)}
-    words = SETTING_WORDS[key]
-    return forms.TypedChoiceField(
-        choices=[(text, words[value]) for text, value in values.items()],
-        coerce=values.__getitem__,
-        label=label,
-        error_messages={"invalid_choice": "“%(value)s” is not one of the choices: pick one from the list."},
-    )
 
 
 def _seat_label(variant: Variant, seat: int) -> str:
@@ -133,23 +60,25 @@ class NewGameForm(forms.Form):
     players keep them at the table, and the scorepad only scores what is entered.
     """
 
-    new_player = forms.CharField(max_length=40, required=False, label="Add a player to the roster")
+    new_player = forms.CharField(
+        max_length=PLAYER_NAME_MAX, required=False, label="Add a player to the roster"
+    )
     first_dealer = forms.ChoiceField(label="First dealer")
     target = forms.ChoiceField(widget=forms.RadioSelect, label="Play to")
     target_other = forms.IntegerField(
         min_value=1, max_value=SCORE_LIMIT, required=False, label="Other target"
     )
     min_bid = forms.IntegerField(min_value=1, max_value=SCORE_LIMIT, label="Minimum bid")
-    bid_increment = _setting_field("bid_increment", "Bids go up by")
-    pass_cards = _setting_field("pass_cards", "Passing")
-    run_extra_kq = _setting_field("run_extra_kq", "An extra trump K or Q beside a run scores")
-    double_around_scale = _setting_field("double_around_scale", "Double arounds score")
+    bid_increment = setting_field("bid_increment", "Bids go up by")
+    pass_cards = setting_field("pass_cards", "Passing")
+    run_extra_kq = setting_field("run_extra_kq", "An extra trump K or Q beside a run scores")
+    double_around_scale = setting_field("double_around_scale", "Double arounds score")
     last_trick = forms.IntegerField(min_value=0, max_value=SCORE_LIMIT, label="Last trick bonus")
     bidder_out = forms.BooleanField(required=False, label="Bidder out: bidders win when both sides reach")
-    tie_break = _setting_field("tie_break", "A tie at the target")
+    tie_break = setting_field("tie_break", "A tie at the target")
     # More house rules
-    count_system = _setting_field("count_system", "Counters")  # words with the deck's total: __init__
-    set_penalty = _setting_field("set_penalty", "Going set costs")
+    count_system = setting_field("count_system", "Counters")  # words with the deck's total: __init__
+    set_penalty = setting_field("set_penalty", "Going set costs")
     meld_requires_trick = forms.BooleanField(
         required=False, label="A side that takes no trick loses its meld"
     )
@@ -174,7 +103,7 @@ class NewGameForm(forms.Form):
         required=False,
         label="Bidders short of that meld play the hand out (the opponents can earn trick points)",
     )
-    forfeit_opponents = _setting_field(
+    forfeit_opponents = setting_field(
         "forfeit_opponents", "When the bidders forfeit before play, the opponents score"
     )
 
@@ -197,10 +126,10 @@ class NewGameForm(forms.Form):
         kwargs.setdefault("initial", self.defaults_of(variant))
         super().__init__(*args, **kwargs)
         targets = sorted({*variant.quick_targets, defaults.target})
-        self.fields["target"].choices = [(str(t), str(t)) for t in targets] + [(OTHER, "other")]
+        choice_field(self, "target").choices = [(str(t), str(t)) for t in targets] + [(OTHER, "other")]
         dealers = [("random", "Random")] + [(str(s), _seat_label(variant, s)) for s in range(variant.seats)]
-        self.fields["first_dealer"].choices = dealers
-        self.fields["count_system"].choices = self._count_choices(variant)
+        choice_field(self, "first_dealer").choices = dealers
+        choice_field(self, "count_system").choices = self._count_choices(variant)
         for seat in range(variant.seats):
             self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
                 queryset=players,
@@ -282,6 +211,7 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         seen: dict[int, int] = {}
         for seat in range(self.variant.seats):
             player = data.get(f"seat_{seat}")
@@ -377,12 +307,12 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.trick_total = variant.trick_points_total(settings)
         self.group_errors: dict[str, list[str]] = {"meld": [], "tricks": [], "took_trick": []}
-        self.fields["bidder"].choices = [(seat, player.name) for seat, player in enumerate(players)]
-        self.fields["dealer"].choices = self.fields["bidder"].choices
+        choice_field(self, "bidder").choices = [(seat, player.name) for seat, player in enumerate(players)]
+        choice_field(self, "dealer").choices = choice_field(self, "bidder").choices
         suits = [(suit, SUIT_NAMES[suit]) for suit in SUITS]
         if settings.trump_requires_marriage:
             suits.append((NO_MARRIAGE, "No marriage"))
-        self.fields["trump"].choices = suits
+        choice_field(self, "trump").choices = suits
         for side, name in enumerate(self.side_names):
             self.fields[f"meld_{side}"] = _side_points_field(name, f"{name}'s meld is")
             self.fields[f"tricks_{side}"] = _side_points_field(name, f"{name}'s trick points are")
@@ -460,6 +390,7 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if self.errors:
             return data
         sides = range(len(self.side_names))
@@ -489,14 +420,15 @@ class HandForm(forms.Form):
             return None
         missing = blanks[0] if blanks else None
         if missing is not None:
-            entered[missing] = self.trick_total - sum(p for p in entered if p is not None)
-            self._show(f"tricks_{missing}", entered[missing])
+            filled = self.trick_total - sum(p for p in entered if p is not None)
+            entered[missing] = filled
+            self._show(f"tricks_{missing}", filled)
         return [int(p) for p in entered if p is not None]
 
     def _show(self, name: str, value: int) -> None:
         """Put a value the server worked out back into the form, so the player sees it."""
-        self.data = self.data.copy()
-        self.data[self.add_prefix(name)] = str(value)
+        self.data = data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict, or a dict
+        data[self.add_prefix(name)] = str(value)
 
     def hand_data(self) -> dict[str, Any]:
         """The §9.3 hand object for what was entered."""
@@ -522,31 +454,25 @@ class HandForm(forms.Form):
         took = [points > 0 or tick for points, tick in zip(tricks, ticked, strict=True)]
         return took if took != [points > 0 for points in tricks] else None
 
-    def add_refusals(self, errors: Iterable[tuple[str, str]]) -> None:
+    def add_refusals(self, errors: Iterable[Problem]) -> None:
         """Show each refusal of the rules next to the field it names (§9.3 keys), naming sides
         as the table does ("Bob & Dan", not the record's "side 1")."""
-        for field, raw in errors:
-            message = _SIDE_NUMBER.sub(self._side_name, raw)
-            key = field.split("[")[0].split(".")[0]
+        for problem in errors:
+            key = problem.field.split("[")[0].split(".")[0]
             if key in self.group_errors:
-                self.group_errors[key].append(_group_message(key, raw, message))
+                self.group_errors[key].append(self._group_message(key, problem))
             elif key in ("bidder", "bid", "trump"):
-                self.add_error(key, message)
+                self.add_error(key, problem.message)
             else:
-                self.add_error(None, message)
+                self.add_error(None, problem.message)
 
-    def _side_name(self, match: re.Match[str]) -> str:
-        side = int(match.group(1))
-        return self.side_names[side] if side < len(self.side_names) else match.group(0)
-
-
-def _group_message(key: str, raw: str, message: str) -> str:
-    """A meld, trick or took-a-trick refusal as a sentence: "Trick points add up to 51; …"."""
-    if raw.startswith("side "):  # already opens with the side's name ("Bob & Dan has -4; …")
-        return message
-    if message.startswith(_NOT_PLAYED):
-        return f"Leave the trick points blank: {message.removeprefix(_NOT_PLAYED)}"
-    return f"{_GROUP_WORDS[key]} {message}"
+    def _group_message(self, key: str, problem: Problem) -> str:
+        """A meld, trick or took-a-trick refusal as a sentence: "Trick points add up to 51; …"."""
+        if problem.side is not None and problem.side < len(self.side_names):
+            return f"{self.side_names[problem.side]} {problem.words}"  # "Bob & Dan has -4; …"
+        if problem.unplayed:
+            return f"Leave the trick points blank: {problem.words}"
+        return f"{_GROUP_WORDS[key]} {problem.message}"
 
 
 def _side_points_field(label: str, subject: str) -> forms.IntegerField:

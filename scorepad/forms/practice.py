@@ -13,10 +13,10 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from .engine.bots import PRACTICE_STRENGTHS
-from .engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
-from .forms import _setting_field
-from .services.practice import DEFAULT_STRENGTH
+from ..constants import DEFAULT_STRENGTH
+from ..engine.bots import PRACTICE_STRENGTHS
+from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
+from .house_rules import choice_field, setting_field
 
 STRENGTH_WORDS = {
     "easy": "Easy: plays a little carelessly",
@@ -32,8 +32,8 @@ class PracticeForm(forms.Form):
     strength = forms.ChoiceField(widget=forms.RadioSelect, label="Bots")
     target = forms.IntegerField(min_value=10, max_value=9_999, label="Play to")
     min_bid = forms.IntegerField(min_value=1, max_value=9_999, label="Minimum bid")
-    bid_increment = _setting_field("bid_increment", "Bids go up by")
-    pass_cards = _setting_field("pass_cards", "Passing (partners only)")
+    bid_increment = setting_field("bid_increment", "Bids go up by")
+    pass_cards = setting_field("pass_cards", "Passing (partners only)")
     trump_requires_marriage = forms.BooleanField(
         required=False, label="Trump needs a marriage: without one the bidder forfeits"
     )
@@ -60,9 +60,8 @@ class PracticeForm(forms.Form):
         initial = kwargs.get("initial", self.defaults_of(variant))
         kwargs["initial"] = {"start_token": new_start_token(holder), **initial}
         super().__init__(*args, **kwargs)
-        self.variant = variant
         self.holder = holder
-        self.fields["strength"].choices = [
+        choice_field(self, "strength").choices = [
             (name, STRENGTH_WORDS.get(name, name)) for name in PRACTICE_STRENGTHS
         ]
         if not variant.partnerships:
@@ -93,8 +92,8 @@ class PracticeForm(forms.Form):
 
     def renew_token(self) -> None:
         """A refused token is replaced, so the form shown again can start a game."""
-        self.data = self.data.copy()
-        self.data["start_token"] = new_start_token(self.holder)
+        self.data = data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict, or a dict
+        data["start_token"] = new_start_token(self.holder)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*self.RULES, *self.BOXES) if name in self.fields]

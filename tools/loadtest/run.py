@@ -44,13 +44,13 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from pinochle_site import gunicorn_conf
+from scorepad.engine.match import percentile
+from scorepad.engine.variants import VARIANTS
+from scorepad.models import Game, Household, PracticeGame
+from scorepad.selectors.games import game_score
+from scorepad.services.games import game_start
+from scorepad.services.households import household_create, player_create
 
-from ..engine.match import percentile
-from ..engine.variants import VARIANTS
-from ..models import Game, Household, PracticeGame
-from ..selectors import game_score
-from ..services.games import game_start
-from ..services.households import household_create, player_create
 from .browser import Browser, BrowserError, Form, Response, read_forms
 
 HOST = "127.0.0.1"

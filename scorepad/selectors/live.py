@@ -18,8 +18,8 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
-from .models import Game, ScoreboardLink
-from .selectors import Scoresheet
+from ..models import Game, ScoreboardLink
+from .games import Scoresheet
 
 POLL_SECONDS = 1  # how often a phone asks: a hand shows everywhere within this plus one round trip
 

@@ -23,7 +23,7 @@ from scorepad.engine import cards
 from scorepad.engine.cards import Card, CardError, Suit
 from scorepad.engine.meld import parse_hand
 from scorepad.engine.variants import VARIANTS, Settings, SettingsError, Variant, get_variant
-from scorepad.forms import SETTING_WORDS
+from scorepad.forms.house_rules import SETTING_WORDS
 
 DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, falls back to
 MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())

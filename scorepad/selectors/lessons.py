@@ -17,8 +17,8 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .engine.bots import HeuristicBot
-from .engine.cards import (
+from ..engine.bots import HeuristicBot
+from ..engine.cards import (
     CODES,
     SUITS,
     Card,
@@ -31,12 +31,12 @@ from .engine.cards import (
     rank_of,
     sort_cards,
 )
-from .engine.game import HandState, IllegalAction, deal_hands, seat_view
-from .engine.meld import MeldResult, count_meld
-from .engine.variants import HEAD, VARIANTS, Variant
-from .engine.view import BID, PASS, PLAY, TRUMP, Answer
-from .practice_selectors import hint_reason
-from .rules_selectors import counter_words, meld_line_words, suit_words
+from ..engine.game import HandState, IllegalAction, deal_hands, seat_view
+from ..engine.meld import MeldResult, count_meld
+from ..engine.variants import HEAD, VARIANTS, Variant
+from ..engine.view import BID, PASS, PLAY, TRUMP, Answer
+from .practice import hint_reason
+from .rules import counter_words, meld_line_words, suit_words
 
 LEARNER = 0
 OK = "ok"

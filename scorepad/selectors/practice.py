@@ -17,10 +17,11 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
-from .engine.auction import high_bid, trump_suits
-from .engine.bots import HINT_BOT, make_bot
-from .engine.cards import (
+from ..constants import PLAYER
+from ..engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
+from ..engine.auction import high_bid, trump_suits
+from ..engine.bots import HINT_BOT, make_bot
+from ..engine.cards import (
     CODES,
     RANK_SHOWN,
     RANKS,
@@ -36,14 +37,13 @@ from .engine.cards import (
     rank_of,
     suit_of,
 )
-from .engine.game import HandState, from_json, seat_view
-from .engine.meld import count_meld, hand_score_ceiling, meld_points
-from .engine.play import trick_winner
-from .engine.variants import VARIANTS, SettingsError, Variant
-from .engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
-from .models import PracticeGame
-from .practice_forms import STRENGTH_WORDS
-from .services.practice import PLAYER
+from ..engine.game import HandResult, HandState, from_json, seat_view
+from ..engine.meld import count_meld, hand_score_ceiling, meld_points
+from ..engine.play import trick_winner
+from ..engine.variants import VARIANTS, SettingsError, Variant
+from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
+from ..forms.practice import STRENGTH_WORDS
+from ..models import PracticeGame
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps
@@ -159,13 +159,37 @@ class Hint:
     key: str  # … under this field name
 
 
+@dataclass(frozen=True, slots=True)
+class PublicHand:
+    """What everyone at the table knows about the hand beyond the player's ``SeatView``: whose
+    turn it is, the counter points taken, how many cards went which way, and the result once it
+    is over. No card anyone still holds."""
+
+    hand_number: int
+    to_act: int | None
+    points: tuple[int, ...]  # counter points per side taken so far this hand
+    passes: tuple[tuple[int, int, int], ...]  # (giver, taker, how many cards)
+    result: HandResult | None
+
+    @classmethod
+    def of(cls, state: HandState) -> PublicHand:
+        return cls(
+            hand_number=state.hand_number,
+            to_act=state.to_act,
+            points=tuple(state.points),
+            passes=tuple((giver, taker, len(cards)) for giver, taker, cards in state.passes),
+            result=state.result,
+        )
+
+
 @dataclass
 class PracticeTable:
-    """Everything the practice page shows, from the player's seat."""
+    """Everything the practice page shows, from the player's seat: built from the player's
+    ``SeatView`` and the public facts only, so no bot's unplayed card can reach the template."""
 
     game: PracticeGame
-    state: HandState
     view: SeatView
+    public: PublicHand
     names: list[str]
     side_names: list[str]
     hand: list[SuitRow] = field(default_factory=list)
@@ -202,7 +226,7 @@ class PracticeTable:
     @property
     def places(self) -> str:
         """The table's shape: "four" (partner opposite) or "six" (around an oval)."""
-        return "four" if self.state.variant.seats == 4 else "six"
+        return "four" if self.view.variant.seats == 4 else "six"
 
     @property
     def fan_columns(self) -> int:
@@ -219,14 +243,14 @@ class PracticeTable:
     def score_lines(self) -> list[tuple[str, int, int | None]]:
         """Each side: its total, and the counter points it has taken so far this hand (None
         before the first trick is won, and once the hand is over: the total has them)."""
-        taking = bool(self.state.tricks) and self.state.result is None
-        points = self.state.points if taking else [None] * len(self.side_names)
+        taking = bool(self.view.tricks) and self.public.result is None
+        points = self.public.points if taking else (None,) * len(self.side_names)
         return [(name, total, taken) for (name, total), taken in zip(self.scores, points, strict=True)]
 
     @property
     def contract(self) -> str:
         """ "West 37 ♥": bidder, bid and trump symbol, as far as known."""
-        state = self.state
+        state = self.view
         if state.bidder is None:
             high = high_bid(state.auction)
             return "" if high is None else f"{self.names[high[0]]} {high[1]}"
@@ -236,7 +260,7 @@ class PracticeTable:
     @property
     def auction_line(self) -> str:
         """The auction in one line: "East 37 · you passed"."""
-        state = self.state
+        state = self.view
         if not state.auction:
             return f"{self.names[(state.dealer + 1) % state.variant.seats]} bids first"
         high = high_bid(state.auction)
@@ -250,34 +274,34 @@ class PracticeTable:
 
     @property
     def decision(self) -> str | None:
-        return self.state.decision if self.state.to_act == PLAYER else None
+        return self.view.decision if self.public.to_act == PLAYER else None
 
     @property
     def hand_over(self) -> bool:
-        return self.state.result is not None
+        return self.public.result is not None
 
     @property
     def trump(self) -> str:
         return (
             ""
-            if self.state.trump is None
-            else f"{SYMBOL_OF_SUIT[SUITS[self.state.trump]]} {SUIT_NAMES[SUITS[self.state.trump]]}"
+            if self.view.trump is None
+            else f"{SYMBOL_OF_SUIT[SUITS[self.view.trump]]} {SUIT_NAMES[SUITS[self.view.trump]]}"
         )
 
     @property
     def scores(self) -> list[tuple[str, int]]:
         """Each side's total now: after this hand once it is over."""
-        result = self.state.result
-        totals = result.totals if result is not None else self.state.totals
+        result = self.public.result
+        totals = result.totals if result is not None else self.view.totals
         return list(zip(self.side_names, totals, strict=True))
 
     @property
     def dealer_name(self) -> str:
-        return self.names[self.state.dealer]
+        return self.names[self.view.dealer]
 
     @property
     def bidder_name(self) -> str:
-        return "" if self.state.bidder is None else self.names[self.state.bidder]
+        return "" if self.view.bidder is None else self.names[self.view.bidder]
 
     @property
     def can_undo(self) -> bool:
@@ -314,20 +338,20 @@ def practice_table(game: PracticeGame, *, hint: bool = False) -> PracticeTable:
     variant = state.variant
     names = seat_names(variant)
     view = seat_view(state, PLAYER)
-    table = PracticeTable(game, state, view, names, side_names(variant, names))
+    table = PracticeTable(game, view, PublicHand.of(state), names, side_names(variant, names))
     deciding = state.to_act == PLAYER
     _hand(table, deciding)
     _seats(table)
-    table.auction = [(names[seat], "Pass" if bid is None else str(bid)) for seat, bid in state.auction]
-    if deciding and state.decision == BID:
+    table.auction = [(names[seat], "Pass" if bid is None else str(bid)) for seat, bid in view.auction]
+    if deciding and view.decision == BID:
         _bids(table)
-    if deciding and state.decision in (BID, TRUMP):
+    if deciding and view.decision in (BID, TRUMP):
         _suit_melds(table)
-    table.passed = [face(c, state.trump) for c in view.passed]
-    table.received = [face(c, state.trump) for c in view.received]
+    table.passed = [face(c, view.trump) for c in view.passed]
+    table.received = [face(c, view.trump) for c in view.received]
     table.pass_lines = [
-        f"{names[giver]} passed {len(cards)} cards to {_object(names[taker])}"
-        for giver, taker, cards in state.passes
+        f"{names[giver]} passed {count} cards to {_object(names[taker])}"
+        for giver, taker, count in table.public.passes
     ]
     _melds(table)
     _tricks(table)
@@ -344,7 +368,7 @@ def _object(name: str) -> str:
 
 
 def _hand(table: PracticeTable, deciding: bool) -> None:
-    state, view = table.state, table.view
+    state = view = table.view
     playing = deciding and state.decision == PLAY
     rows = []
     for suit in held_order(view.hand, state.trump):
@@ -374,7 +398,7 @@ def held_order(hand: Sequence[Card], trump: int | None) -> list[int]:
 
 def _seats(table: PracticeTable) -> None:
     """The other seats around the table: name, dealer, last call, meld once shown, whose turn."""
-    state = table.state
+    state, public = table.view, table.public
     seats, places = state.variant.seats, PLACES[state.variant.seats]
     calls = {seat: ("pass" if bid is None else str(bid)) for seat, bid in state.auction}
     bidding_out = state.decision == BID and state.settings.pass_is_final
@@ -387,9 +411,9 @@ def _seats(table: PracticeTable) -> None:
             place=places[seat],
             dealer=seat == state.dealer,
             call=calls.get(seat, ""),
-            meld=None if state.meld is None else state.meld[seat],
-            turn=state.to_act == seat and state.result is None,
-            thinking=seat == first_after_me and state.to_act == PLAYER,
+            meld=state.meld[seat] if state.meld else None,
+            turn=public.to_act == seat and public.result is None,
+            thinking=seat == first_after_me and public.to_act == PLAYER,
         )
         for seat in range(1, seats)
     ]
@@ -456,8 +480,8 @@ def bid_needs_asking(table: PracticeTable, data: Any) -> int | None:
 
 
 def _melds(table: PracticeTable) -> None:
-    state = table.state
-    if state.shown is None or state.meld is None:
+    state = table.view
+    if not state.shown or not state.meld:
         return
     for seat, shown in enumerate(state.shown):
         counted = count_meld(counts_of(shown), state.trump, state.variant, state.settings)
@@ -467,7 +491,7 @@ def _melds(table: PracticeTable) -> None:
 
 
 def _tricks(table: PracticeTable) -> None:
-    state, names, seats = table.state, table.names, table.state.variant.seats
+    state, names, seats = table.view, table.names, table.view.variant.seats
     places = PLACES[seats]
 
     def played(leader: int, cards: Sequence[Card]) -> list[Played]:
@@ -484,19 +508,19 @@ def _tricks(table: PracticeTable) -> None:
             for i, c in enumerate(cards)
         ]
 
-    if state.trick_leader is not None and state.decision == PLAY:
-        table.trick = played(state.trick_leader, state.trick)
+    if state.trick is not None and state.decision == PLAY:
+        table.trick = played(state.trick.leader, state.trick.cards)
     if state.tricks:
         last = state.tricks[-1]
         table.last_trick = played(last.leader, last.cards)
         table.last_winner = "" if last.winner is None else names[last.winner]
-        if last.winner is not None and (state.decision == PLAY or state.result is not None):
+        if last.winner is not None and (state.decision == PLAY or table.public.result is not None):
             # the trick the player's card went into, gathered toward its winner before the next lands
             table.gathered, table.gathered_to = table.last_trick, places[last.winner]
 
 
 def _result(table: PracticeTable) -> None:
-    result, state = table.state.result, table.state
+    result, state = table.public.result, table.view
     if result is None:
         return
     table.result = [
@@ -563,7 +587,7 @@ def _answer_words(view: SeatView, answer: Answer) -> str:
         assert isinstance(answer, tuple)
         return f"Pass {cards_in_words(answer)}"
     assert isinstance(answer, int)
-    return f"Play {card_words(answer)}"
+    return f"Play {card_words(Card(answer))}"
 
 
 def _answer_value(view: SeatView, answer: Answer) -> str:
@@ -600,10 +624,11 @@ def hint_reason(view: SeatView, answer: Answer) -> str:
             return "low cards from short suits go back; your meld stays whole."
         return "the bidder wants trumps and aces."
     assert isinstance(answer, int)
+    card = Card(answer)
     trick = view.trick.cards if view.trick is not None else ()
     if not trick:
-        return "a strong lead: it should take the trick." if rank_of(answer) == 0 else "a safe lead."
-    after = (*trick, answer)
+        return "a strong lead: it should take the trick." if rank_of(card) == 0 else "a safe lead."
+    after = (*trick, card)
     if trick_winner(after, view.trump) == len(trick):
         return "it takes the trick."
     return "it cannot win this trick, and it is your cheapest card."

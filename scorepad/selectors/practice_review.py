@@ -11,17 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine.bots import ExpertBot
-from .engine.bots.reasons import gain_words, suit_words
-from .engine.cards import Card, cards_in_words, parse_card, parse_cards, parse_suit
-from .engine.game import from_json, seat_view
-from .engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Difference, Verdict
-from .engine.variants import get_variant
-from .engine.view import BID, CONCEDE, PASS, TRUMP
-from .models import PracticeGame
-from .practice_selectors import CardFace, face, seat_names, side_names
-from .services.practice import PLAYER
-from .services.practice_review import HandReview
+from ..constants import PLAYER
+from ..engine.bots import ExpertBot
+from ..engine.bots.reasons import gain_words, suit_words
+from ..engine.cards import Card, cards_in_words, parse_card, parse_cards, parse_suit
+from ..engine.game import from_json, seat_view
+from ..engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Difference, Verdict
+from ..engine.variants import get_variant
+from ..engine.view import BID, CONCEDE, PASS, TRUMP
+from ..models import PracticeGame
+from ..services.practice_review import HandReview
+from .practice import CardFace, face, seat_names, side_names
 
 
 def answer_words(decision: str, answer: Any) -> str:
@@ -38,7 +38,8 @@ def answer_words(decision: str, answer: Any) -> str:
 
 
 def decision_words(decision: str, trick: int | None) -> str:
-    return {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}.get(decision, f"Trick {trick}")
+    words: dict[str, str] = {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}
+    return words.get(decision, f"Trick {trick}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
-from .engine.cards import SUITS
-from .engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
-from .engine.variants import VARIANTS, Settings, Variant
-from .models import Game, Hand, Household, Player, Seat, record_of
+from ..engine.cards import SUITS
+from ..engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
+from ..engine.variants import VARIANTS, Settings, Variant
+from ..models import Game, Hand, Household, Player, Seat, record_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +486,16 @@ def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
             record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
             record.count_game(side, scored)
     return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))
+
+
+def game_hand(game: Game, hand_id: int) -> Hand | None:
+    """A hand of this game by id, or None once it is gone (undone or deleted on another phone)."""
+    return game.hands.filter(pk=hand_id).first()
+
+
+def latest_current_game(user_households: QuerySet[Household]) -> Game | None:
+    """The latest game still going in these households, for the front page's "carry on" link."""
+    return current_games(user_households).first()
 
 
 def current_games(user_households: QuerySet[Household]) -> QuerySet[Game]:

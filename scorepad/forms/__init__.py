@@ -1,0 +1,1 @@
+"""Forms: what players type, checked and turned into the values the services take."""
