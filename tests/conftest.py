@@ -19,6 +19,15 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml), but the browser
+    tests share one worker and run one at a time: two chromiums with their live servers on a small
+    machine would starve each other, while the tests without a browser spread over the others."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
     """Manifest storage needs collectstatic; tests serve static files straight from the finders."""

@@ -14,15 +14,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from scorepad.engine.game import from_json
-from scorepad.engine.variants import VARIANTS
-from scorepad.models import Game, PracticeGame
-from scorepad.selectors.games import game_score
-from scorepad.selectors.practice import SESSION_KEY
-from scorepad.services.households import household_create, player_create
-from scorepad.services.practice import practice_start
-from tools.loadtest.browser import read_forms
-from tools.loadtest.run import (
+from pinochle_site.tools.loadtest.browser import read_forms
+from pinochle_site.tools.loadtest.run import (
     Player,
     Stats,
     _session_for,
@@ -36,6 +29,13 @@ from tools.loadtest.run import (
     practice_move,
     stored_hands,
 )
+from scorepad.engine.game import from_json
+from scorepad.engine.variants import VARIANTS
+from scorepad.models import Game, PracticeGame
+from scorepad.selectors.games import game_score
+from scorepad.selectors.practice import SESSION_KEY
+from scorepad.services.households import household_create, player_create
+from scorepad.services.practice import practice_start
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,6 +1,6 @@
 """``manage.py loadtest``: players entering hands on the production server, then a check that
-every acknowledged hand is stored and every total is the engine's. See ``tools.loadtest.run``
-(apart from the app, in tools/)."""
+every acknowledged hand is stored and every total is the engine's. The benchmark itself lives apart
+from the app, in ``pinochle_site.tools.loadtest``, and is imported only when the command runs."""
 
 from __future__ import annotations
 
@@ -15,17 +15,15 @@ from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.variants import VARIANTS
 
 if TYPE_CHECKING:
-    from tools.loadtest.run import Report
+    from pinochle_site.tools.loadtest.run import Report
 
 
 def _load_test() -> Any:
-    """The load benchmark, which lives in the checkout's tools/, apart from the app."""
+    """The load benchmark; it drives a browser-like client, so it needs the test extras."""
     try:
-        from tools.loadtest import run
-    except ModuleNotFoundError:
-        raise CommandError(
-            "loadtest runs from the checkout: tools/loadtest/ is not beside manage.py"
-        ) from None
+        from pinochle_site.tools.loadtest import run
+    except ModuleNotFoundError as missing:
+        raise CommandError(f"loadtest needs the test extras (pip install -e '.[test]'): {missing}") from None
     return run
 
 

@@ -2,7 +2,7 @@
 
 Run once when the design changes; the PNGs are committed. Pillow is needed only here, so it is not
 a dependency of the app: ``python -m venv /tmp/icons && /tmp/icons/bin/pip install pillow &&
-/tmp/icons/bin/python -m tools.icons`` (from the checkout).
+/tmp/icons/bin/python -m pinochle_site.tools.icons`` (from the checkout).
 """
 
 from pathlib import Path
