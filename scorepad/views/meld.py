@@ -256,7 +256,8 @@ def _hand_chips(query: MeldQuery) -> list[CardButton]:
 
 def _button(card: Card, count: int, url: str | None) -> CardButton:
     code = cards.CODES[card]
-    return CardButton(code, code[0], code[1], cards.SYMBOL_OF_SUIT[code[1]], count, url)
+    rank = cards.RANK_SHOWN.get(code[0], code[0])  # "10", as players write it, never the code's "T"
+    return CardButton(code, rank, code[1], cards.SYMBOL_OF_SUIT[code[1]], count, url)
 
 
 def _trump_rows(query: MeldQuery, trump_results: list[tuple[Suit, MeldResult]]) -> list[TrumpRow]:

@@ -38,7 +38,7 @@ def test_moves_over_the_browsers_budget_are_refused_in_words_and_change_nothing(
     before = (game.state, game.version)
     refused = move(client, game)
     assert refused.status_code == 429
-    assert refused["Retry-After"] == "600"
+    assert 590 <= int(refused["Retry-After"]) <= 600  # the 10-minute window, less the test's own time
     assert "Too many practice moves from this browser in a short time: try again in 10 minutes." in (
         refused.content.decode()
     )
@@ -59,7 +59,7 @@ def test_htmx_gets_the_refusal_as_a_banner_over_the_pages_own(client, budgets):
     assert body.startswith('<div id="request-error" class="request-error" role="alert">')
     assert "Too many hints from this browser" in body
     assert (refused["HX-Retarget"], refused["HX-Reswap"]) == ("#request-error", "outerHTML")
-    assert refused["Retry-After"] == "600"
+    assert 590 <= int(refused["Retry-After"]) <= 600  # the 10-minute window, less the test's own time
 
 
 def test_browsers_on_one_address_share_its_budget_and_other_addresses_keep_theirs(client, budgets):
