@@ -7,6 +7,7 @@ sample it was taken from:
 
 ``short_trump``   a contract whose bidder was dealt a quarter of the hand or fewer in trump
                   (classic 3 of 12, double-deck 5 of 20, six-handed 2 of 8); chance: every contract
+                  the bidder chose (a dealer forced to bid under `all_pass: dealer_forced` did not)
 ``junk_pass``     a pass to the bidder with a card that is neither trump nor an ace while the passer
                   keeps a trump or an ace; chance: every pass to the bidder
 ``trump_lead``    a defender leads trump while the bidder holds every trump left outside the
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .auction import dealer_forced
 from .cards import ACE, Card
 from .game import HandState
 from .play import legal_cards, play_rules
@@ -80,8 +82,9 @@ def sightings(state: HandState) -> Iterator[Sighting]:
     yield Sighting(bidder, Habit.MADE, state.result.made)
     if trump is None:
         return
-    dealt_trumps = sum(1 for c in state.dealt[bidder] if c // 6 == trump)
-    yield Sighting(bidder, Habit.SHORT_TRUMP, dealt_trumps <= short_trump_limit(state))
+    if not _forced(state):
+        dealt_trumps = sum(1 for c in state.dealt[bidder] if c // 6 == trump)
+        yield Sighting(bidder, Habit.SHORT_TRUMP, dealt_trumps <= short_trump_limit(state))
     hands = [[0] * len(counts) for counts in state.hands]
     for seat, cards in enumerate(state.dealt):
         for c in cards:
@@ -94,6 +97,12 @@ def sightings(state: HandState) -> Iterator[Sighting]:
         for c in cards:
             hands[receiver][c] += 1
     yield from _play_sightings(state, hands, bidder, trump)
+
+
+def _forced(state: HandState) -> bool:
+    """The dealer took the contract because everyone else passed and the rules made it bid."""
+    auction, seats = state.auction, state.variant.seats
+    return len(auction) == seats and dealer_forced(auction[:-1], seats, state.settings)
 
 
 def _junk_passed(cards: tuple[Card, ...], kept: list[int], trump: int) -> bool:

@@ -52,6 +52,16 @@ def test_a_contract_on_a_quarter_of_the_hand_in_trump_or_less_is_short(variant_i
     assert seen(ended(variant_id, [enough, *others]), Habit.SHORT_TRUMP) == [(0, False)]
 
 
+def test_a_dealer_forced_to_bid_on_a_short_trump_suit_shows_no_habit():
+    state = ended("classic", ["AH TH 9H AS", "9S", "9C", "9D"])
+    state.dealer, state.bid = 0, 20
+    state.auction = [(1, None), (2, None), (3, None), (0, 20)]
+    assert state.settings.all_pass == "dealer_forced"
+    assert seen(state, Habit.SHORT_TRUMP) == []
+    state.auction = [(1, None), (2, 20), (3, None), (0, 21), (2, None)]  # bid over a partner: chosen
+    assert seen(state, Habit.SHORT_TRUMP) == [(0, True)]
+
+
 def test_every_contract_counts_towards_the_made_rate_of_its_bidder():
     hands = ["AH KH QH JH", "9S", "9C", "9D"]
     assert seen(ended("classic", hands, made=False), Habit.MADE) == [(0, False)]
