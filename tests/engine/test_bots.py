@@ -15,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.engine import bots as bots_package
-from scorepad.engine.bots import BotError, HeuristicBot, OutsideBot, RandomBot, check_answer, make_bot
+from scorepad.engine.bots import (
+    PRACTICE_STRENGTHS,
+    BotError,
+    HeuristicBot,
+    OutsideBot,
+    RandomBot,
+    check_answer,
+    make_bot,
+)
 from scorepad.engine.bots.benchmark import versus
 from scorepad.engine.bots.outside import parse_answer
 from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_card, parse_cards, parse_suit
@@ -208,6 +216,29 @@ def test_hidden_cards_change_neither_the_view_nor_the_heuristic_decision(variant
     view, view_swapped = seat_view(state, seat), seat_view(swapped, seat)
     assert view.to_json() == view_swapped.to_json()
     assert HeuristicBot(seat).decide(view) == HeuristicBot(seat).decide(view_swapped)
+
+
+@pytest.mark.parametrize("strength", PRACTICE_STRENGTHS)
+@pytest.mark.parametrize(
+    ("variant_id", "steps"), [("classic", 2), ("classic", 15), ("double-deck", 30), ("six-handed", 20)]
+)
+def test_every_practice_strength_decides_the_same_whatever_the_cards_it_cannot_see(
+    strength, variant_id, steps
+):
+    # The practice bots get the seat view only: the other seats' hidden cards swapped, each decides
+    # the same, with the same random generator (the expert at a fixed playout count).
+    variant = VARIANTS[variant_id]
+    state = run_to(new_game(variant, variant.defaults, random.Random(7)), steps)
+    seat = state.to_act
+    assert seat is not None
+    swapped = hidden_swap(state, seat, random.Random(7))
+    assert swapped is not None
+    assert swapped.hands != state.hands
+
+    def answer(of: HandState) -> Answer:
+        return make_bot(strength, seat, random.Random(3), playouts=12).decide(seat_view(of, seat))
+
+    assert answer(state) == answer(swapped)
 
 
 # ---------------------------------------------------------------- the heuristic plays legally
