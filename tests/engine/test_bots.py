@@ -316,6 +316,13 @@ def test_heuristic_leads_a_sure_ace():
     assert HeuristicBot(0).decide(view) == parse_card("AS")
 
 
+def test_heuristic_draws_trump_with_a_sure_trump_winner_as_the_bidder_but_not_as_a_defender():
+    hand = "AH 9S JD"  # the ace of hearts is a sure winner; no side card is
+    assert HeuristicBot(0).decide(play_view(hand, legal=hand, trick=Trick(0, ()))) == parse_card("AH")
+    defending = play_view(hand, legal=hand, trick=Trick(0, ()), bidder=1)
+    assert HeuristicBot(0).decide(defending) in cards("9S JD")
+
+
 def test_heuristic_does_not_lead_a_ten_while_its_ace_is_out():
     # AS unseen: the ten would fall to it, so lead something that costs nothing.
     view = play_view("TS JD 9D 9C", legal="TS JD 9D 9C", trick=Trick(0, ()))
