@@ -323,6 +323,13 @@ def test_heuristic_draws_trump_with_a_sure_trump_winner_as_the_bidder_but_not_as
     assert HeuristicBot(0).decide(defending) in cards("9S JD")
 
 
+def test_heuristic_counts_the_aces_its_partner_showed_as_no_threat_to_its_ten():
+    # Both aces of spades sit in the partner's shown meld: the ten of spades is the top spade left.
+    shown = ((), (), tuple(cards("AS AS AH AD AC")), ())
+    view = play_view("TS 9C", legal="TS 9C", trick=Trick(0, ()), shown=shown, meld=(0, 0, 10, 0))
+    assert HeuristicBot(0).decide(view) == parse_card("TS")
+
+
 def test_heuristic_does_not_lead_a_ten_while_its_ace_is_out():
     # AS unseen: the ten would fall to it, so lead something that costs nothing.
     view = play_view("TS JD 9D 9C", legal="TS JD 9D 9C", trick=Trick(0, ()))

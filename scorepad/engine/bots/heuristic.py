@@ -452,7 +452,7 @@ class Table:
             for known_card, copies in memory.known_with_partners(view, partners).items():
                 still_held = copies - partner_played[known_card]
                 if still_held > 0:
-                    unseen[c] = max(0, unseen[c] - still_held)
+                    unseen[known_card] = max(0, unseen[known_card] - still_held)
         self.threat = threat = unseen  # copies an opponent may hold
         self.ruffers = trump is not None and any(threat[trump * 6 : trump * 6 + 6])
         self.top_rank = top_ranks(threat)
