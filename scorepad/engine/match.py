@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .game import HandState, deal
+from .habits import Tally, sightings
 from .simulate import BotFactory, play_hand
 from .variants import Settings, Variant
 from .view import Answer, Bot, SeatView
@@ -57,6 +58,7 @@ class MatchResult:
     bids: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
     made: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
     a_times: list[float] = field(default_factory=list)  # ms per decision of bot a
+    habits: dict[str, Tally] = field(default_factory=lambda: {"a": Tally(), "b": Tally()})
 
     def to_json(self) -> dict[str, Any]:
         n = len(self.margins)
@@ -73,6 +75,7 @@ class MatchResult:
             "b_made_rate": _rate(self.made["b"], self.bids["b"]),
             "decision_ms_p50": _percentile(self.a_times, 50),
             "decision_ms_p95": _percentile(self.a_times, 95),
+            "habits": {label: tally.to_json() for label, tally in self.habits.items()},
         }
 
 
@@ -125,6 +128,8 @@ def play_deal_twice(
             label = labels[playing.bidder]
             result.bids[label] += 1
             result.made[label] += playing.result.made
+        for sighting in sightings(playing):
+            result.habits[labels[sighting.seat]].add(sighting)
     return statistics.fmean(margins)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .game import HandState, IllegalAction, new_game, next_hand, seat_view
@@ -27,11 +27,13 @@ class GameStopped(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One decision a bot took while the game advanced: who, which decision, what answer."""
+    """One decision a bot took while the game advanced: who, which decision, what answer, and the
+    CPU time the bot took for it (this process's, so a busy machine does not inflate it)."""
 
     seat: int
     decision: str
     answer: Any
+    cpu_seconds: float = field(default=0.0, compare=False)
 
 
 def advance_until(
@@ -49,7 +51,9 @@ def advance_until(
         if seat in stop_at:
             break
         decision = state.decision
+        started = time.process_time()
         answer = bots[seat].decide(seat_view(state, seat))
+        cpu = time.process_time() - started
         try:
             state.push(answer)
         except IllegalAction as error:
@@ -57,7 +61,7 @@ def advance_until(
             raise GameStopped(
                 f"seat {seat} ({name}), decision {decision}: answer {answer!r} is illegal: {error}"
             ) from None
-        moves.append(Move(seat, decision, answer))
+        moves.append(Move(seat, decision, answer, cpu))
     return moves
 
 

@@ -30,6 +30,7 @@ KEYS = {
     "b_made_rate",
     "decision_ms_p50",
     "decision_ms_p95",
+    "habits",
 }
 
 
@@ -48,6 +49,24 @@ def test_the_last_line_is_the_match_summary(variant):
     low, high = summary["ci95"]
     assert low <= summary["margin_per_deal"] <= high
     assert summary["decision_ms_p50"] <= summary["decision_ms_p95"]
+
+
+def test_habits_print_as_a_table_whose_counts_match_the_json_line():
+    out = StringIO()
+    args = ("--variant", "classic", "--deals", "3", "--seed", "2", "--a", "heuristic", "--b", "easy")
+    call_command("botmatch", *args, "--habits", stdout=out, stderr=StringIO())
+    *table, last = out.getvalue().strip().splitlines()
+    made = json.loads(last)["habits"]["a"]["made"]
+    assert made["of"] > 0
+    assert [line.split()[0] for line in table] == [
+        "habit",
+        "short_trump",
+        "junk_pass",
+        "trump_lead",
+        "counter_thrown",
+        "made",
+    ]
+    assert f"({made['shown']}/{made['of']})" in table[-1].split("%")[1]
 
 
 def test_a_bot_against_itself_with_the_same_answers_scores_a_zero_margin():

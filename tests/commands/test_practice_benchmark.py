@@ -10,13 +10,18 @@ from scorepad.models import PracticeGame
 pytestmark = pytest.mark.django_db
 
 
-def test_the_benchmark_prints_p50_and_p95_per_variant_and_rolls_back():
+def test_the_benchmark_prints_p50_and_p95_per_variant_and_stage_and_rolls_back():
     out = io.StringIO()
     call_command("practice_benchmark", "--hands", "2", "--variant", "six-handed", stdout=out)
-    [line] = out.getvalue().splitlines()
+    line, *stages = out.getvalue().splitlines()
     assert line.startswith("six-handed")
     assert "bots p50" in line
     assert "p95" in line
+    names = [stage.split()[0] for stage in stages]  # in the order of a hand; six-handed passes no cards
+    assert names[0] == "bid"
+    assert names[-1] == "play"
+    assert set(names) <= {"bid", "trump", "play"}
+    assert all("bots CPU p50" in stage and "p95" in stage for stage in stages)
     assert not PracticeGame.objects.exists()
 
 

@@ -15,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.engine import bots as bots_package
-from scorepad.engine.bots import BotError, HeuristicBot, OutsideBot, RandomBot, check_answer, make_bot
+from scorepad.engine.bots import (
+    PRACTICE_STRENGTHS,
+    BotError,
+    HeuristicBot,
+    OutsideBot,
+    RandomBot,
+    check_answer,
+    make_bot,
+)
 from scorepad.engine.bots.benchmark import versus
 from scorepad.engine.bots.outside import parse_answer
 from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_card, parse_cards, parse_suit
@@ -210,6 +218,29 @@ def test_hidden_cards_change_neither_the_view_nor_the_heuristic_decision(variant
     assert HeuristicBot(seat).decide(view) == HeuristicBot(seat).decide(view_swapped)
 
 
+@pytest.mark.parametrize("strength", PRACTICE_STRENGTHS)
+@pytest.mark.parametrize(
+    ("variant_id", "steps"), [("classic", 2), ("classic", 15), ("double-deck", 30), ("six-handed", 20)]
+)
+def test_every_practice_strength_decides_the_same_whatever_the_cards_it_cannot_see(
+    strength, variant_id, steps
+):
+    # The practice bots get the seat view only: the other seats' hidden cards swapped, each decides
+    # the same, with the same random generator (the expert at a fixed playout count).
+    variant = VARIANTS[variant_id]
+    state = run_to(new_game(variant, variant.defaults, random.Random(7)), steps)
+    seat = state.to_act
+    assert seat is not None
+    swapped = hidden_swap(state, seat, random.Random(7))
+    assert swapped is not None
+    assert swapped.hands != state.hands
+
+    def answer(of: HandState) -> Answer:
+        return make_bot(strength, seat, random.Random(3), playouts=12).decide(seat_view(of, seat))
+
+    assert answer(state) == answer(swapped)
+
+
 # ---------------------------------------------------------------- the heuristic plays legally
 
 HOUSE_RULES = [
@@ -283,6 +314,20 @@ def test_heuristic_makes_most_of_its_bids_against_itself(variant_id):
 def test_heuristic_leads_a_sure_ace():
     view = play_view("AS 9S JD 9D QC 9C", legal="AS 9S JD 9D QC 9C", trick=Trick(0, ()))
     assert HeuristicBot(0).decide(view) == parse_card("AS")
+
+
+def test_heuristic_draws_trump_with_a_sure_trump_winner_as_the_bidder_but_not_as_a_defender():
+    hand = "AH 9S JD"  # the ace of hearts is a sure winner; no side card is
+    assert HeuristicBot(0).decide(play_view(hand, legal=hand, trick=Trick(0, ()))) == parse_card("AH")
+    defending = play_view(hand, legal=hand, trick=Trick(0, ()), bidder=1)
+    assert HeuristicBot(0).decide(defending) in cards("9S JD")
+
+
+def test_heuristic_counts_the_aces_its_partner_showed_as_no_threat_to_its_ten():
+    # Both aces of spades sit in the partner's shown meld: the ten of spades is the top spade left.
+    shown = ((), (), tuple(cards("AS AS AH AD AC")), ())
+    view = play_view("TS 9C", legal="TS 9C", trick=Trick(0, ()), shown=shown, meld=(0, 0, 10, 0))
+    assert HeuristicBot(0).decide(view) == parse_card("TS")
 
 
 def test_heuristic_does_not_lead_a_ten_while_its_ace_is_out():

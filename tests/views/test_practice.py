@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.cards import Card, card_name, card_words, cards_from_counts
 from scorepad.engine.game import HandState, from_json, seat_view
+from scorepad.forms.practice import STRENGTH_WORDS
 from scorepad.models import PracticeGame
 from scorepad.selectors.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
@@ -102,6 +104,16 @@ def test_only_the_listed_strengths_are_offered_and_accepted(client):
     response = client.post(reverse("practice"), {**_defaults(client, "classic"), "strength": "cmd:ls"})
     assert response.status_code == 200
     assert not PracticeGame.objects.exists()
+
+
+def test_the_start_page_describes_each_strength_in_a_sentence_and_says_the_bots_are_fair(client):
+    page = client.get(reverse("practice")).content.decode()
+    for name in PRACTICE_STRENGTHS:
+        label, sentence = STRENGTH_WORDS[name].split(": ", 1)
+        assert f'value="{name}"' in page
+        assert sentence.endswith(".")
+        assert f"{label}: {sentence}" in page
+    assert "The bots never look at your cards" in page
 
 
 def test_a_visitors_game_joins_their_history_when_they_log_in(client):

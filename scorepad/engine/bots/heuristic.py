@@ -6,8 +6,9 @@
 * Trump: the legal suit with the most meld plus trick strength (trump length, trump and side aces).
 * Pass: the partner sends trumps and aces; the bidder returns low non-counters from short side
   suits without breaking its meld.
-* Play: cash sure winners, feed counters to a partner whose card is safe, win a trick as cheaply as
-  it can be won for sure, otherwise throw the cheapest card; never waste a high trump.
+* Play: cash sure winners (sure trumps only on the bidder's side), feed counters to a partner whose
+  card is safe, win a trick as cheaply as it can be won for sure, otherwise throw the cheapest card;
+  never waste a high trump.
 
 The counting is rough on purpose: a decision costs microseconds, so whole games run at hundreds
 of hands a second. Whatever the bot cannot see, it treats as held by an opponent.
@@ -451,7 +452,7 @@ class Table:
             for known_card, copies in memory.known_with_partners(view, partners).items():
                 still_held = copies - partner_played[known_card]
                 if still_held > 0:
-                    unseen[c] = max(0, unseen[c] - still_held)
+                    unseen[known_card] = max(0, unseen[known_card] - still_held)
         self.threat = threat = unseen  # copies an opponent may hold
         self.ruffers = trump is not None and any(threat[trump * 6 : trump * 6 + 6])
         self.top_rank = top_ranks(threat)
@@ -522,7 +523,12 @@ def _lead(view: SeatView, table: Table, p: Profile) -> Card:
     side = [c for c in sure if c // 6 != trump]
     if side:  # cash side-suit winners before the opponents run out of the suit
         return max(side, key=lambda c: (p.value[c], -(c % 6)))
-    if sure and table.ruffers:  # then draw the opponents' trumps with sure trump winners
+    # The bidder's side then draws the opponents' trumps with sure trump winners. A defender does not:
+    # leading trump pulls the bidder's trumps for it (1,000 duplicate deals against the old lead, seed 1:
+    # the defenders' trump leads into the bidder's last trumps fall from 37 % to 3 % in classic, the
+    # margin per deal +0.59 [0.32, 0.87]; double-deck +1.50 [-0.04, 3.04], six-handed +0.55 [-0.32, 1.42]).
+    defending = view.bidder not in (view.seat, *table.partners)
+    if sure and table.ruffers and not defending:
         return min(sure, key=lambda c: c % 6)
 
     def lead_key(c: Card) -> tuple[bool, int, bool, int]:

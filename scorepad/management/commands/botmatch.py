@@ -3,8 +3,10 @@
     python manage.py botmatch --variant classic --deals 500 --seed 1 --a expert --b heuristic
 
 A progress bar goes to stderr; the last line on stdout is one JSON object: ``variant, deals, a, b,
-margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95`` (the decision
-times are bot ``a``'s). ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
+margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95, habits`` (the
+decision times are bot ``a``'s; ``habits`` gives, per bot, each habit of ``engine.habits`` as
+``{"rate", "shown", "of"}``). ``--habits`` also prints them as a table, above the JSON line.
+``--playouts`` and ``--budget-ms`` set the expert's work per decision.
 Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
 SIGTERM), it still prints the line for the deals played so far, then exits with status 130.
 """
@@ -21,6 +23,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
+from scorepad.engine.habits import Habit
 from scorepad.engine.match import MatchResult, duplicate_match
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
@@ -39,6 +42,9 @@ class Command(EngineCommand):
         )
         parser.add_argument("--b", required=True, help="the second bot")
         parser.add_argument("--house-rules", default="{}", help="§4 settings as JSON")
+        parser.add_argument(
+            "--habits", action="store_true", help="print each bot's habits as a table above the JSON line"
+        )
         parser.add_argument(
             "--playouts",
             type=int,
@@ -87,7 +93,24 @@ class Command(EngineCommand):
         finally:
             signal.signal(signal.SIGTERM, previous)
         sys.stderr.write("\n")
+        if options["habits"]:
+            self.stdout.write(habit_table(result))
         self.stdout.write(json.dumps(result.to_json()))
+
+
+def habit_table(result: MatchResult) -> str:
+    """Per bot, each habit's rate with its sample: ``4.2% (3/71)``."""
+    names = {"a": result.a, "b": result.b}
+    lines = [f"{'habit':<16}" + "".join(f"{names[label][:22]:>24}" for label in names)]
+    for habit in Habit:
+        cells = []
+        for label in names:
+            tally = result.habits[label]
+            shown, chances = tally.shown[habit], tally.chances[habit]
+            rate = f"{shown / chances:.1%}" if chances else "-"
+            cells.append(f"{f'{rate} ({shown}/{chances})':>24}")
+        lines.append(f"{habit.value:<16}" + "".join(cells))
+    return "\n".join(lines)
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -4,7 +4,10 @@ Plays whole practice hands through the service layer, exactly as the web does (`
 ``practice_act``, ``practice_next_hand``: state from JSON, bots to the player's seat, state back to
 JSON), the player's seat answered by the `heuristic` bot. Each write's time in the bots
 (``Outcome.bot_seconds``) is one sample, and so is the whole write (database included). Prints
-p50, p95 and the worst, per variant. Everything runs in a transaction that is rolled back.
+p50, p95 and the worst, per variant; then, per stage (bid, trump, pass, concede, play), the bots'
+CPU time per player action in that stage: the sum, over the bots that decided in that stage
+between two of the player's decisions, of each decision's CPU time (``Move.cpu_seconds``, one
+core's worth whatever else the machine runs). Everything runs in a transaction that is rolled back.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS
+from scorepad.engine.view import Decision
 from scorepad.management.base import EngineCommand
 from scorepad.models import PracticeGame
 from scorepad.services.practice import (
@@ -53,7 +57,9 @@ class Command(EngineCommand):
         for variant in variants:
             try:
                 with transaction.atomic():
-                    bots, writes = play(variant, options["hands"], options["seed"], options["strength"])
+                    bots, writes, stages = play(
+                        variant, options["hands"], options["seed"], options["strength"]
+                    )
                     transaction.set_rollback(True)
             except DatabaseError as error:
                 raise CommandError(
@@ -63,12 +69,22 @@ class Command(EngineCommand):
                 f"{variant:<12} {options['strength']:<10} {len(bots):>5} actions   bots p50 {ms(bots, 50)}"
                 f"  p95 {ms(bots, 95)}  max {max(bots) * 1000:7.1f} ms   whole write p95 {ms(writes, 95)}"
             )
+            for stage in Decision:
+                if samples := stages.get(stage):
+                    self.stdout.write(
+                        f"  {stage:<21} {len(samples):>5} actions   bots CPU p50 {ms(samples, 50)}"
+                        f"  p95 {ms(samples, 95)}  max {max(samples) * 1000:7.1f} ms"
+                    )
 
 
-def play(variant: str, hands: int, seed: int, strength: str) -> tuple[list[float], list[float]]:
-    """Bot seconds and whole-write seconds of every player action over ``hands`` hands."""
+def play(
+    variant: str, hands: int, seed: int, strength: str
+) -> tuple[list[float], list[float], dict[Decision, list[float]]]:
+    """Bot seconds and whole-write seconds of every player action over ``hands`` hands, and per
+    stage the bots' CPU seconds in that stage of every player action whose bots decided in it."""
     bots: list[float] = []
     writes: list[float] = []
+    stages: dict[Decision, list[float]] = {}
     player = make_bot("heuristic", PLAYER, random.Random(seed))
     game: PracticeGame = practice_start(user=None, variant_id=variant, strength=strength, seed=seed)
     played = 0
@@ -88,8 +104,14 @@ def play(variant: str, hands: int, seed: int, strength: str) -> tuple[list[float
             outcome = practice_act(game=game, version=game.version, data=data)
         writes.append(time.perf_counter() - started)
         bots.append(outcome.bot_seconds)
+        per_stage: dict[Decision, float] = {}
+        for move in outcome.moves:
+            stage = Decision(move.decision)
+            per_stage[stage] = per_stage.get(stage, 0.0) + move.cpu_seconds
+        for stage, seconds in per_stage.items():
+            stages.setdefault(stage, []).append(seconds)
         game = outcome.game
-    return bots, writes
+    return bots, writes, stages
 
 
 def ms(samples: list[float], percent: int) -> str:

@@ -1,0 +1,145 @@
+"""Habits players hate in a bot, found in an ended hand (issue 17's "No habits players hate").
+
+``sightings(state)`` replays an ended hand from its deal (the passes, then every trick, with the
+legal plays of ``play.legal_cards`` at each card) and reports each chance a seat had to show a
+habit, and whether it did. A ``Tally`` per bot adds them up, so a rate always comes with the
+sample it was taken from:
+
+``short_trump``   a contract whose bidder was dealt a quarter of the hand or fewer in trump
+                  (classic 3 of 12, double-deck 5 of 20, six-handed 2 of 8); chance: every contract
+                  the bidder chose (a dealer forced to bid under `all_pass: dealer_forced` did not)
+``junk_pass``     a pass to the bidder with a card that is neither trump nor an ace while the passer
+                  keeps a trump or an ace; chance: every pass to the bidder
+``trump_lead``    a defender leads trump while the bidder holds every trump left outside the
+                  leader's hand; chance: such a lead where a trump and a non-trump were both legal
+``counter_thrown`` a counter played onto a trick the opponents win; chance: a play (not a lead)
+                  to such a trick where a counter and a non-counter were both legal
+``made``          the contract made (the one rate here that should be high); chance: every contract
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .auction import dealer_forced
+from .cards import ACE, Card
+from .game import HandState
+from .play import legal_cards, play_rules
+
+
+class Habit(StrEnum):
+    SHORT_TRUMP = "short_trump"
+    JUNK_PASS = "junk_pass"
+    TRUMP_LEAD = "trump_lead"
+    COUNTER_THROWN = "counter_thrown"
+    MADE = "made"
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One chance ``seat`` had to show ``habit``, and whether it did (``shown``)."""
+
+    seat: int
+    habit: Habit
+    shown: bool
+
+
+@dataclass(slots=True)
+class Tally:
+    """Per habit: how often it was shown, out of how many chances."""
+
+    shown: dict[Habit, int] = field(default_factory=lambda: dict.fromkeys(Habit, 0))
+    chances: dict[Habit, int] = field(default_factory=lambda: dict.fromkeys(Habit, 0))
+
+    def add(self, sighting: Sighting) -> None:
+        self.chances[sighting.habit] += 1
+        self.shown[sighting.habit] += sighting.shown
+
+    def rate(self, habit: Habit) -> float | None:
+        chances = self.chances[habit]
+        return round(self.shown[habit] / chances, 4) if chances else None
+
+    def to_json(self) -> dict[str, dict[str, float | int | None]]:
+        return {
+            habit.value: {"rate": self.rate(habit), "shown": self.shown[habit], "of": self.chances[habit]}
+            for habit in Habit
+        }
+
+
+def short_trump_limit(state: HandState) -> int:
+    """The most trumps a short trump suit holds: a quarter of the hand (3 of 12, 5 of 20, 2 of 8)."""
+    return state.variant.hand_size // 4
+
+
+def sightings(state: HandState) -> Iterator[Sighting]:
+    """Every chance to show a habit in the ended hand ``state`` (none in a hand thrown in unbid)."""
+    assert state.result is not None, "an ended hand"
+    bidder, trump = state.bidder, state.trump
+    if bidder is None or state.bid is None:
+        return
+    yield Sighting(bidder, Habit.MADE, state.result.made)
+    if trump is None:
+        return
+    if not _forced(state):
+        dealt_trumps = sum(1 for c in state.dealt[bidder] if c // 6 == trump)
+        yield Sighting(bidder, Habit.SHORT_TRUMP, dealt_trumps <= short_trump_limit(state))
+    hands = [[0] * len(counts) for counts in state.hands]
+    for seat, cards in enumerate(state.dealt):
+        for c in cards:
+            hands[seat][c] += 1
+    for giver, receiver, cards in state.passes:
+        for c in cards:
+            hands[giver][c] -= 1
+        if receiver == bidder:
+            yield Sighting(giver, Habit.JUNK_PASS, _junk_passed(cards, hands[giver], trump))
+        for c in cards:
+            hands[receiver][c] += 1
+    yield from _play_sightings(state, hands, bidder, trump)
+
+
+def _forced(state: HandState) -> bool:
+    """The dealer took the contract because everyone else passed and the rules made it bid."""
+    auction, seats = state.auction, state.variant.seats
+    return len(auction) == seats and dealer_forced(auction[:-1], seats, state.settings)
+
+
+def _junk_passed(cards: tuple[Card, ...], kept: list[int], trump: int) -> bool:
+    def good(c: int) -> bool:
+        return c // 6 == trump or c % 6 == ACE
+
+    return any(not good(c) for c in cards) and any(n and good(c) for c, n in enumerate(kept))
+
+
+def _play_sightings(state: HandState, hands: list[list[int]], bidder: int, trump: int) -> Iterator[Sighting]:
+    variant = state.variant
+    rules = play_rules(variant, state.settings, state.bid)
+    side_of, value, seats = rules.side_of, rules.value, rules.seats
+    for done, trick in enumerate(state.tricks):
+        assert trick.winner is not None
+        for index, card in enumerate(trick.cards):
+            seat = (trick.leader + index) % seats
+            legal = legal_cards(rules, hands[seat], trump, trick.leader, trick.cards[:index], done)
+            if index == 0:
+                if side_of[seat] != side_of[bidder] and _bidder_holds_last_trumps(hands, seat, bidder, trump):
+                    kinds = {c // 6 == trump for c in legal}
+                    if len(kinds) == 2:
+                        yield Sighting(seat, Habit.TRUMP_LEAD, card // 6 == trump)
+            elif side_of[trick.winner] != side_of[seat]:
+                kinds = {value[c] > 0 for c in legal}
+                if len(kinds) == 2:
+                    yield Sighting(seat, Habit.COUNTER_THROWN, value[card] > 0)
+            hands[seat][card] -= 1
+
+
+def _bidder_holds_last_trumps(hands: list[list[int]], leader: int, bidder: int, trump: int) -> bool:
+    """The bidder holds a trump, and no seat but it and ``leader`` holds any."""
+    suit = range(trump * 6, trump * 6 + 6)
+
+    def trumps(seat: int) -> int:
+        return sum(hands[seat][c] for c in suit)
+
+    return trumps(bidder) > 0 and all(
+        trumps(seat) == 0 for seat in range(len(hands)) if seat not in (leader, bidder)
+    )
