@@ -319,3 +319,14 @@ def test_htmx_gets_only_the_lesson(client: Client):
     response = client.get("/rules/classic/learn/", {"moves": "ok"}, headers={"HX-Request": "true"})
 
     assert response.content.decode().lstrip().startswith('<section id="lesson"')
+
+
+def test_the_learners_hand_shows_each_card_in_its_suits_colour(client: Client):
+    page = client.get("/rules/classic/learn/").content.decode()
+    hand = re.search(r'<span class="hand">(.*?)</span></p>', page)
+    assert hand is not None
+    spans = re.findall(r'<span class="suit-([SHDC])">(10|[AKQJ9])([♠♥♦♣])</span>', hand.group(1))
+    assert len(spans) == 12  # a classic hand, every card wrapped
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    assert all(symbols[letter] == symbol for letter, _, symbol in spans)
+    assert any(letter == "H" for letter, _, _ in spans)  # the friendly deal is strong in hearts
