@@ -40,7 +40,7 @@ from ..engine.cards import (
 from ..engine.game import HandResult, HandState, from_json, seat_view
 from ..engine.meld import count_meld, hand_score_ceiling, meld_points
 from ..engine.play import trick_winner
-from ..engine.variants import VARIANTS, SettingsError, Variant
+from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
 from ..forms.practice import STRENGTH_WORDS
 from ..models import PracticeGame
@@ -683,19 +683,16 @@ def history_rows(games: Sequence[PracticeGame]) -> list[HistoryRow]:
     rows = []
     for game in games:
         strength = STRENGTH_WORDS.get(game.strength, game.strength).split(":")[0]
-        try:
-            variant = game.rules
-            target: int | None = variant.settings(game.settings).target
-        except (SettingsError, TypeError, ValueError):
+        rules = _stored_rules(game)
+        if rules is None:
             rows.append(HistoryRow(game, [], strength, None))
             continue
-        sides = len(variant.sides)
+        variant, settings = rules
         last = game.hands[-1] if isinstance(game.hands, list) and game.hands else {}
-        totals = last.get("totals") if isinstance(last, dict) else None
-        if not (isinstance(totals, list) and len(totals) == sides and all(type(t) is int for t in totals)):
-            totals = [0] * sides
+        totals = _per_side(last.get("totals") if isinstance(last, dict) else None, variant)
         names = side_names(variant, seat_names(variant))
-        rows.append(HistoryRow(game, list(zip(names, totals, strict=True)), strength, target))
+        score = list(zip(names, totals or [0] * len(variant.sides), strict=True))
+        rows.append(HistoryRow(game, score, strength, settings.target))
     return rows
 
 
@@ -742,21 +739,34 @@ def _hand_summaries(game: PracticeGame) -> list[tuple[Variant, list[int], int | 
     """Each stored hand summary of ``game`` the rules could have written: (variant, scores per
     side, bidder, made). A set bidder loses at most twice the bid, and no bid passes the variant's
     ``hand_score_ceiling``: a score beyond that was never scored by this engine."""
-    try:
-        variant = game.rules
-        most = 2 * hand_score_ceiling(variant, variant.settings(game.settings))
-    except (SettingsError, TypeError, ValueError):
+    rules = _stored_rules(game)
+    if rules is None:
         return []
-    sides = len(variant.sides)
+    variant, settings = rules
+    most = 2 * hand_score_ceiling(variant, settings)
     summaries = []
     for entry in game.hands if isinstance(game.hands, list) else []:
-        scores = entry.get("scores") if isinstance(entry, dict) else None
-        bidder = entry.get("bidder") if isinstance(entry, dict) else None
-        if (
-            isinstance(scores, list)
-            and len(scores) == sides
-            and all(type(score) is int and abs(score) <= most for score in scores)
-            and (bidder is None or (type(bidder) is int and 0 <= bidder < variant.seats))
-        ):
+        if not isinstance(entry, dict):
+            continue
+        scores, bidder = _per_side(entry.get("scores"), variant, most), entry.get("bidder")
+        if scores is not None and (bidder is None or (type(bidder) is int and 0 <= bidder < variant.seats)):
             summaries.append((variant, scores, bidder, bool(entry.get("made"))))
     return summaries
+
+
+def _stored_rules(game: PracticeGame) -> tuple[Variant, Settings] | None:
+    """The variant and settings a stored game names, or None where no rules can read them."""
+    try:
+        variant = game.rules
+        return variant, variant.settings(game.settings)
+    except (SettingsError, TypeError, ValueError):
+        return None
+
+
+def _per_side(value: Any, variant: Variant, most: int | None = None) -> list[int] | None:
+    """A stored list of one whole number per side (each within ``most`` when given), or None."""
+    if not (isinstance(value, list) and len(value) == len(variant.sides)):
+        return None
+    if not all(type(number) is int and (most is None or abs(number) <= most) for number in value):
+        return None
+    return value
