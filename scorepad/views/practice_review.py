@@ -10,7 +10,8 @@ one game.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +19,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from ..engine.log import dumps
-from ..models import PracticeGame
 from ..selectors.practice import get_practice_for_request
 from ..selectors.practice_review import review_page, step_board
 from ..services.practice import PracticeAlreadyStarted
@@ -30,13 +30,29 @@ REVIEW = "scorepad/practice_review.html"
 STEP = "scorepad/practice_step.html"
 
 
+View = Callable[[HttpRequest, int, int], HttpResponse]
+
+
+def back_to_the_game_when_refused(view: View) -> View:
+    """A hand that cannot be reviewed, stepped through, downloaded or replayed (not over yet, no
+    log, not in the game) goes back to the game with the reason in words."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
+        try:
+            return view(request, practice_id, hand)
+        except ReviewRefused as error:
+            messages.error(request, str(error))
+            return go_to(request, reverse("practice_game", args=[practice_id]))
+
+    return answer
+
+
 @require_GET
+@back_to_the_game_when_refused
 def practice_review_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
-    try:
-        review = practice_review_work(game=game, hand=hand)
-    except ReviewRefused as error:
-        return _no_hand(request, game.pk, str(error))
+    review = practice_review_work(game=game, hand=hand)
     context = {
         "practice": game,
         "review": review_page(review),
@@ -46,10 +62,10 @@ def practice_review_view(request: HttpRequest, practice_id: int, hand: int) -> H
 
 
 @require_GET
+@back_to_the_game_when_refused
 def practice_step_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
-    game, line, refused = _game_and_log(request, practice_id, hand)
-    if line is None:
-        return _no_hand(request, game.pk, refused)
+    game = get_practice_for_request(request, practice_id)
+    line = hand_log(game, hand)
     try:
         step = int(request.GET.get("trick", "0"))
     except ValueError:
@@ -59,11 +75,11 @@ def practice_step_view(request: HttpRequest, practice_id: int, hand: int) -> Htt
 
 
 @require_GET
+@back_to_the_game_when_refused
 def practice_log_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     """The hand's RULES §9.5 log line, as a download."""
-    game, line, refused = _game_and_log(request, practice_id, hand)
-    if line is None:
-        return _no_hand(request, game.pk, refused)
+    game = get_practice_for_request(request, practice_id)
+    line = hand_log(game, hand)
     response = HttpResponse(dumps(line) + "\n", content_type="application/x-ndjson; charset=utf-8")
     name = f"practice-{game.pk}-hand-{hand + 1}.jsonl"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -71,6 +87,7 @@ def practice_log_view(request: HttpRequest, practice_id: int, hand: int) -> Http
 
 
 @require_POST
+@back_to_the_game_when_refused
 def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:
@@ -80,24 +97,5 @@ def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> H
     except PracticeAlreadyStarted as error:
         replay = error.game
         messages.info(request, "That replay was already started: the form was sent twice. Here it is.")
-    except ReviewRefused as error:
-        messages.error(request, str(error))
-        return go_to(request, reverse("practice_game", args=[game.pk]))
     remember_game(request, replay)
     return go_to(request, reverse("practice_game", args=[replay.pk]))
-
-
-def _game_and_log(
-    request: HttpRequest, practice_id: int, hand: int
-) -> tuple[PracticeGame, dict[str, Any] | None, str]:
-    """The request's game (else 404), its hand's §9.5 line, and why there is none when None."""
-    game = get_practice_for_request(request, practice_id)
-    try:
-        return game, hand_log(game, hand), ""
-    except ReviewRefused as error:
-        return game, None, str(error)
-
-
-def _no_hand(request: HttpRequest, practice_id: int, reason: str) -> HttpResponse:
-    messages.error(request, reason)
-    return go_to(request, reverse("practice_game", args=[practice_id]))
