@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+
 from ..constants import PLAYER
 from ..engine.bots import ExpertBot
 from ..engine.bots.reasons import gain_words, suit_words
 from ..engine.cards import Card, cards_in_words, parse_card, parse_cards, parse_suit
-from ..engine.game import from_json, seat_view
+from ..engine.game import HandState, from_json, seat_view
 from ..engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Difference, Verdict
 from ..engine.variants import get_variant
 from ..engine.view import BID, CONCEDE, PASS, TRUMP
@@ -127,11 +129,26 @@ class ConcedeOffer:
     advice: bool  # the expert would throw in
 
 
+CONCEDE_OFFER_SECONDS = 60 * 60  # a table left open that long is weighed again when next shown
+
+
 def concede_offer(game: PracticeGame) -> ConcedeOffer | None:
-    """What throwing in and playing on are worth, when the player must decide it; else None."""
+    """What throwing in and playing on are worth, when the player must decide it; else None.
+
+    Weighing them is an expert search, so it is done once per game version (its answer depends on
+    nothing else) and kept in the cache: reloading the table does not search again."""
     state = from_json(game.state)
     if state.decision != CONCEDE or state.to_act != PLAYER:
         return None
+    key = f"practice:{game.pk}:{game.version}:concede-offer"
+    offer: ConcedeOffer | None = cache.get(key)
+    if offer is None:
+        offer = _weigh_concession(game, state)
+        cache.set(key, offer, CONCEDE_OFFER_SECONDS)
+    return offer
+
+
+def _weigh_concession(game: PracticeGame, state: HandState) -> ConcedeOffer:
     rng = random.Random(f"{game.seed}:concede:{game.version}")
     expert = ExpertBot(PLAYER, rng, playouts=REVIEW_PLAYOUTS, budget_ms=REVIEW_CAP_MS)
     choice = expert.evaluate(seat_view(state, PLAYER))

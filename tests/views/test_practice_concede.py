@@ -3,9 +3,12 @@ expected result, and a throw-in is scored as a forfeit."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
+from scorepad.engine.bots import ExpertBot
 from scorepad.engine.game import from_json
 from scorepad.engine.view import CONCEDE
 from scorepad.models import PracticeGame
@@ -76,3 +79,18 @@ def test_a_conceded_hand_is_reviewed_with_the_concede_decision_in_words(client, 
     assert rows[-1].where == "Throw in?"
     assert rows[-1].yours == "throw in"
     assert rows[-1].best in ("throw in", "play on")
+
+
+def test_reloading_the_table_at_the_concede_decision_does_not_search_again(client, monkeypatch):
+    user = make_user("reload")
+    client.force_login(user)
+    game = at_players_concede(user)
+    searches = []
+    real = ExpertBot.evaluate
+    monkeypatch.setattr(ExpertBot, "evaluate", lambda bot, view: searches.append(1) or real(bot, view))
+    url = reverse("practice_game", args=[game.pk])
+    pages = [client.get(url).content.decode() for _ in range(3)]
+    assert len(searches) == 1  # the offer is weighed once for this version of the game
+    offers = [re.findall(r"(?:Throw in|Play on): your side [^<]+", page) for page in pages]
+    assert len(offers[0]) == 2
+    assert offers[0] == offers[1] == offers[2]  # the same words each time
