@@ -176,6 +176,7 @@ CPU_BUDGETS = {
         "practice-start": (30, 90, 60 * 60),
         "practice-move": (200, 600, 10 * 60),
         "practice-hint": (60, 180, 10 * 60),
+        "practice-review": (120, 360, 10 * 60),
         "bid-advice": (20, 60, 10 * 60),
     }.items()
 }

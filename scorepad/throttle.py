@@ -280,6 +280,7 @@ BUDGET_WORDS = {
     "practice-start": "practice games started",
     "practice-move": "practice moves",
     "practice-hint": "hints",
+    "practice-review": "hand reviews",
     "bid-advice": "requests for bid advice",
 }
 WHOSE = {"session": "from this browser", "account": "on your account", "address": "from your network"}

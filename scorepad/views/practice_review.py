@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from .. import throttle
 from ..engine.log import dumps
 from ..selectors.practice import get_practice_for_request
 from ..selectors.practice_review import review_page, step_board
@@ -49,6 +50,7 @@ def back_to_the_game_when_refused(view: View) -> View:
 
 
 @require_GET
+@throttle.limited("practice-review")
 @back_to_the_game_when_refused
 def practice_review_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
@@ -87,6 +89,7 @@ def practice_log_view(request: HttpRequest, practice_id: int, hand: int) -> Http
 
 
 @require_POST
+@throttle.limited("practice-start")
 @back_to_the_game_when_refused
 def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)

@@ -111,3 +111,18 @@ def test_every_past_hand_in_the_running_totals_links_to_its_review(client):
     page = client.get(reverse("practice_game", args=[game.pk])).content.decode()
     assert reverse("practice_review", args=[game.pk, 0]) in page  # the hand before this one
     assert reverse("practice_review", args=[game.pk, 1]) in page
+
+
+def test_reviews_over_the_browsers_budget_are_refused_in_words_and_work_out_nothing(client, settings):
+    game = played_hand(client)
+    settings.CPU_BUDGETS = {**settings.CPU_BUDGETS, "practice-review": (2, 3, 600)}
+    url = reverse("practice_review", args=[game.pk, 0])
+    assert [client.get(url).status_code for _ in range(2)] == [200, 200]
+    game.refresh_from_db()
+    before = (game.reviews, game.review_version)
+    refused = client.get(url)
+    assert refused.status_code == 429
+    assert 590 <= int(refused["Retry-After"]) <= 600
+    assert "Too many hand reviews from this browser" in refused.content.decode()
+    game.refresh_from_db()
+    assert (game.reviews, game.review_version) == before  # the refused look worked nothing out
