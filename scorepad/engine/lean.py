@@ -1,12 +1,16 @@
 """A lean state for trick play only, a fast playout policy and an exact search of the last tricks.
 
 Search bots play thousands of hands per decision on deals they sampled themselves
-(``knowledge.determinize``), so this path carries only what trick play needs: the hands as counts,
-the trick, the points and who took a trick, and the play rules as flags (``play.PlayRules``).
-Legality and closing a trick come from the same functions the game engine uses
-(``play.legal_cards``, ``play.close_trick``), and the hand's score
-from the same scorer (``scoring.score_hand``, cached per result), so a playout scores exactly as the
-real hand would.
+(``knowledge.determinize``), so this path carries only what trick play needs, in a compact form:
+each hand as a bit set of the distinct cards it holds (bit ``c`` for card ``c``, six bits a suit)
+beside its counts (double-deck holds up to four copies), the trick with its winning card and
+counters kept as it grows, the points and who took a trick. The §4 play keys of ``play.PlayRules``
+are read once per hand and trump into a ``Table``: legal plays are masks (the suit led, the cards
+above the winning one), and each of the policy's preferences is one precomputed order of the 24
+cards, so a choice is the first card of an order that the mask holds. The hand's score comes from
+the real scorer (``scoring.score_hand``, cached per result), so a playout scores exactly as the
+real hand would; the tests hold the legal plays to ``play.legal_cards`` and the trick winner to
+``play.close_trick`` card by card.
 
 The playout policy sees every hand of the sampled deal (each deal is only one guess, and the
 playouts are averaged over many): it cashes winners nobody can beat, feeds counters to a partner
@@ -16,15 +20,125 @@ card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, Suit
-from .play import PlayRules, close_trick, legal_cards, trick_winner
+from .cards import ALL_CARDS, CARD_COUNT, Card, Suit
+from .play import PlayRules
 from .scoring import HandEntry, score_hand
 from .variants import Settings, Variant
 
 INFINITY = 10.0**9
+
+BIT = tuple(1 << c for c in range(CARD_COUNT))
+SUIT_MASK = tuple(0x3F << (6 * suit) for suit in range(4))
+# Per card, the higher cards of its suit (a smaller card int is a higher card within a suit).
+ABOVE = tuple(((1 << c) - 1) & SUIT_MASK[c // 6] for c in range(CARD_COUNT))
+_HALF = 12  # a mask's cards are read 12 bits at a time from these tables
+_LOW = tuple(tuple(ALL_CARDS[c] for c in range(_HALF) if m >> c & 1) for m in range(1 << _HALF))
+_HIGH = tuple(tuple(ALL_CARDS[_HALF + c] for c in range(_HALF) if m >> c & 1) for m in range(1 << _HALF))
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a bit set, in canonical (ascending) order."""
+    return list(_LOW[mask & 0xFFF] + _HIGH[mask >> _HALF])
+
+
+def mask_of(counts: Sequence[int]) -> int:
+    """The bit set of the distinct cards a hand of counts holds."""
+    mask = 0
+    for c, count in enumerate(counts):
+        if count:
+            mask |= BIT[c]
+    return mask
+
+
+Order = tuple[tuple[int, Card], ...]  # (bit, card), the preferred card first
+
+
+def _order(key: Callable[[int], tuple[object, ...]], *, highest: bool) -> Order:
+    """The 24 cards from the one ``max`` (``highest``) or ``min`` of ``key`` would pick first; ties
+    go to the smaller card int, as ``max``/``min`` over a hand in canonical order break them."""
+    ranked = sorted(range(CARD_COUNT), key=key, reverse=highest)  # stable: ties stay ascending
+    return tuple((BIT[c], ALL_CARDS[c]) for c in ranked)
+
+
+def _first(order: Order, mask: int) -> Card:
+    """The first card of ``order`` in ``mask`` (which holds one)."""
+    for bit, c in order:
+        if mask & bit:
+            return c
+    raise ValueError("an empty mask")
+
+
+class Table:
+    """One hand's play rules and trump, read once: seats, sides, duties and the policy's orders."""
+
+    __slots__ = (
+        "beats",
+        "cash",
+        "cheap",
+        "hand_size",
+        "head",
+        "last_trick",
+        "later",
+        "lead_trump_first",
+        "next_seat",
+        "opponents",
+        "overtrump",
+        "partner_exempt",
+        "seats",
+        "side_of",
+        "smear",
+        "sure",
+        "trump",
+        "trump_mask",
+        "trump_when_void",
+        "value",
+    )
+
+    def __init__(self, rules: PlayRules, trump: Suit) -> None:
+        seats, side_of, value = rules.seats, rules.side_of, rules.value
+        self.seats, self.side_of, self.value, self.trump = seats, side_of, value, trump
+        self.trump_mask = SUIT_MASK[trump]
+        self.last_trick, self.hand_size = rules.last_trick, rules.hand_size
+        self.head, self.overtrump, self.trump_when_void = rules.head, rules.overtrump, rules.trump_when_void
+        self.partner_exempt, self.lead_trump_first = rules.partner_exempt, rules.lead_trump_first
+        self.next_seat = tuple((seat + 1) % seats for seat in range(seats))
+        self.opponents = tuple(
+            tuple(other for other in range(seats) if side_of[other] != side_of[seat]) for seat in range(seats)
+        )
+        # later[leader * seats + n]: the opponents of the n-th seat to play who play after it
+        self.later = tuple(
+            tuple(
+                (leader + i) % seats
+                for i in range(n + 1, seats)
+                if side_of[(leader + i) % seats] != side_of[(leader + n) % seats]
+            )
+            for leader in range(seats)
+            for n in range(seats)
+        )
+        # beats[winning * 24 + c]: card c takes over a trick won by ``winning`` (§0.3, ``play.beats``)
+        self.beats = tuple(
+            (c // 6 == w // 6 and c < w) or (c // 6 == trump and w // 6 != trump)
+            for w in range(CARD_COUNT)
+            for c in range(CARD_COUNT)
+        )
+        self.cash = _order(lambda c: (c // 6 != trump, value[c], -(c % 6)), highest=True)
+        self.smear = _order(lambda c: (c // 6 != trump, value[c], c % 6), highest=True)
+        self.sure = _order(lambda c: (c // 6 == trump, -value[c], -(c % 6)), highest=False)
+        self.cheap = _order(lambda c: (value[c], c // 6 == trump, -(c % 6)), highest=False)
+
+
+_TABLES: dict[tuple[PlayRules, Suit], Table] = {}
+
+
+def table_of(rules: PlayRules, trump: Suit) -> Table:
+    """The ``Table`` of these rules and trump (built once, then shared by every state)."""
+    found = _TABLES.get((rules, trump))
+    if found is None:
+        found = _TABLES[rules, trump] = Table(rules, trump)
+    return found
 
 
 @dataclass(slots=True)
@@ -56,9 +170,30 @@ class Contract:
 
 
 class PlayState:
-    """Trick play in progress: mutable, copied before each playout."""
+    """Trick play in progress: mutable, copied before each playout.
 
-    __slots__ = ("done", "hands", "leader", "left", "points", "rules", "to_act", "took", "trick", "trump")
+    ``masks[seat]`` is the bit set of the distinct cards a seat holds, ``counts[seat * 24 + c]``
+    how many copies of ``c``; ``winning`` and ``win_seat`` the card winning the trick in progress
+    and who played it, ``trick_value`` its counters so far.
+    """
+
+    __slots__ = (
+        "counts",
+        "done",
+        "leader",
+        "left",
+        "masks",
+        "points",
+        "rules",
+        "table",
+        "to_act",
+        "took",
+        "trick",
+        "trick_value",
+        "trump",
+        "win_seat",
+        "winning",
+    )
 
     def __init__(
         self,
@@ -71,9 +206,12 @@ class PlayState:
         took: list[bool],
         done: int,
     ) -> None:
+        table = table_of(rules, trump)
         self.rules = rules
+        self.table = table
         self.trump = trump
-        self.hands = hands
+        self.counts = [count for hand in hands for count in hand]
+        self.masks = [mask_of(hand) for hand in hands]
         self.leader = leader
         self.trick = trick
         self.points = points
@@ -81,30 +219,96 @@ class PlayState:
         self.done = done  # completed tricks
         self.left = sum(hands[leader]) + (1 if trick else 0)  # tricks not yet completed
         self.to_act = (leader + len(trick)) % rules.seats
+        self.winning, self.win_seat, self.trick_value = Card(0), leader, 0
+        for n, c in enumerate(trick):
+            if not n or table.beats[self.winning * CARD_COUNT + c]:
+                self.winning, self.win_seat = c, (leader + n) % rules.seats
+            self.trick_value += table.value[c]
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each seat's counts, indexed by card (a fresh copy)."""
+        counts = self.counts
+        return [counts[seat * CARD_COUNT : (seat + 1) * CARD_COUNT] for seat in range(self.rules.seats)]
 
     def copy(self) -> PlayState:
         copied = PlayState.__new__(PlayState)
-        copied.rules, copied.trump, copied.leader = self.rules, self.trump, self.leader
-        copied.hands = [hand[:] for hand in self.hands]
+        copied.rules, copied.table, copied.trump = self.rules, self.table, self.trump
+        copied.counts, copied.masks = self.counts[:], self.masks[:]
         copied.trick, copied.points, copied.took = self.trick[:], self.points[:], self.took[:]
-        copied.done, copied.left, copied.to_act = self.done, self.left, self.to_act
+        copied.leader, copied.done, copied.left, copied.to_act = (
+            self.leader,
+            self.done,
+            self.left,
+            self.to_act,
+        )
+        copied.winning, copied.win_seat, copied.trick_value = self.winning, self.win_seat, self.trick_value
         return copied
+
+    def legal_mask(self) -> int:
+        """The bit set of the cards the seat to act may play: ``play.legal_cards`` on masks (§0.4)."""
+        table = self.table
+        seat = self.to_act
+        hand = self.masks[seat]
+        trick = self.trick
+        if not trick:
+            if table.lead_trump_first and not self.done:
+                trumps = hand & table.trump_mask
+                if trumps:
+                    return trumps
+            return hand
+        winning = self.winning
+        duty = not (
+            table.partner_exempt
+            and self.win_seat != seat
+            and table.side_of[self.win_seat] == table.side_of[seat]
+        )
+        follow = hand & SUIT_MASK[trick[0] // 6]
+        if follow:  # a trumped trick leaves no led-suit card able to beat: any of them
+            if duty and table.head and winning // 6 == trick[0] // 6:
+                higher = follow & ABOVE[winning]
+                if higher:
+                    return higher
+            return follow
+        if table.trump_when_void:
+            trumps = hand & table.trump_mask
+            if trumps:  # must trump even when it cannot win
+                if duty and table.overtrump and winning // 6 == table.trump:
+                    higher = trumps & ABOVE[winning]
+                    if higher:
+                        return higher
+                return trumps
+        return hand
 
     def legal(self) -> list[Card]:
         """The distinct cards the seat to act may play (the game engine's rules, ``play.legal_cards``)."""
-        counts = self.hands[self.to_act]
-        return legal_cards(self.rules, counts, self.trump, self.leader, self.trick, self.done)
+        return cards_of(self.legal_mask())
 
     def play(self, c: Card) -> None:
-        rules = self.rules
-        self.hands[self.to_act][c] -= 1
+        table = self.table
+        seat = self.to_act
+        at = seat * CARD_COUNT + c
+        left = self.counts[at] - 1
+        self.counts[at] = left
+        if not left:
+            self.masks[seat] ^= BIT[c]
         trick = self.trick
+        if not trick:
+            self.winning, self.win_seat, self.trick_value = c, seat, table.value[c]
+        else:
+            if table.beats[self.winning * CARD_COUNT + c]:
+                self.winning, self.win_seat = c, seat
+            self.trick_value += table.value[c]
         trick.append(c)
-        if len(trick) < rules.seats:
-            self.to_act = (self.to_act + 1) % rules.seats
+        if len(trick) < table.seats:
+            self.to_act = table.next_seat[seat]
             return
-        winner = close_trick(rules, trick, self.leader, self.trump, self.done, self.points, self.took)
+        # the trick is complete: its counters (and the last trick's bonus) to the winner's side
+        winner = self.win_seat
+        side = table.side_of[winner]
         self.done += 1
+        self.points[side] += self.trick_value + (table.last_trick if self.done == table.hand_size else 0)
+        self.took[side] = True
         self.left -= 1
         self.trick = []
         self.leader = self.to_act = winner
@@ -116,97 +320,79 @@ class PlayState:
 # ---------------------------------------------------------------- the playout policy
 
 
-def _beaten_by(hand: list[int], c: Card, led: Suit, trump: Suit) -> bool:
-    """Whether a hand that must play to a trick led in ``led`` could take over card ``c``.
+def _safe(state: PlayState, c: Card) -> bool:
+    """``c``, winning the trick in progress for the side to act, cannot be beaten by an
+    opponent still to play.
 
-    Following suit it can only beat with a higher card of ``c``'s suit; void in ``led`` it may trump.
+    Following the suit led, an opponent beats only with a higher card of ``c``'s suit; void in it,
+    with a higher trump over a trump, or any trump over a side card.
     """
-    base = led * 6
-    follows = any(hand[base : base + 6])
-    suit = c // 6
-    if follows:
-        return suit == led and any(hand[suit * 6 : c])
-    tbase = trump * 6
-    if suit == trump:
-        return any(hand[tbase:c])
-    return any(hand[tbase : tbase + 6])
-
-
-def _safe(state: PlayState, c: Card, led: Suit, seat: int) -> bool:
-    """``c``, winning now for ``seat``'s side, cannot be beaten by an opponent still to play."""
-    rules = state.rules
-    mine = rules.side_of[seat]
-    for i in range(len(state.trick) + 1, rules.seats):
-        other = (state.leader + i) % rules.seats
-        if rules.side_of[other] != mine and _beaten_by(state.hands[other], c, led, state.trump):
-            return False
-    return True
-
-
-def _threats(state: PlayState, seat: int) -> list[tuple[list[int], bool]]:
-    """Per opponent of ``seat``: its highest card per suit (past the suit: none), and whether it has trump."""
-    rules, hands, trump = state.rules, state.hands, state.trump
-    mine = rules.side_of[seat]
-    found = []
-    for other in range(rules.seats):
-        if rules.side_of[other] == mine:
-            continue
-        hand = hands[other]
-        tops = []
-        for base in (0, 6, 12, 18):
-            card = base
-            while card < base + 6 and not hand[card]:
-                card += 1
-            tops.append(card)
-        found.append((tops, tops[trump] < trump * 6 + 6))
-    return found
-
-
-def _boss(c: Card, trump: Suit, threats: list[tuple[list[int], bool]]) -> bool:
-    """Led now, ``c`` wins the trick whatever the opponents hold (``_threats``)."""
-    suit = c // 6
-    end = suit * 6 + 6
-    for tops, trumps in threats:
-        top = tops[suit]
-        if top < end:  # follows suit: beaten only by a higher card of it
-            if top < c:
+    table = state.table
+    trick = state.trick
+    led = SUIT_MASK[trick[0] // 6]
+    same = c // 6 == trick[0] // 6
+    higher = ABOVE[c]
+    ruff = higher if c // 6 == table.trump else table.trump_mask
+    masks = state.masks
+    for other in table.later[state.leader * table.seats + len(trick)]:
+        hand = masks[other]
+        if hand & led:
+            if same and hand & higher:
                 return False
-        elif trumps and suit != trump:  # void: trumps it
+        elif hand & ruff:
             return False
     return True
+
+
+def _bosses(state: PlayState, legal: int) -> int:
+    """The cards of ``legal`` that, led now, win whatever the opponents hold: no opponent holds a
+    higher card of the suit, and none is void in a side suit with a trump to play on it."""
+    table = state.table
+    masks = state.masks
+    trump_mask = table.trump_mask
+    held = ruffed = 0
+    for other in table.opponents[state.to_act]:
+        hand = masks[other]
+        held |= hand
+        if hand & trump_mask:
+            for suit_mask in SUIT_MASK:
+                if not hand & suit_mask:
+                    ruffed |= suit_mask
+    legal &= ~(ruffed & ~trump_mask)
+    found = 0
+    for suit_mask in SUIT_MASK:
+        mine = legal & suit_mask
+        if mine:
+            theirs = held & suit_mask
+            if theirs:
+                top = theirs & -theirs  # their highest card: an identical one does not beat
+                mine &= (top << 1) - 1
+            found |= mine
+    return found
 
 
 def policy(state: PlayState) -> Card:
     """The playout's choice for the seat to act (it sees every hand of the sampled deal)."""
-    legal = state.legal()
-    if len(legal) == 1:
-        return legal[0]
-    seat, trump, value = state.to_act, state.trump, state.rules.value
-    trick = state.trick
-    if not trick:
-        threats = _threats(state, seat)
-        bosses = [c for c in legal if _boss(c, trump, threats)]
+    legal = state.legal_mask()
+    if not legal & (legal - 1):
+        return ALL_CARDS[legal.bit_length() - 1]
+    table = state.table
+    if not state.trick:
+        bosses = _bosses(state, legal)
         if bosses:  # cash a sure winner, side suits and counters first
-            return max(bosses, key=lambda c: (c // 6 != trump, value[c], -(c % 6)))
-        return min(legal, key=lambda c: (value[c], c // 6 == trump, -(c % 6)))
-    led = trick[0] // 6
-    win = trick_winner(trick, trump)
-    winning = trick[win]
-    rules = state.rules
-    if rules.side_of[(state.leader + win) % rules.seats] == rules.side_of[seat] and _safe(
-        state, winning, led, seat
-    ):
+            return _first(table.cash, bosses)
+        return _first(table.cheap, legal)
+    seat = state.to_act
+    winning = state.winning
+    if table.side_of[state.win_seat] == table.side_of[seat] and _safe(state, winning):
         # partner has it: smear the richest card, a trump only when nothing else is left
-        return max(legal, key=lambda c: (c // 6 != trump, value[c], c % 6))
-    sure = [
-        c
-        for c in legal
-        if (c // 6 == winning // 6 and c < winning) or (c // 6 == trump and winning // 6 != trump)
-        if _safe(state, c, led, seat)
-    ]
-    if sure:
-        return min(sure, key=lambda c: (c // 6 == trump, -value[c], -(c % 6)))
-    return min(legal, key=lambda c: (value[c], c // 6 == trump, -(c % 6)))
+        return _first(table.smear, legal)
+    over = legal & (ABOVE[winning] | (table.trump_mask if winning // 6 != table.trump else 0))
+    if over:  # win as cheaply as it can for certain
+        for bit, c in table.sure:
+            if over & bit and _safe(state, c):
+                return c
+    return _first(table.cheap, legal)
 
 
 def playout(state: PlayState, contract: Contract, side: int, exact_from: int) -> float:
@@ -221,14 +407,17 @@ def playout(state: PlayState, contract: Contract, side: int, exact_from: int) ->
 
 def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
     """The exact value for ``side`` of the rest of the hand: ``side`` maximises, every other seat
-    minimises (alpha-beta over the distinct legal cards)."""
+    minimises (alpha-beta over the distinct legal cards, in canonical order)."""
     if not state.left:
         return contract.margin(state.points, state.took, side)
-    maximising = state.rules.side_of[state.to_act] == side
+    maximising = state.table.side_of[state.to_act] == side
     best = -INFINITY if maximising else INFINITY
-    for c in state.legal():
+    legal = state.legal_mask()
+    while legal:
+        bit = legal & -legal
+        legal ^= bit
         child = state.copy()
-        child.play(c)
+        child.play(ALL_CARDS[bit.bit_length() - 1])
         value = solve(child, contract, side, alpha, beta)
         if maximising:
             if value > best:

@@ -1,4 +1,5 @@
-"""The lean play-only state (lean.py) against the game engine, and its exact search."""
+"""The lean play-only state (lean.py) against the game engine, its exact search, and the compact
+state against the list state it replaced (``lean_reference``): the same card at every turn."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from hypothesis import strategies as st
 
 from scorepad.engine.bots import HeuristicBot
 from scorepad.engine.game import deal, seat_view
-from scorepad.engine.lean import INFINITY, Contract, PlayState, solve
+from scorepad.engine.lean import INFINITY, Contract, PlayState, playout, policy, solve
 from scorepad.engine.search import play_state
 from scorepad.engine.variants import COUNT_SYSTEMS, FOLLOW, HEAD, VARIANTS, get_variant
+from tests.engine import lean_reference as reference
 from tests.engine.test_knowledge import advance
 
 
@@ -136,3 +138,91 @@ def test_the_exact_search_of_the_last_tricks_equals_plain_minimax(variant_id: st
     lean, contract = play_state(seat_view(state, state.to_act), state.hands)
     side = variant.side_of(state.to_act)
     assert solve(lean.copy(), contract, side, -INFINITY, INFINITY) == brute_force(lean, contract, side)
+
+
+PLAY_SETTINGS = {
+    "play_mode": st.sampled_from([HEAD, FOLLOW]),
+    "head_partner_exempt": st.booleans(),
+    "must_overtrump": st.booleans(),
+    "must_trump_when_void": st.booleans(),
+    "bidder_must_lead_trump": st.booleans(),
+    "count_system": st.sampled_from(sorted(COUNT_SYSTEMS)),
+    "last_trick": st.sampled_from([0, 10, 25]),
+}
+
+
+# A real hand in every variant, some decisions into its trick play, under any §4 play settings.
+HANDS = {
+    "variant_id": st.sampled_from(sorted(VARIANTS)),
+    "seed": st.integers(0, 100_000),
+    "extra_steps": st.integers(0, 60),
+    "overrides": st.fixed_dictionaries(PLAY_SETTINGS),
+}
+
+
+def compact_and_list(
+    variant_id: str, seed: int, extra_steps: int, overrides: dict[str, object]
+) -> tuple[PlayState, Contract, reference.PlayState] | None:
+    """A real hand at its first lead or later, as the compact state and the list state."""
+    state, _ = playing_hand(variant_id, seed, extra_steps, overrides)
+    if state is None or state.decision is None:
+        return None
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    old = reference.PlayState(
+        lean.rules,
+        lean.trump,
+        lean.hands,
+        lean.leader,
+        lean.trick[:],
+        lean.points[:],
+        lean.took[:],
+        lean.done,
+    )
+    return lean, contract, old
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    **HANDS,
+    wander=st.sampled_from([0.0, 0.3, 1.0]),
+)
+def test_the_compact_state_allows_chooses_and_counts_every_card_as_the_list_state_did(
+    variant_id: str, seed: int, extra_steps: int, overrides: dict[str, object], wander: float
+) -> None:
+    """From the first lead or mid-trick, under every §4 play setting: the same legal cards in the
+    same order, the same policy card, the same winner, points and tricks taken. With ``wander``
+    some turns play a random legal card instead, so the policy is also asked off its own path."""
+    found = compact_and_list(variant_id, seed, extra_steps, overrides)
+    if found is None:
+        return
+    lean, contract, old = found
+    rng = random.Random(seed)
+    while not old.over():
+        assert not lean.over()
+        assert (lean.to_act, lean.leader, lean.trick) == (old.to_act, old.leader, old.trick)
+        assert lean.legal() == old.legal()
+        choice = reference.policy(old)
+        assert policy(lean) == choice
+        card = rng.choice(old.legal()) if rng.random() < wander else choice
+        lean.play(card)
+        old.play(card)
+        assert (lean.points, lean.took, lean.hands) == (old.points, old.took, old.hands)
+    assert lean.over()
+    assert contract.scores(lean.points, lean.took) == contract.scores(old.points, old.took)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    **HANDS,
+    side=st.integers(0, 2),
+)
+def test_a_compact_playout_scores_what_the_list_state_scored(
+    variant_id: str, seed: int, extra_steps: int, overrides: dict[str, object], side: int
+) -> None:
+    found = compact_and_list(variant_id, seed, extra_steps, overrides)
+    if found is None:
+        return
+    lean, contract, old = found
+    side %= len(contract.meld)
+    assert playout(lean, contract, side, 0) == reference.playout(old, contract, side)
