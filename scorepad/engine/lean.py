@@ -75,7 +75,7 @@ class Table:
     """One hand's play rules and trump, read once: seats, sides, duties and the policy's orders."""
 
     __slots__ = (
-        "beats",
+        "beaten_by",
         "cash",
         "cheap",
         "hand_size",
@@ -118,11 +118,10 @@ class Table:
             for leader in range(seats)
             for n in range(seats)
         )
-        # beats[winning * 24 + c]: card c takes over a trick won by ``winning`` (§0.3, ``play.beats``)
-        self.beats = tuple(
-            (c // 6 == w // 6 and c < w) or (c // 6 == trump and w // 6 != trump)
-            for w in range(CARD_COUNT)
-            for c in range(CARD_COUNT)
+        # per card, the cards that take over a trick it is winning (§0.3, ``play.beats``): a higher
+        # card of its suit, or any trump over a side card
+        self.beaten_by = tuple(
+            ABOVE[w] | (0 if w // 6 == trump else self.trump_mask) for w in range(CARD_COUNT)
         )
         self.cash = _order(lambda c: (c // 6 != trump, value[c], -(c % 6)), highest=True)
         self.smear = _order(lambda c: (c // 6 != trump, value[c], c % 6), highest=True)
@@ -141,6 +140,12 @@ def table_of(rules: PlayRules, trump: Suit) -> Table:
     return found
 
 
+# Scores per hand (variant, settings, bidder, bid, trump, meld), then per trick points and tricks
+# taken: the sampled deals of one decision mostly share a contract and end in the same few results.
+_SCORES: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[int, ...]]] = {}
+_HANDS_KEPT = 4096
+
+
 @dataclass(slots=True)
 class Contract:
     """The hand being played: who bid what in which trump, and each side's meld, for scoring."""
@@ -151,7 +156,18 @@ class Contract:
     bid: int
     trump: Suit
     meld: tuple[int, ...]  # per side
-    _scores: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[int, ...]] = field(default_factory=dict)
+    _scores: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[int, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        hand = (self.variant.id, self.settings, self.bidder, self.bid, self.trump, self.meld)
+        found = _SCORES.get(hand)
+        if found is None:
+            if len(_SCORES) >= _HANDS_KEPT:
+                _SCORES.clear()
+            found = _SCORES[hand] = {}
+        self._scores = found
 
     def scores(self, points: Sequence[int], took: Sequence[bool]) -> tuple[int, ...]:
         """Each side's score for a hand ending with these trick points (the real scorer, cached)."""
@@ -173,14 +189,16 @@ class PlayState:
     """Trick play in progress: mutable, copied before each playout.
 
     ``masks[seat]`` is the bit set of the distinct cards a seat holds, ``counts[seat * 24 + c]``
-    how many copies of ``c``; ``winning`` and ``win_seat`` the card winning the trick in progress
-    and who played it, ``trick_value`` its counters so far.
+    how many copies of ``c``; ``led`` the mask of the suit led to the trick in progress,
+    ``winning`` and ``win_seat`` the card winning it and who played it, ``trick_value`` its
+    counters so far.
     """
 
     __slots__ = (
         "counts",
         "done",
         "leader",
+        "led",
         "left",
         "masks",
         "points",
@@ -219,9 +237,10 @@ class PlayState:
         self.done = done  # completed tricks
         self.left = sum(hands[leader]) + (1 if trick else 0)  # tricks not yet completed
         self.to_act = (leader + len(trick)) % rules.seats
+        self.led = SUIT_MASK[trick[0] // 6] if trick else 0
         self.winning, self.win_seat, self.trick_value = Card(0), leader, 0
         for n, c in enumerate(trick):
-            if not n or table.beats[self.winning * CARD_COUNT + c]:
+            if not n or table.beaten_by[self.winning] >> c & 1:
                 self.winning, self.win_seat = c, (leader + n) % rules.seats
             self.trick_value += table.value[c]
 
@@ -236,13 +255,9 @@ class PlayState:
         copied.rules, copied.table, copied.trump = self.rules, self.table, self.trump
         copied.counts, copied.masks = self.counts[:], self.masks[:]
         copied.trick, copied.points, copied.took = self.trick[:], self.points[:], self.took[:]
-        copied.leader, copied.done, copied.left, copied.to_act = (
-            self.leader,
-            self.done,
-            self.left,
-            self.to_act,
-        )
-        copied.winning, copied.win_seat, copied.trick_value = self.winning, self.win_seat, self.trick_value
+        copied.leader, copied.led, copied.done, copied.left = self.leader, self.led, self.done, self.left
+        copied.to_act, copied.winning, copied.win_seat = self.to_act, self.winning, self.win_seat
+        copied.trick_value = self.trick_value
         return copied
 
     def legal_mask(self) -> int:
@@ -263,9 +278,9 @@ class PlayState:
             and self.win_seat != seat
             and table.side_of[self.win_seat] == table.side_of[seat]
         )
-        follow = hand & SUIT_MASK[trick[0] // 6]
+        follow = hand & self.led
         if follow:  # a trumped trick leaves no led-suit card able to beat: any of them
-            if duty and table.head and winning // 6 == trick[0] // 6:
+            if duty and table.head and self.led >> winning & 1:
                 higher = follow & ABOVE[winning]
                 if higher:
                     return higher
@@ -287,16 +302,18 @@ class PlayState:
     def play(self, c: Card) -> None:
         table = self.table
         seat = self.to_act
-        at = seat * CARD_COUNT + c
-        left = self.counts[at] - 1
-        self.counts[at] = left
+        counts = self.counts
+        at = seat * 24 + c
+        left = counts[at] - 1
+        counts[at] = left
         if not left:
-            self.masks[seat] ^= BIT[c]
+            self.masks[seat] ^= 1 << c
         trick = self.trick
         if not trick:
+            self.led = SUIT_MASK[c // 6]
             self.winning, self.win_seat, self.trick_value = c, seat, table.value[c]
         else:
-            if table.beats[self.winning * CARD_COUNT + c]:
+            if table.beaten_by[self.winning] >> c & 1:
                 self.winning, self.win_seat = c, seat
             self.trick_value += table.value[c]
         trick.append(c)
@@ -328,13 +345,12 @@ def _safe(state: PlayState, c: Card) -> bool:
     with a higher trump over a trump, or any trump over a side card.
     """
     table = state.table
-    trick = state.trick
-    led = SUIT_MASK[trick[0] // 6]
-    same = c // 6 == trick[0] // 6
+    led = state.led
+    same = led >> c & 1
     higher = ABOVE[c]
     ruff = higher if c // 6 == table.trump else table.trump_mask
     masks = state.masks
-    for other in table.later[state.leader * table.seats + len(trick)]:
+    for other in table.later[state.leader * table.seats + len(state.trick)]:
         hand = masks[other]
         if hand & led:
             if same and hand & higher:
@@ -387,7 +403,7 @@ def policy(state: PlayState) -> Card:
     if table.side_of[state.win_seat] == table.side_of[seat] and _safe(state, winning):
         # partner has it: smear the richest card, a trump only when nothing else is left
         return _first(table.smear, legal)
-    over = legal & (ABOVE[winning] | (table.trump_mask if winning // 6 != table.trump else 0))
+    over = legal & table.beaten_by[winning]
     if over:  # win as cheaply as it can for certain
         for bit, c in table.sure:
             if over & bit and _safe(state, c):
