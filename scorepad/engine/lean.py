@@ -423,17 +423,23 @@ def playout(state: PlayState, contract: Contract, side: int, exact_from: int) ->
 
 def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
     """The exact value for ``side`` of the rest of the hand: ``side`` maximises, every other seat
-    minimises (alpha-beta over the distinct legal cards, in canonical order)."""
-    if not state.left:
+    minimises (alpha-beta over the distinct legal cards; from three tricks left the policy's card
+    first: a good card tried first cuts more, and the value is the same whatever the order).
+    ``state`` is left as it was."""
+    if state.left <= 1:  # the last trick: every seat still to play holds one card
+        if state.left:
+            state = state.copy()
+            while state.left:
+                state.play(ALL_CARDS[state.masks[state.to_act].bit_length() - 1])
         return contract.margin(state.points, state.took, side)
     maximising = state.table.side_of[state.to_act] == side
     best = -INFINITY if maximising else INFINITY
     legal = state.legal_mask()
-    while legal:
-        bit = legal & -legal
-        legal ^= bit
+    c = policy(state) if state.left > 2 else ALL_CARDS[(legal & -legal).bit_length() - 1]
+    legal ^= 1 << c
+    while True:
         child = state.copy()
-        child.play(ALL_CARDS[bit.bit_length() - 1])
+        child.play(c)
         value = solve(child, contract, side, alpha, beta)
         if maximising:
             if value > best:
@@ -443,6 +449,9 @@ def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: f
             if value < best:
                 best = value
             beta = min(beta, value)
-        if alpha >= beta:
+        if alpha >= beta or not legal:
             break
+        bit = legal & -legal
+        legal ^= bit
+        c = ALL_CARDS[bit.bit_length() - 1]
     return best
