@@ -414,11 +414,20 @@ def policy(state: PlayState) -> Card:
 def playout(state: PlayState, contract: Contract, side: int, exact_from: int) -> float:
     """Play ``state`` (in place) to the end; ``side``'s margin. The last ``exact_from`` tricks
     are searched exactly instead of played by the policy."""
-    while state.left:
+    play = state.play
+    while state.left > 1:
         if state.left <= exact_from and not state.trick:
             return solve(state, contract, side, -INFINITY, INFINITY)
-        state.play(policy(state))
+        play(policy(state))
+    _last_trick(state)
     return contract.margin(state.points, state.took, side)
+
+
+def _last_trick(state: PlayState) -> None:
+    """Play out the last trick (in place): every seat still to play holds one card."""
+    play, masks = state.play, state.masks
+    while state.left:
+        play(ALL_CARDS[masks[state.to_act].bit_length() - 1])
 
 
 def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
@@ -426,11 +435,10 @@ def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: f
     minimises (alpha-beta over the distinct legal cards; from three tricks left the policy's card
     first: a good card tried first cuts more, and the value is the same whatever the order).
     ``state`` is left as it was."""
-    if state.left <= 1:  # the last trick: every seat still to play holds one card
+    if state.left <= 1:  # the last trick: no choice left
         if state.left:
             state = state.copy()
-            while state.left:
-                state.play(ALL_CARDS[state.masks[state.to_act].bit_length() - 1])
+            _last_trick(state)
         return contract.margin(state.points, state.took, side)
     maximising = state.table.side_of[state.to_act] == side
     best = -INFINITY if maximising else INFINITY
