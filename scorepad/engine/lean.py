@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress
 
 from .cards import ALL_CARDS, CARD_COUNT, Card, Suit
 from .play import PlayRules
@@ -46,11 +47,7 @@ def cards_of(mask: int) -> list[Card]:
 
 def mask_of(counts: Sequence[int]) -> int:
     """The bit set of the distinct cards a hand of counts holds."""
-    mask = 0
-    for c, count in enumerate(counts):
-        if count:
-            mask |= BIT[c]
-    return mask
+    return sum(compress(BIT, counts))  # distinct bits: their sum is their union
 
 
 Order = tuple[tuple[int, Card], ...]  # (bit, card), the preferred card first
@@ -217,7 +214,7 @@ class PlayState:
         self,
         rules: PlayRules,
         trump: Suit,
-        hands: list[list[int]],
+        hands: Sequence[Sequence[int]],  # per seat, counts indexed by card (copied, not kept)
         leader: int,
         trick: list[Card],
         points: list[int],
@@ -228,7 +225,7 @@ class PlayState:
         self.rules = rules
         self.table = table
         self.trump = trump
-        self.counts = [count for hand in hands for count in hand]
+        self.counts = list(chain.from_iterable(hands))
         self.masks = [mask_of(hand) for hand in hands]
         self.leader = leader
         self.trick = trick

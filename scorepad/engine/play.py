@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import ALL_CARDS, CARD_COUNT, Card, Suit
 from .variants import HEAD, Settings, Variant
@@ -123,6 +124,7 @@ class PlayRules:
     lead_trump_first: bool  # the bidder's first lead must be trump
 
 
+@lru_cache(maxsize=256)  # every sampled deal of a search asks again
 def play_rules(variant: Variant, settings: Settings, bid: int | None) -> PlayRules:
     values = settings.counter_values
     return PlayRules(

@@ -41,7 +41,7 @@ def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayStat
     state = PlayState(
         rules,
         view.trump,
-        [list(hand) for hand in hands],
+        hands,
         current.leader if current is not None else view.bidder,
         list(current.cards) if current is not None else [],
         points,
@@ -89,7 +89,7 @@ def lean_of(state: HandState) -> tuple[PlayState, Contract]:
     lean = PlayState(
         rules,
         state.trump,
-        [hand[:] for hand in state.hands],
+        state.hands,
         state.bidder,
         [],
         [0] * sides,
