@@ -5,6 +5,9 @@ For each variant it prints two lines:
 * ``playouts``: whole hands of trick play from the first lead, per second (wall clock and CPU),
   on the lean play state with the expert's playout policy, beside the same hands played by four
   (six) heuristic bots on the full game state: the cost a search pays per simulated hand;
+* ``exact search``: ``lean.solve`` from trick boundaries the policy played to, per count of cards
+  left (from ``EXACT_CARDS``, where the expert starts it, up two tricks): milliseconds per search,
+  the cost of starting it a trick earlier;
 * ``decisions``: the expert at the practice default (``DEFAULT_PLAYOUTS`` within
   ``DEFAULT_BUDGET_MS``, or ``--playouts`` / ``--budget-ms``) in seat 0 against heuristic bots, every
   decision timed: p50, p95 and the slowest, in milliseconds of wall clock, and p50 and p95 of
@@ -24,13 +27,13 @@ from collections.abc import Sequence
 
 from ..auction import trump_suits
 from ..game import HandState, deal
-from ..lean import playout
+from ..lean import INFINITY, playout, policy, solve
 from ..match import TimedBot, percentile
 from ..search import contract_state, lean_of
 from ..simulate import play_hand
 from ..variants import VARIANTS, Variant
 from ..view import PLAY
-from .expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, ExpertBot
+from .expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, EXACT_CARDS, ExpertBot
 from .heuristic import HeuristicBot, choose_pass, profile_of
 
 
@@ -80,6 +83,24 @@ def playout_speed(variant: Variant, hands: int, seed: int) -> dict[str, float]:
     }
 
 
+def exact_speed(variant: Variant, positions: int, seed: int) -> dict[int, float]:
+    """CPU milliseconds per exact search of the rest of the hand, per count of cards left."""
+    states = first_leads(variant, positions, seed)
+    found: dict[int, float] = {}
+    for cards in range(EXACT_CARDS, EXACT_CARDS + 2 * variant.seats + 1, variant.seats):
+        leans = []
+        for state in states:
+            lean, contract = lean_of(state)
+            while lean.left * variant.seats > cards or lean.trick:
+                lean.play(policy(lean))
+            leans.append((lean, contract))
+        cpu = time.process_time()
+        for lean, contract in leans:
+            solve(lean, contract, 0, -INFINITY, INFINITY)
+        found[cards] = 1000 * (time.process_time() - cpu) / positions
+    return found
+
+
 def decision_times(
     variant: Variant, hands: int, seed: int, playouts: int, budget_ms: float
 ) -> tuple[list[float], list[float]]:
@@ -100,13 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m scorepad.engine.bots.expert_benchmark"
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--playout-hands", type=int, default=1000, help="hands played out per variant")
+    parser.add_argument("--exact-positions", type=int, default=20, help="positions per exact search size")
     parser.add_argument("--hands", type=int, default=20, help="hands of timed expert decisions per variant")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
     parser.add_argument("--variant", choices=list(VARIANTS), action="append", help="default: all three")
     args = parser.parse_args(argv)
-    if min(args.playout_hands, args.hands, args.playouts) < 1 or args.budget_ms <= 0:
+    if min(args.playout_hands, args.exact_positions, args.hands, args.playouts) < 1 or args.budget_ms <= 0:
         parser.error("counts and the budget must be above 0")
     for variant_id in args.variant or list(VARIANTS):
         variant = VARIANTS[variant_id]
@@ -117,6 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"heuristic bots on the full state: {pace['heuristic_ms']:.3f} ms a hand, "
             f"{pace['heuristic_ms'] / pace['lean_ms']:.1f}× as long"
         )
+        exact = exact_speed(variant, args.exact_positions, args.seed)
+        sizes = ", ".join(f"{cards} cards left {ms:.2f} ms" for cards, ms in exact.items())
+        print(f"{variant_id} exact search, CPU a search: {sizes} (the expert starts at {EXACT_CARDS})")
         times, cpu_times = decision_times(variant, args.hands, args.seed, args.playouts, args.budget_ms)
         print(
             f"{variant_id} decisions (expert, {args.playouts} playouts within {args.budget_ms:g} ms): "
