@@ -261,8 +261,8 @@ class ExpertBot:
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, outcomes, also)[2]
-        deals = self._deals(view, knowledge_of(view), p, samples, deadline)  # drawn only if needed
-        if self.score_aware and (stake := stakes.game_bid(view, p, outcomes, least, deals)) is not None:
+        deals = self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
+        if self.score_aware and (stake := stakes.game_bid(view, p, outcomes, least, deals)):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
