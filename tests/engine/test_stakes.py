@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from scorepad.engine.bots import ExpertBot, make_bot
 from scorepad.engine.bots.stakes import game_value, game_won
 from scorepad.engine.game import deal, seat_view
@@ -51,8 +53,10 @@ def test_when_whoever_makes_the_contract_goes_out_the_expert_outbids_them() -> N
 
 
 def test_in_six_handed_the_others_push_the_leader_who_would_go_out_into_a_set() -> None:
-    # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 bids on a hand it would pass.
-    blind, aware, why = answers(bid_after(3, (0, 950, 0, 0, 0, 0), 100, variant_id="six-handed"))
+    # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 (at 850) bids on a hand it
+    # would pass.
+    totals = (800, 950, 850, 800, 800, 800)
+    blind, aware, why = answers(bid_after(3, totals, 100, variant_id="six-handed"))
     assert blind is None
     assert aware == 110
     assert why is not None
@@ -75,13 +79,13 @@ def test_the_hand_only_expert_is_the_expert_blind_to_the_score() -> None:
     assert make_bot("expert", view.seat, random.Random(1), playouts=100).decide(view) == 26
 
 
-def test_a_hand_that_ends_no_game_is_worth_its_margin() -> None:
-    view = bid_after(4, (40, 30))
-    side = CLASSIC.side_of(view.seat)
-    scores = [0, 0]
-    scores[side], scores[1 - side] = 25, 15
-    assert game_won(view, scores, view.seat) is None
-    assert game_value(view, scores, view.seat) == 10
+def test_a_hand_that_ends_no_game_is_worth_its_chance_in_the_race_to_the_target() -> None:
+    view = replace(bid_after(4, (40, 30)), seat=0)
+    assert game_won(view, (25, 15), 0) is None
+    assert game_value(view, (25, 15), 0) == pytest.approx(150 * (2 * 105 / (85 + 105) - 1))  # 85 to go, 105
+    assert game_value(view, (25, 15), 0) > game_value(view, (15, 25), 0)
+    near = replace(view, totals=(115, 105))  # the same 20-point lead, 10 points from the target
+    assert game_value(near, (25, 15), 0) > 2 * game_value(view, (25, 15), 0)
 
 
 def test_with_bidder_out_the_bidders_win_when_both_sides_go_out() -> None:

@@ -1,11 +1,13 @@
 """Score awareness for the expert's bids: near the end of a game a bid is valued by what it does to
 the game, not only to the hand.
 
-A hand's scores are worth to the deciding side (``game_value``): the hand's margin (its score less
-the others' average) while the game plays on, and ``±target`` once the hand ends the game (§0.7
-through ``scoring.winners_after_hand``: the target, `bidder_out`, both there → the bidders; a win
-shared by co-winners is worth its share). Far from the end nothing changes; near it the game's
-result outweighs any hand's margin.
+A hand's scores are worth to the deciding side (``game_value``) ``±target`` once the hand ends the
+game (§0.7 through ``scoring.winners_after_hand``: the target, `bidder_out`, both there → the
+bidders; a win shared by co-winners is worth its share) and, while it plays on, the side's chance
+in the race to the target scaled the same way: each side's chance taken as inversely proportional
+to the points it still needs (``race``). Far from the end that is about half the hand's margin, so
+nothing changes; near it the game's result outweighs any hand's margin, and a lead near the target
+is worth more than the same lead far from it.
 
 ``game_bid`` weighs, on sampled deals, bidding the least bid (the bot's own simulated hands in its
 best trump for the game) against passing: the hand then taken by the seat that holds the bid at
@@ -48,9 +50,15 @@ def game_value(view: SeatView, scores: Sequence[int], bidder: int) -> float:
     """What a hand scoring ``scores`` (per side, ``bidder``'s contract) is worth to ``view``'s side."""
     won = game_won(view, scores, bidder)
     if won is None:
-        side = view.variant.side_of(view.seat)
-        return scores[side] - (sum(scores) - scores[side]) / (len(scores) - 1)
+        won = race(view, [total + score for total, score in zip(view.totals, scores, strict=True)])
     return (2 * won - 1) * view.settings.target
+
+
+def race(view: SeatView, totals: Sequence[int]) -> float:
+    """``view``'s side's chance to reach the target first from ``totals``, each side's chance
+    inversely proportional to the points it still needs (two sides: theirs over both)."""
+    speeds = [1 / max(1, view.settings.target - total) for total in totals]
+    return speeds[view.variant.side_of(view.seat)] / sum(speeds)
 
 
 def game_won(view: SeatView, scores: Sequence[int], bidder: int) -> float | None:
