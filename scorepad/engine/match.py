@@ -1,10 +1,16 @@
-"""Duplicate matches between two bots: every deal is played twice, the seats swapped.
+"""Duplicate matches between two bots: every deal (or whole game) is played twice, the seats swapped.
 
 Luck of the cards cancels out: in the first playing bot ``a`` holds the even seats (side 0 in the
 partnership variants, seats 0, 2 and 4 in `six-handed`) and ``b`` the odd ones; in the second the
 very same cards are dealt with the bots swapped. A deal's margin is the average, over its two
 playings, of ``a``'s sides' average score less ``b``'s. Each deal is one hand from zero totals, and
 the dealer moves round the table from deal to deal.
+
+``duplicate_games`` plays whole games to the target instead (``simulate.play_game``): game ``g``'s
+hand ``k`` is dealt from a generator seeded with (seed, g, k), so both playings of a game get the
+same cards hand by hand for as long as both last. A bot wins a game when the game's winner (§0.7:
+the target, `bidder_out`, both there → the bidders) is one of its seats; in `six-handed` co-winners
+from both bots make the game shared.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Any
 
 from .game import HandState, deal
 from .habits import Tally, sightings
-from .simulate import BotFactory, play_hand
+from .simulate import BotFactory, play_game, play_hand
 from .variants import Settings, Variant
 from .view import Answer, Bot, SeatView
 
@@ -59,8 +65,42 @@ class MatchResult:
     made: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
     a_times: list[float] = field(default_factory=list)  # ms per decision of bot a
     habits: dict[str, Tally] = field(default_factory=lambda: {"a": Tally(), "b": Tally()})
+    games: bool = False  # whole games (``duplicate_games``) rather than single deals
+    winners: list[str] = field(default_factory=list)  # per game played: "a", "b" or "shared"
+    hands: list[int] = field(default_factory=list)  # per game played: how many hands it took
 
     def to_json(self) -> dict[str, Any]:
+        return self._games_json() if self.games else self._deals_json()
+
+    def _common_json(self) -> dict[str, Any]:
+        return {
+            "a_made_rate": _rate(self.made["a"], self.bids["a"]),
+            "b_made_rate": _rate(self.made["b"], self.bids["b"]),
+            "decision_ms_p50": _percentile(self.a_times, 50),
+            "decision_ms_p95": _percentile(self.a_times, 95),
+            "habits": {label: tally.to_json() for label, tally in self.habits.items()},
+        }
+
+    def _games_json(self) -> dict[str, Any]:
+        n = len(self.winners)
+        won = {label: self.winners.count(label) for label in ("a", "b", "shared")}
+        share = won["a"] + won["shared"] / 2  # a shared game is half a win
+        low, high = wilson(share, n)
+        return {
+            "variant": self.variant,
+            "games": n,
+            "a": self.a,
+            "b": self.b,
+            "a_games_won": won["a"],
+            "b_games_won": won["b"],
+            "games_shared": won["shared"],
+            "a_win_rate": round(share / n, 4) if n else None,
+            "a_win_ci95": [round(low, 4), round(high, 4)] if n else None,
+            "hands_per_game": round(statistics.fmean(self.hands), 2) if n else None,
+            **self._common_json(),
+        }
+
+    def _deals_json(self) -> dict[str, Any]:
         n = len(self.margins)
         mean = statistics.fmean(self.margins) if n else 0.0
         half = 1.96 * statistics.stdev(self.margins) / math.sqrt(n) if n > 1 else 0.0
@@ -71,12 +111,18 @@ class MatchResult:
             "b": self.b,
             "margin_per_deal": round(mean, 2),
             "ci95": [round(mean - half, 2), round(mean + half, 2)],
-            "a_made_rate": _rate(self.made["a"], self.bids["a"]),
-            "b_made_rate": _rate(self.made["b"], self.bids["b"]),
-            "decision_ms_p50": _percentile(self.a_times, 50),
-            "decision_ms_p95": _percentile(self.a_times, 95),
-            "habits": {label: tally.to_json() for label, tally in self.habits.items()},
+            **self._common_json(),
         }
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate of ``successes`` in ``n`` (95 % for z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    rate = successes / n
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _rate(made: int, bids: int) -> float | None:
@@ -109,28 +155,72 @@ def play_deal_twice(
 ) -> float:
     """Play ``state`` once with ``a`` at the even seats and once at the odd ones; the deal's margin."""
     margins = []
-    for swapped in (False, True):
-        first, second = ("b", "a") if swapped else ("a", "b")
-        labels = seat_bots(variant, first, second)
-        bots: list[Bot] = []
-        for seat, label in enumerate(labels):
-            bot = make_bot(names[label == "b"], seat, random.Random(rng.getrandbits(64)))
-            bots.append(TimedBot(bot, result.a_times) if label == "a" else bot)
+    for labels in (seat_bots(variant, "a", "b"), seat_bots(variant, "b", "a")):
+        bots = _seated(labels, names, make_bot, rng, result)
         playing = state.copy()
         try:
             play_hand(playing, bots)
         finally:
             for bot in bots:
                 bot.close()
-        assert playing.result is not None
         margins.append(_margin(variant, playing, labels))
-        if playing.bidder is not None:
-            label = labels[playing.bidder]
-            result.bids[label] += 1
-            result.made[label] += playing.result.made
-        for sighting in sightings(playing):
-            result.habits[labels[sighting.seat]].add(sighting)
+        _count(playing, labels, result)
     return statistics.fmean(margins)
+
+
+def play_game_twice(
+    variant: Variant,
+    settings: Settings,
+    dealer_of: Callable[[int], random.Random],
+    names: tuple[str, str],
+    make_bot: BotFactory,
+    rng: random.Random,
+    result: MatchResult,
+    *,
+    game: int = 0,
+) -> None:
+    """A whole game with ``a`` at the even seats, then again at the odd ones, hand ``k`` of both
+    dealt from ``dealer_of(k)``; each game's winner and length go into ``result``."""
+    for labels in (seat_bots(variant, "a", "b"), seat_bots(variant, "b", "a")):
+        bots = _seated(labels, names, make_bot, rng, result)
+        hands = 0
+        try:
+            for playing in play_game(variant, settings, bots, dealer_of, game=game):
+                hands += 1
+                _count(playing, labels, result)
+        finally:
+            for bot in bots:
+                bot.close()
+        assert playing.result is not None
+        won = {labels[variant.sides[side][0]] for side in playing.result.winners}
+        result.winners.append(won.pop() if len(won) == 1 else "shared")
+        result.hands.append(hands)
+
+
+def _seated(
+    labels: Sequence[str],
+    names: tuple[str, str],
+    make_bot: BotFactory,
+    rng: random.Random,
+    result: MatchResult,
+) -> list[Bot]:
+    """A bot per seat as ``labels`` seats them, bot ``a``'s decisions timed into ``result``."""
+    bots: list[Bot] = []
+    for seat, label in enumerate(labels):
+        bot = make_bot(names[label == "b"], seat, random.Random(rng.getrandbits(64)))
+        bots.append(TimedBot(bot, result.a_times) if label == "a" else bot)
+    return bots
+
+
+def _count(state: HandState, labels: Sequence[str], result: MatchResult) -> None:
+    """An ended hand's contract (made or not) and habits, under the bot that showed them."""
+    assert state.result is not None
+    if state.bidder is not None:
+        label = labels[state.bidder]
+        result.bids[label] += 1
+        result.made[label] += state.result.made
+    for sighting in sightings(state):
+        result.habits[labels[sighting.seat]].add(sighting)
 
 
 def _margin(variant: Variant, state: HandState, labels: Sequence[str]) -> float:
@@ -171,4 +261,35 @@ def duplicate_match(
         result.margins.append(play_deal_twice(variant, settings, state, (a, b), make_bot, bot_rng, result))
         if on_deal is not None:
             on_deal(number)
+    return result
+
+
+def duplicate_games(
+    variant: Variant,
+    settings: Settings,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    make_bot: BotFactory,
+    on_game: Callable[[int], None] | None = None,
+    result: MatchResult | None = None,
+) -> MatchResult:
+    """``games`` whole games, each played twice with the seats swapped (``on_game`` sees each
+    pair's index); hand ``k`` of game ``g`` is dealt from a generator seeded with (seed, g, k).
+
+    Pass ``result`` to see the games played so far should the match be stopped early.
+    """
+    master = random.Random(seed)
+    if result is None:
+        result = MatchResult(variant.id, a, b, games=True)
+    for number in range(games):
+
+        def dealer_of(k: int, g: int = number) -> random.Random:
+            return random.Random(f"{seed}:{g}:{k}")
+
+        bot_rng = random.Random(master.getrandbits(64))
+        play_game_twice(variant, settings, dealer_of, (a, b), make_bot, bot_rng, result, game=number)
+        if on_game is not None:
+            on_game(number)
     return result

@@ -71,17 +71,27 @@ def play_hand(state: HandState, bots: Sequence[Bot]) -> None:
 
 
 def play_game(
-    variant: Variant, settings: Settings, bots: Sequence[Bot], rng: random.Random, *, game: int = 0
+    variant: Variant,
+    settings: Settings,
+    bots: Sequence[Bot],
+    rng: random.Random | Callable[[int], random.Random],
+    *,
+    game: int = 0,
 ) -> Iterator[HandState]:
-    """Every hand of one game, each yielded once it has ended, until a side wins (§0.7)."""
-    state = new_game(variant, settings, rng, game=game)
+    """Every hand of one game, each yielded once it has ended, until a side wins (§0.7).
+
+    ``rng`` deals every hand (the first dealer too), or, as a function, gives hand ``k``'s own
+    generator: then hand ``k`` is the same cards whatever the bots did before it.
+    """
+    dealer_of = rng if callable(rng) else lambda _: rng
+    state = new_game(variant, settings, dealer_of(0), game=game)
     for _ in range(MAX_HANDS_PER_GAME):
         play_hand(state, bots)
         yield state
         assert state.result is not None
         if state.result.winners:
             return
-        state = next_hand(state, rng)
+        state = next_hand(state, dealer_of(state.hand_number + 1))
     raise GameStopped(f"game {game} did not end within {MAX_HANDS_PER_GAME} hands")
 
 

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import deal
-from scorepad.engine.match import MatchResult, play_deal_twice
+from scorepad.engine.match import MatchResult, duplicate_games, play_deal_twice, wilson
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import Answer, SeatView
 from tests.engine.test_bots import tiny_bot
@@ -26,6 +26,23 @@ KEYS = {
     "b",
     "margin_per_deal",
     "ci95",
+    "a_made_rate",
+    "b_made_rate",
+    "decision_ms_p50",
+    "decision_ms_p95",
+    "habits",
+}
+GAME_KEYS = {
+    "variant",
+    "games",
+    "a",
+    "b",
+    "a_games_won",
+    "b_games_won",
+    "games_shared",
+    "a_win_rate",
+    "a_win_ci95",
+    "hands_per_game",
     "a_made_rate",
     "b_made_rate",
     "decision_ms_p50",
@@ -156,18 +173,77 @@ def test_from_the_shell_the_progress_goes_to_stderr_and_errors_exit_non_zero():
     assert "--b: unknown bot 'nobody'" in failed.stderr
 
 
-def test_stopped_early_it_still_prints_the_deals_played_so_far():
-    bots = ["--a=random", "--b=random"]
-    command = [sys.executable, "manage.py", "botmatch", "--variant=classic", "--deals=100000", *bots]
+@pytest.mark.parametrize(
+    ("unit", "played", "total", "keys"),
+    [("deals", 3, 100000, KEYS), ("games", 6, 200000, GAME_KEYS)],  # each of 100000 games played twice
+)
+def test_stopped_early_it_still_prints_what_was_played_so_far(unit, played, total, keys):
+    bots = ["--a=random", "--b=heuristic"]
+    command = [sys.executable, "manage.py", "botmatch", "--variant=classic", f"--{unit}=100000", *bots]
     match = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert match.stderr is not None
     progress = ""
-    while "deal 3/" not in progress:  # wait until a few deals are in
+    while f"{unit[:-1]} 3/" not in progress:  # wait until a few deals (games) are in
         progress += match.stderr.read(1)
     match.send_signal(signal.SIGTERM)
     out, err = match.communicate(timeout=60)
     assert match.returncode == 130
     summary = json.loads(out.strip().splitlines()[-1])
-    assert set(summary) == KEYS
-    assert 3 <= summary["deals"] < 100000
-    assert f"stopped after {summary['deals']} of 100000 deals" in err
+    assert set(summary) == keys
+    assert played <= summary[unit] < total
+    assert f"stopped after {summary[unit]} of {total} {unit}" in err
+
+
+@pytest.mark.parametrize("variant", ["classic", "double-deck", "six-handed"])
+def test_in_whole_games_random_loses_to_the_heuristic_from_either_seats(variant):
+    summary = run("--variant", variant, "--games", "2", "--seed", "5", "--a", "random", "--b", "heuristic")
+    assert set(summary) == GAME_KEYS
+    assert summary["games"] == 4
+    assert summary["a_games_won"] + summary["b_games_won"] + summary["games_shared"] == 4
+    assert summary["b_games_won"] > summary["a_games_won"]
+    low, high = summary["a_win_ci95"]
+    assert low <= summary["a_win_rate"] < high
+    assert summary["hands_per_game"] > 1
+
+
+def test_the_wilson_interval_is_the_textbook_one():
+    low, high = wilson(0, 10)
+    assert low == 0
+    assert round(high, 4) == 0.2775
+    low, high = wilson(25, 32)
+    assert (round(low, 3), round(high, 3)) == (0.612, 0.890)
+
+
+@pytest.mark.parametrize("variant", ["classic", "six-handed"])
+def test_both_games_of_a_pair_get_the_same_hands_with_the_bots_swapped(variant):
+    variant_ = get_variant(variant)
+    seats = variant_.seats
+    made: list[str] = []  # the name of each bot made, in order: one playing's seats, then the next
+    dealt: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}  # (playing, seat): hand by hand
+
+    class Recorder:
+        def __init__(self, name: str, seat: int) -> None:
+            self.playing = len(made) // seats
+            made.append(name)
+            self.name, self.seat, self.inner = name, seat, make_bot("heuristic", seat, random.Random(0))
+            dealt[self.playing, seat] = []
+
+        def decide(self, view: SeatView) -> Answer:
+            if view.decision == "bid" and not any(s == self.seat for s, _ in view.auction):
+                dealt[self.playing, self.seat].append((view.dealer, view.hand))  # its first call
+            return self.inner.decide(view)
+
+        def close(self) -> None:
+            pass
+
+    result = duplicate_games(
+        variant_, variant_.defaults, "a-bot", "b-bot", 1, 7, lambda n, s, r: Recorder(n, s)
+    )
+    assert len(result.winners) == 2
+    assert made[:seats] == ["a-bot" if seat % 2 == 0 else "b-bot" for seat in range(seats)]
+    assert made[seats:] == ["b-bot" if seat % 2 == 0 else "a-bot" for seat in range(seats)]
+    for seat in range(seats):
+        first, second = dealt[0, seat], dealt[1, seat]
+        both = min(len(first), len(second))
+        assert both >= 2  # the comparison covers more than the first hand
+        assert first[:both] == second[:both]

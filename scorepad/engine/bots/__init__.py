@@ -39,6 +39,8 @@ BOT_CHOICES = ("random", "easy", "heuristic", "expert", f"{OUTSIDE_PREFIX}PROGRA
 # server). Practice mode offers these as strengths; hints come from HINT_BOT, the strongest.
 PRACTICE_STRENGTHS: tuple[str, ...] = ("easy", "heuristic", "expert")
 HINT_BOT = PRACTICE_STRENGTHS[-1]
+# The expert bidding for the hand alone, blind to the score: only to measure score awareness against.
+HAND_ONLY_EXPERT = "expert-hand-only"
 
 
 def make_bot(
@@ -58,8 +60,9 @@ def make_bot(
         return EasyBot(seat, rng)
     if name == "heuristic":
         return HeuristicBot(seat)
-    if name == "expert":
-        return ExpertBot(seat, rng, playouts=playouts, budget_ms=budget_ms)
+    if name in ("expert", HAND_ONLY_EXPERT):
+        aware = name == "expert"
+        return ExpertBot(seat, rng, playouts=playouts, budget_ms=budget_ms, score_aware=aware)
     if name.startswith(OUTSIDE_PREFIX):
         return OutsideBot(name.removeprefix(OUTSIDE_PREFIX), seat, timeout)
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_CHOICES)}")

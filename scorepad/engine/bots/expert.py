@@ -44,7 +44,7 @@ from ..lean import INFINITY, playout, solve
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
 from ..view import PLAY, Answer, Decision, SeatView
-from . import reasons
+from . import reasons, stakes
 from .heuristic import (
     PARTNER_MELD_SHARE,
     Memory,
@@ -94,8 +94,10 @@ class ExpertBot:
         *,
         playouts: int = DEFAULT_PLAYOUTS,
         budget_ms: float = DEFAULT_BUDGET_MS,
+        score_aware: bool = True,
     ) -> None:
         self.seat = seat
+        self.score_aware = score_aware  # bids for the game near its end (``stakes``)
         self.rng = rng
         self.playouts = max(1, playouts)
         self.budget = budget_ms / 1000.0
@@ -259,6 +261,9 @@ class ExpertBot:
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, outcomes, also)[2]
+        deals = self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
+        if self.score_aware and (stake := stakes.game_bid(view, p, outcomes, least, deals)):
+            return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
         why = reasons.pass_bid_reason(

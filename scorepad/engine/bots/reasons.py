@@ -65,6 +65,22 @@ def pass_bid_reason(
     return f"{holding}, your best trump, {odds}"
 
 
+def game_bid_reason(
+    bid: int, *, bidding: bool, going_out: int, pushed: int, safe: int, samples: int, passes: int
+) -> str:
+    """Why bid or pass near the end of the game: what each does to the game, not only to the hand."""
+    if bidding and going_out:
+        words = f"bidding to go out: {bid} wins the game in {out_of(going_out, samples)}"
+        return f"{words}; if you pass, they go out in {out_of(pushed, passes)}" if pushed else words
+    if bidding and pushed:
+        return f"pushing them: they go out if they make it (in {out_of(pushed, passes)} if you pass)"
+    if not bidding and safe:
+        return f"letting it go: the game is won without bidding in {out_of(safe, passes)}"
+    if bidding:
+        return f"for the game, bidding {bid} is worth more than passing"
+    return f"for the game, passing is worth more than bidding {bid}"
+
+
 def trump_reason(view: SeatView, trump: Suit, made: int, samples: int) -> str:
     return f"you hold {holding_words(view, trump)}; the bid is made in {out_of(made, samples)}"
 

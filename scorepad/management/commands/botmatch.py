@@ -1,14 +1,22 @@
 """``manage.py botmatch``: a duplicate match between two bots (each deal twice, seats swapped).
 
     python manage.py botmatch --variant classic --deals 500 --seed 1 --a expert --b heuristic
+    python manage.py botmatch --variant classic --games 16 --seed 1 --a expert --b heuristic
 
 A progress bar goes to stderr; the last line on stdout is one JSON object: ``variant, deals, a, b,
 margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95, habits`` (the
 decision times are bot ``a``'s; ``habits`` gives, per bot, each habit of ``engine.habits`` as
 ``{"rate", "shown", "of"}``). ``--habits`` also prints them as a table, above the JSON line.
 ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
+
+``--games N`` plays N whole games to the target instead, each twice with the seats swapped (hand k
+of game g dealt the same in both): 2N games. Its JSON line has ``variant, games, a, b,
+a_games_won, b_games_won, games_shared`` (six-handed co-winners from both bots: half a win each),
+``a_win_rate`` with ``a_win_ci95`` (Wilson, over the games played), ``hands_per_game``, then the
+same ``a_made_rate … habits`` as a deal match.
+
 Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
-SIGTERM), it still prints the line for the deals played so far, then exits with status 130.
+SIGTERM), it still prints the line for the deals (games) played so far, then exits with status 130.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
 from scorepad.engine.habits import Habit
-from scorepad.engine.match import MatchResult, duplicate_match
+from scorepad.engine.match import MatchResult, duplicate_games, duplicate_match
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
 from scorepad.management.base import EngineCommand, progress_bar, variant_rules
@@ -36,6 +44,9 @@ class Command(EngineCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--variant", help="classic, double-deck or six-handed")
         parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
+        parser.add_argument(
+            "--games", type=int, help="play this many whole games, each twice, instead of single deals"
+        )
         parser.add_argument("--seed", type=int, default=0, help="the same seed deals the same cards")
         parser.add_argument(
             "--a", required=True, help="the first bot: easy, heuristic, expert, random or cmd:PROGRAM"
@@ -60,9 +71,11 @@ class Command(EngineCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         variant, settings = variant_rules(options["variant"], options["house_rules"])
-        deals = options["deals"]
+        games = options["games"]
+        deals = options["deals"] if games is None else games
+        noun = "deal" if games is None else "game"
         if deals < 1:
-            raise CommandError(f"--deals must be at least 1; got {deals}")
+            raise CommandError(f"--{noun}s must be at least 1; got {deals}")
         if options["playouts"] < 1 or options["budget_ms"] <= 0:
             raise CommandError("--playouts and --budget-ms must be above 0")
 
@@ -74,22 +87,20 @@ class Command(EngineCommand):
                 factory(options[option], 0, random.Random(0)).close()
             except ValueError as error:
                 raise CommandError(f"--{option}: {error}") from None
-        result = MatchResult(variant.id, options["a"], options["b"])
+        a, b = options["a"], options["b"]
+        result = MatchResult(variant.id, a, b, games=games is not None)
+        play = duplicate_match if games is None else duplicate_games
         previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            a, b = options["a"], options["b"]
-            seed = options["seed"]
-            duplicate_match(
-                variant, settings, a, b, deals, seed, factory, progress_bar(deals, "deal"), result
-            )
+            play(variant, settings, a, b, deals, options["seed"], factory, progress_bar(deals, noun), result)
         except (GameStopped, ValueError) as error:  # bots.BotError is a ValueError
             raise CommandError(str(error)) from None
         except KeyboardInterrupt:
-            # Stopped early (Ctrl-C, kill): the deals played so far are still a result; say so.
+            # Stopped early (Ctrl-C, kill): what was played so far is still a result; say so.
             sys.stderr.write("\n")
             self.stdout.write(json.dumps(result.to_json()))
-            stopped = f"stopped after {len(result.margins)} of {deals} deals"
-            raise CommandError(stopped, returncode=130) from None
+            played, total = (len(result.winners), 2 * deals) if games else (len(result.margins), deals)
+            raise CommandError(f"stopped after {played} of {total} {noun}s", returncode=130) from None
         finally:
             signal.signal(signal.SIGTERM, previous)
         sys.stderr.write("\n")

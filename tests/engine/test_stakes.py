@@ -1,0 +1,110 @@
+"""The expert bids for the game near its end (``bots/stakes.py``): planted scores, and the game values."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scorepad.engine.bots import ExpertBot, make_bot
+from scorepad.engine.bots.stakes import game_value, game_won
+from scorepad.engine.game import deal, seat_view
+from scorepad.engine.variants import get_variant
+from scorepad.engine.view import SeatView
+
+CLASSIC = get_variant("classic")
+
+
+def bid_after(seed: int, totals: tuple[int, ...], *bids: int | None, variant_id: str = "classic") -> SeatView:
+    """The view of the seat to bid once ``bids`` are in, on the deal ``seed`` with ``totals`` before it."""
+    variant = get_variant(variant_id)
+    dealer = 0 if bids else variant.seats - 1
+    state = deal(variant, variant.defaults, dealer, random.Random(seed), totals=totals)
+    for bid in bids:
+        state.push(bid)
+    assert state.to_act is not None
+    return seat_view(state, state.to_act)
+
+
+def answers(view: SeatView) -> tuple[object, object, str | None]:
+    """The expert's answer blind to the score, then aware of it (same seed), and the aware reason."""
+    blind = ExpertBot(view.seat, random.Random(1), playouts=100, score_aware=False).decide(view)
+    aware, why = ExpertBot(view.seat, random.Random(1), playouts=100).explain(view)
+    return blind, aware, why
+
+
+def test_far_from_the_end_of_the_game_the_score_changes_no_bid() -> None:
+    for seed in (4, 12):
+        blind, aware, _ = answers(bid_after(seed, (40, 30), 25))
+        assert aware == blind
+
+
+def test_when_whoever_makes_the_contract_goes_out_the_expert_outbids_them() -> None:
+    # Classic at 130 to 140 of 150: both sides reach it on any made contract, and the bidders win.
+    # With 5 spades and 6 meld, 26 over their 25 is made too rarely to bid at 0 to 0.
+    assert ExpertBot(2, random.Random(1), playouts=100).decide(bid_after(12, (0, 0), 25)) is None
+    blind, aware, why = answers(bid_after(12, (130, 140), 25))
+    assert blind is None
+    assert aware == 26
+    assert why is not None
+    assert why.startswith("bidding to go out: 26 wins the game in ")
+    assert "if you pass, they go out in " in why
+
+
+def test_in_six_handed_the_others_push_the_leader_who_would_go_out_into_a_set() -> None:
+    # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 (at 850) bids on a hand it
+    # would pass.
+    totals = (800, 950, 850, 800, 800, 800)
+    blind, aware, why = answers(bid_after(3, totals, 100, variant_id="six-handed"))
+    assert blind is None
+    assert aware == 110
+    assert why is not None
+    assert why.startswith("pushing them: they go out if they make it (in ")
+
+
+def test_a_game_won_without_the_contract_lets_it_go() -> None:
+    # At 140 of 150 the side goes out on its defence alone: no need to risk the set.
+    assert ExpertBot(0, random.Random(1), playouts=100).decide(bid_after(4, (0, 0))) == 20
+    blind, aware, why = answers(bid_after(4, (140, 0)))
+    assert blind == 20
+    assert aware is None
+    assert why is not None
+    assert why.startswith("letting it go: the game is won without bidding in ")
+
+
+def test_the_hand_only_expert_is_the_expert_blind_to_the_score() -> None:
+    view = bid_after(12, (130, 140), 25)
+    assert make_bot("expert-hand-only", view.seat, random.Random(1), playouts=100).decide(view) is None
+    assert make_bot("expert", view.seat, random.Random(1), playouts=100).decide(view) == 26
+
+
+def test_a_hand_that_ends_no_game_is_worth_its_chance_in_the_race_to_the_target() -> None:
+    view = replace(bid_after(4, (40, 30)), seat=0)
+    assert game_won(view, (25, 15), 0) is None
+    assert game_value(view, (25, 15), 0) == pytest.approx(150 * (2 * 105 / (85 + 105) - 1))  # 85 to go, 105
+    assert game_value(view, (25, 15), 0) > game_value(view, (15, 25), 0)
+    near = replace(view, totals=(115, 105))  # the same 20-point lead, 10 points from the target
+    assert game_value(near, (25, 15), 0) > 2 * game_value(view, (25, 15), 0)
+
+
+def test_with_bidder_out_the_bidders_win_when_both_sides_go_out() -> None:
+    variant = get_variant("double-deck")
+    view = bid_after(1, (480, 490), variant_id="double-deck")
+    assert variant.side_of(view.seat) == 0
+    scores = [25, 30]  # 505 to 520: the others have more …
+    assert game_won(view, scores, view.seat) == 0  # … so without `bidder_out` they win
+    assert game_value(view, scores, view.seat) == -500
+    out = replace(view, settings=replace(view.settings, bidder_out=True))
+    assert game_won(out, scores, view.seat) == 1  # with it, making the contract wins
+    assert game_value(out, scores, view.seat) == 500
+
+
+def test_in_six_handed_any_other_seat_going_out_is_a_loss_and_a_tie_is_shared() -> None:
+    view = replace(bid_after(1, (900, 0, 0, 990, 0, 0), variant_id="six-handed"), seat=0)
+    scores = [0] * 6
+    scores[3] = 20  # seat 3 goes out: every other seat has lost
+    assert game_value(view, scores, 3) == -1000
+    scores[0] = 110  # 1010 each: co-winners share the game
+    assert game_won(view, scores, 3) == 0.5
+    assert game_value(view, scores, 3) == 0
