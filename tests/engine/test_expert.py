@@ -22,11 +22,14 @@ from scorepad.engine.bots import (
 from scorepad.engine.bots.expert import (
     clearly_better,
     habit_move,
+    long_trump_first,
     override_bar,
+    stricter_made_needed,
 )
 from scorepad.engine.bots.heuristic import profile_of
 from scorepad.engine.cards import HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal, seat_view
+from scorepad.engine.search import Outcome
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import SeatView, Trick
 from tests.engine.test_bots import make_view
@@ -222,6 +225,25 @@ def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_unless_a_search_cl
     monkeypatch.setattr(expert, "HABIT_GAIN_Z", expert.CLEAR_GAIN_Z)  # a habit held to the usual bar …
     monkeypatch.setattr(expert, "HABIT_GAIN_COUNTERS", expert.CLEAR_GAIN_MIN)
     assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == ten  # … shows
+
+
+def test_a_bid_on_a_short_trump_or_a_thin_gain_needs_a_higher_made_rate() -> None:
+    short = bid_view("AH TH KH AS AS TS KS QS JS AC TC KC", 25)  # 3 hearts of 12
+    assert stricter_made_needed(short, HEARTS, 25, gain=20.0) == expert.MADE_NEEDED_SHORT_TRUMP
+    assert stricter_made_needed(short, SPADES, 25, gain=20.0) == 0.0  # 5 spades, a clear gain
+    assert stricter_made_needed(short, SPADES, 25, gain=1.0) == expert.MADE_NEEDED_THIN
+
+
+def test_the_expert_names_a_short_trump_only_when_clearly_better_than_a_longer_one() -> None:
+    view = after_auction("trump", "AH TH KH AS AS TS KS QS JS AC TC KC", seat=1, legal=(0, 1, 2, 3))
+    p = profile_of(view.variant, view.settings)
+
+    def deals(points: tuple[int, int]) -> list[Outcome]:  # seat 1's side melds 20 on every deal
+        return [Outcome(20 + points[1], (0, 20), points, (True, True), played=True)] * 20
+
+    spades = deals((6, 19))  # five spades: 39 to 6
+    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((5, 20))}, HEARTS) == SPADES
+    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((0, 25))}, HEARTS) == HEARTS
 
 
 class SlowClock:

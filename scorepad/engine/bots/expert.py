@@ -15,8 +15,10 @@ those same deals:
   overrides the natural play only when several counters better (``override_bar``), and a natural
   play that shows one gives way to a card that does not and did about as well (``habit_free``);
 * bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
-  it raises while its best trump makes the next bid often enough and gains on average;
-* trump: the suit whose simulated hands score best at the bid won;
+  it raises while its best trump makes the next bid often enough and gains on average; a short
+  trump or a thin gain needs a higher made rate (``stricter_made_needed``);
+* trump: the suit whose simulated hands score best at the bid won, a short one only when clearly
+  better than the best longer suit (``long_trump_first``);
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
   suit …), each simulated on the same deals.
 
@@ -43,6 +45,7 @@ from typing import Any
 
 from ..auction import least_bid, trump_suits
 from ..cards import Card, Suit, counts_of
+from ..habits import short_trump
 from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
 from ..play import beats, trick_winner
@@ -68,6 +71,9 @@ EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many c
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
 MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set
+MADE_NEEDED_SHORT_TRUMP = 0.95  # a contract on a short trump (``habits.short_trump``) needs far more
+THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made rate then needs …
+MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
 CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this many standard errors better …
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
 HABIT_GAIN_Z = 3.0  # a habit players hate (a counter thrown to the opponents, a defender's trump lead)
@@ -262,6 +268,7 @@ class ExpertBot:
         needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
         if partner_high:
             needed = MADE_NEEDED_OVER_PARTNER
+        needed = max(needed, stricter_made_needed(view, trump, least, gain))
         samples = len(outcomes[trump])
         made_in = round(made * samples)
         # A bid is valued as the contract at that bid in its best trump; a pass as 0 (the hand left
@@ -285,7 +292,7 @@ class ExpertBot:
         outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
         gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
-        best = max(legal, key=lambda t: gains[t])
+        best = long_trump_first(view, p, outcomes, max(legal, key=lambda t: gains[t]))
         samples = len(outcomes[best])
         made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
@@ -430,6 +437,41 @@ def best_trump_at(view: SeatView, outcomes: dict[Suit, list[Outcome]], bid: int)
     gains = {t: _mean_margin(view, found, bid, t, side) for t, found in outcomes.items()}
     trump = max(gains, key=lambda t: gains[t])
     return trump, _made_rate(view, outcomes[trump], bid, trump), gains[trump]
+
+
+def stricter_made_needed(view: SeatView, trump: Suit, bid: int, gain: float) -> float:
+    """The made rate a bid of ``bid`` in ``trump`` needs at least, whatever the auction: a short
+    trump (a habit players hate, and the sampled deals overrate it) needs ``MADE_NEEDED_SHORT_TRUMP``,
+    a thin gain ``MADE_NEEDED_THIN``; otherwise nothing more."""
+    trumps = sum(1 for c in view.hand if c // 6 == trump)
+    if short_trump(view.variant, trumps):
+        return MADE_NEEDED_SHORT_TRUMP
+    return MADE_NEEDED_THIN if gain < THIN_GAIN_SHARE * bid else 0.0
+
+
+def long_trump_first(
+    view: SeatView, p: Profile, outcomes: Mapping[Suit, Sequence[Outcome]], best: Suit
+) -> Suit:
+    """The trump to name: ``best`` (the best on average), unless it is short (``habits.short_trump``)
+    and not clearly better (``HABIT_GAIN_Z``, ``HABIT_GAIN_COUNTERS``) on the same sampled deals
+    than the best of the longer suits weighed in ``outcomes``: then that one."""
+    held = counts_of(view.hand)
+    trumps = {t: sum(held[t * 6 : t * 6 + 6]) for t in outcomes}
+    longer = [t for t in outcomes if not short_trump(view.variant, trumps[t])]
+    if not longer or not short_trump(view.variant, trumps[best]):
+        return best
+    assert view.bid is not None
+    side = view.variant.side_of(view.seat)
+    margins = {
+        t: [
+            _margin(outcome_scores(view.variant, view.settings, o, view.seat, view.bid, t), side)
+            for o in outcomes[t]
+        ]
+        for t in (best, *longer)
+    }
+    other = max(longer, key=lambda t: sum(margins[t]))
+    bar = HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
+    return best if clearly_better(margins[best], margins[other], *bar) else other
 
 
 def _partner_holds_bid(view: SeatView) -> bool:
