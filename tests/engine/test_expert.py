@@ -194,10 +194,6 @@ def test_a_defenders_trump_lead_and_a_counter_thrown_to_an_opponent_are_habit_mo
     assert not habit_move(last_to_play("AS 9S KS"), nine_d, ad, p)  # keeping the counter is no habit
     assert not habit_move(last_to_play("9S AS KS"), ad, nine_d, p)  # the partner has the trick
     assert not habit_move(last_to_play("KD 9D JD"), ad, nine_d, p)  # the ace wins it: no throw
-    second = make_view(hand="AD TD 9D", trick=Trick(3, tuple(parse_cards("KD"))), bidder=1, trump=HEARTS)
-    ten_d = parse_cards("TD")[0]
-    assert habit_move(second, ten_d, nine_d, p)  # beats the K♦, but an A♦ may come after it
-    assert not habit_move(second, ad, nine_d, p)  # nothing beats the A♦ in diamonds
 
 
 BIDS = (20, 21, 22, 23, 24, 25, None, None, 26, 27, None)

@@ -378,9 +378,8 @@ def least_counter(p: Profile) -> int:
 
 
 def habit(view: SeatView, card: Card, p: Profile) -> bool:
-    """Whether playing ``card`` risks a habit players hate (``habits.py``): a defender's trump lead,
-    or a counter onto a trick an opponent is winning that ``card`` does not take for sure (it does
-    not beat the winning card, or it does but a seat still to play may hold a higher one)."""
+    """Whether playing ``card`` shows a habit players hate (``habits.py``): a defender's trump
+    lead, or a counter thrown onto a trick an opponent is winning (``card`` does not beat it)."""
     side_of = view.variant.side_of
     if view.trick is None or not view.trick.cards:
         assert view.bidder is not None
@@ -389,11 +388,8 @@ def habit(view: SeatView, card: Card, p: Profile) -> bool:
         return False
     trick = view.trick.cards
     best = trick_winner(trick, view.trump)
-    if side_of((view.trick.leader + best) % view.variant.seats) == side_of(view.seat):
-        return False
-    if not beats(card, trick[best], view.trump):
-        return True
-    return len(trick) < view.variant.seats - 1 and not reasons.is_boss(view, card, p)
+    opponent_winning = side_of((view.trick.leader + best) % view.variant.seats) != side_of(view.seat)
+    return opponent_winning and not beats(card, trick[best], view.trump)
 
 
 def habit_move(view: SeatView, card: Card, natural: Card, p: Profile) -> bool:
