@@ -199,6 +199,16 @@ def test_a_defenders_trump_lead_and_a_counter_thrown_to_an_opponent_are_habit_mo
 BIDS = (20, 21, 22, 23, 24, 25, None, None, 26, 27, None)
 
 
+def test_a_counter_that_takes_an_opponents_trick_for_now_only_needs_a_counter_more() -> None:
+    p = profile_of(get_variant("classic"), get_variant("classic").defaults)
+    second = make_view(hand="AD TD 9D", trick=Trick(3, tuple(parse_cards("KD"))), bidder=1, trump=HEARTS)
+    ad, ten_d, nine_d = parse_cards("AD TD 9D")
+    assert override_bar(second, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.RISKY_GAIN_COUNTERS)
+    assert override_bar(second, ad, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)  # boss
+    last = last_to_play("KD 9D JD")  # the 10♦ last to play takes it for sure
+    assert override_bar(last, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)
+
+
 def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_unless_a_search_clearly_says_so(
     monkeypatch,
 ) -> None:

@@ -12,7 +12,8 @@ those same deals:
   toss. Measured in duplicate matches, the pair plays far better than either alone. A habit players
   hate (``habit``: a defender's trump lead, a counter thrown onto an opponent's trick) needs far more:
   sampled deals that "know" where every card is overrate such moves (strategy fusion), so one
-  overrides the natural play only when several counters better (``override_bar``), and a natural
+  overrides the natural play only when several counters better (``override_bar``; a counter that
+  takes an opponent's trick for now only, one counter better: ``risky_counter``), and a natural
   play that shows one gives way to a card that does not and did about as well (``habit_free``);
 * bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
   it raises while its best trump makes the next bid often enough and gains on average; a short
@@ -79,6 +80,7 @@ CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natura
 HABIT_GAIN_Z = 3.0  # a habit players hate (a counter thrown to the opponents, a defender's trump lead)
 HABIT_GAIN_COUNTERS = 4.0  # … needs far more: this many of the least counter better a hand (sampled
 # deals that "know" where the cards are overrate such moves) …
+RISKY_GAIN_COUNTERS = 1.0  # a counter that may yet be overtaken needs this many counters better
 HABIT_SLACK_COUNTERS = 1.0  # … and a natural play that shows one gives way to a card this much worse
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
@@ -369,7 +371,23 @@ def override_bar(view: SeatView, card: Card, natural: Card, p: Profile) -> tuple
     play: far more when it shows a habit the natural play does not (``habit_move``)."""
     if habit_move(view, card, natural, p):
         return HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
+    if risky_counter(view, card, p) and not p.value[natural]:
+        return CLEAR_GAIN_Z, RISKY_GAIN_COUNTERS * least_counter(p)
     return CLEAR_GAIN_Z, CLEAR_GAIN_MIN
+
+
+def risky_counter(view: SeatView, card: Card, p: Profile) -> bool:
+    """Whether ``card`` is a counter that takes a trick an opponent is winning for now only: a seat
+    still to play may hold a higher card of its suit (``reasons.is_boss``)."""
+    trick = view.trick.cards if view.trick is not None else ()
+    if not trick or not p.value[card] or len(trick) == view.variant.seats - 1:
+        return False
+    assert view.trick is not None
+    side_of = view.variant.side_of
+    best = trick_winner(trick, view.trump)
+    if side_of((view.trick.leader + best) % view.variant.seats) == side_of(view.seat):
+        return False
+    return beats(card, trick[best], view.trump) and not reasons.is_boss(view, card, p)
 
 
 def least_counter(p: Profile) -> int:
