@@ -27,6 +27,7 @@ from .auction import dealer_forced
 from .cards import ACE, Card
 from .game import HandState
 from .play import legal_cards, play_rules
+from .variants import Variant
 
 
 class Habit(StrEnum):
@@ -68,9 +69,10 @@ class Tally:
         }
 
 
-def short_trump_limit(state: HandState) -> int:
-    """The most trumps a short trump suit holds: a quarter of the hand (3 of 12, 5 of 20, 2 of 8)."""
-    return state.variant.hand_size // 4
+def short_trump(variant: Variant, trumps: int) -> bool:
+    """Whether ``trumps`` cards of a hand make a short trump suit: a quarter of the hand or fewer
+    (3 of 12, 5 of 20, 2 of 8)."""
+    return trumps <= variant.hand_size // 4
 
 
 def sightings(state: HandState) -> Iterator[Sighting]:
@@ -84,7 +86,7 @@ def sightings(state: HandState) -> Iterator[Sighting]:
         return
     if not _forced(state):
         dealt_trumps = sum(1 for c in state.dealt[bidder] if c // 6 == trump)
-        yield Sighting(bidder, Habit.SHORT_TRUMP, dealt_trumps <= short_trump_limit(state))
+        yield Sighting(bidder, Habit.SHORT_TRUMP, short_trump(state.variant, dealt_trumps))
     hands = [[0] * len(counts) for counts in state.hands]
     for seat, cards in enumerate(state.dealt):
         for c in cards:

@@ -10,10 +10,26 @@ import random
 
 import pytest
 
-from scorepad.engine.bots import HINT_BOT, PRACTICE_STRENGTHS, ExpertBot, HeuristicBot, check_answer, make_bot
-from scorepad.engine.bots.expert import clearly_better
-from scorepad.engine.cards import HEARTS, parse_cards
+from scorepad.engine.bots import (
+    HINT_BOT,
+    PRACTICE_STRENGTHS,
+    ExpertBot,
+    HeuristicBot,
+    check_answer,
+    expert,
+    make_bot,
+)
+from scorepad.engine.bots.expert import (
+    clearly_better,
+    habit_move,
+    long_trump_first,
+    override_bar,
+    stricter_made_needed,
+)
+from scorepad.engine.bots.heuristic import profile_of
+from scorepad.engine.cards import HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal, seat_view
+from scorepad.engine.search import Outcome
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import SeatView, Trick
 from tests.engine.test_bots import make_view
@@ -136,6 +152,108 @@ def test_the_natural_play_gives_way_only_to_a_card_clearly_better_on_the_same_de
     noisy = [v + gain for v, gain in zip(natural, [40, -30, 35, -25, 30, -20], strict=True)]
     assert sum(noisy) > sum(natural)  # better on average …
     assert not clearly_better(noisy, natural)  # … but within the noise of six deals
+
+
+# ---------------------------------------------------------------- habits players hate (issue 17)
+
+
+def test_a_habit_move_must_beat_the_natural_play_by_more_than_another_card_must() -> None:
+    natural = [0.0, 10.0, -5.0, 20.0, 3.0, 8.0]
+    half_a_point = [v + 0.5 for v in natural]
+    assert clearly_better(half_a_point, natural)
+    p = profile_of(get_variant("classic"), get_variant("classic").defaults)
+    ad, nine_d = parse_cards("AD 9D")
+    opponent_wins = last_to_play("AS 9S KS")
+    assert override_bar(opponent_wins, nine_d, ad, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)
+    hated = override_bar(opponent_wins, ad, nine_d, p)  # the A♦ thrown onto the bidder's A♠
+    assert not clearly_better(half_a_point, natural, *hated)
+    assert not clearly_better([v + 3 for v in natural], natural, *hated)  # three counters: not enough
+    assert clearly_better([v + 5 for v in natural], natural, *hated)
+
+
+def defender_leads(hand: str, bidder: int) -> SeatView:
+    """Seat 0 to lead the second trick in `classic`, hearts trump, ``bidder`` holding the contract."""
+    return make_view(
+        hand=hand,
+        decision="play",
+        bidder=bidder,
+        bid=25,
+        trump=HEARTS,
+        tricks=(Trick(bidder, tuple(parse_cards("AC 9C 9C 9C")), 0),),
+        legal=tuple(sorted(set(parse_cards(hand)))),
+    )
+
+
+def test_a_defenders_trump_lead_and_a_counter_thrown_to_an_opponent_are_habit_moves() -> None:
+    p = profile_of(get_variant("classic"), get_variant("classic").defaults)
+    ah, nine_h, nine_d, ad = parse_cards("AH 9H 9D AD")
+    assert habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, nine_d, p)  # trump into the bidder
+    assert not habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, ah, p)  # the natural lead is trump
+    assert not habit_move(defender_leads("AH 9H 9D", bidder=2), nine_h, nine_d, p)  # the partner bid
+    assert habit_move(last_to_play("AS 9S KS"), ad, nine_d, p)  # the bidder's ace has the trick
+    assert not habit_move(last_to_play("AS 9S KS"), nine_d, ad, p)  # keeping the counter is no habit
+    assert not habit_move(last_to_play("9S AS KS"), ad, nine_d, p)  # the partner has the trick
+    assert not habit_move(last_to_play("KD 9D JD"), ad, nine_d, p)  # the ace wins it: no throw
+
+
+BIDS = (20, 21, 22, 23, 24, 25, None, None, 26, 27, None)
+
+
+def test_a_counter_that_takes_an_opponents_trick_for_now_only_needs_a_counter_more() -> None:
+    p = profile_of(get_variant("classic"), get_variant("classic").defaults)
+    second = make_view(hand="AD TD 9D", trick=Trick(3, tuple(parse_cards("KD"))), bidder=1, trump=HEARTS)
+    ad, ten_d, nine_d = parse_cards("AD TD 9D")
+    assert override_bar(second, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.RISKY_GAIN_COUNTERS)
+    assert override_bar(second, ad, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)  # boss
+    last = last_to_play("KD 9D JD")  # the 10♦ last to play takes it for sure
+    assert override_bar(last, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)
+
+
+def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_unless_a_search_clearly_says_so(
+    monkeypatch,
+) -> None:
+    # Seat 1 won at 27 in spades and leads the A♠; it showed A♠ T♠ K♠ Q♠ J♠ K♠, so seat 2's T♠
+    # can win nothing soon. Deals that know the cards like throwing it; the natural 9♠ stands.
+    view = make_view(
+        hand="TS 9S 9S KH JH TD KD 9D 9D AC JC 9C",
+        decision="play",
+        seat=2,
+        dealer=3,
+        bidder=1,
+        bid=27,
+        trump=SPADES,
+        auction=tuple(zip((0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0), BIDS, strict=True)),
+        meld=(0, 21, 2, 4),
+        shown=tuple(
+            tuple(parse_cards(shown)) for shown in ("", "AS TS KS KS QS JS JD", "9S 9S", "KD QD KC QC")
+        ),
+        trick=Trick(1, tuple(parse_cards("AS"))),
+        legal=tuple(parse_cards("TS 9S")),
+    )
+    ten, nine = parse_cards("TS 9S")
+    assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == nine
+    monkeypatch.setattr(expert, "HABIT_GAIN_Z", expert.CLEAR_GAIN_Z)  # a habit held to the usual bar …
+    monkeypatch.setattr(expert, "HABIT_GAIN_COUNTERS", expert.CLEAR_GAIN_MIN)
+    assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == ten  # … shows
+
+
+def test_a_bid_on_a_short_trump_or_a_thin_gain_needs_a_higher_made_rate() -> None:
+    short = bid_view("AH TH KH AS AS TS KS QS JS AC TC KC", 25)  # 3 hearts of 12
+    assert stricter_made_needed(short, HEARTS, 25, gain=20.0) == expert.MADE_NEEDED_SHORT_TRUMP
+    assert stricter_made_needed(short, SPADES, 25, gain=20.0) == 0.0  # 5 spades, a clear gain
+    assert stricter_made_needed(short, SPADES, 25, gain=1.0) == expert.MADE_NEEDED_THIN
+
+
+def test_the_expert_names_a_short_trump_only_when_clearly_better_than_a_longer_one() -> None:
+    view = after_auction("trump", "AH TH KH AS AS TS KS QS JS AC TC KC", seat=1, legal=(0, 1, 2, 3))
+    p = profile_of(view.variant, view.settings)
+
+    def deals(points: tuple[int, int]) -> list[Outcome]:  # seat 1's side melds 20 on every deal
+        return [Outcome(20 + points[1], (0, 20), points, (True, True), played=True)] * 20
+
+    spades = deals((6, 19))  # five spades: 39 to 6
+    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((5, 20))}, HEARTS) == SPADES
+    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((0, 25))}, HEARTS) == HEARTS
 
 
 class SlowClock:

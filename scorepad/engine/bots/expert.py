@@ -9,10 +9,17 @@ those same deals:
   tricks searched exactly (``lean.solve``). The natural play (the heuristic's card) stands unless
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
   a few dozen playouts are noisy, and a search that trusts them alone throws away counters on a coin
-  toss. Measured in duplicate matches, the pair plays far better than either alone;
+  toss. Measured in duplicate matches, the pair plays far better than either alone. A habit players
+  hate (``habit``: a defender's trump lead, a counter thrown onto an opponent's trick) needs far more:
+  sampled deals that "know" where every card is overrate such moves (strategy fusion), so one
+  overrides the natural play only when several counters better (``override_bar``; a counter that
+  takes an opponent's trick for now only, one counter better: ``risky_counter``), and a natural
+  play that shows one gives way to a card that does not and did about as well (``habit_free``);
 * bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
-  it raises while its best trump makes the next bid often enough and gains on average;
-* trump: the suit whose simulated hands score best at the bid won;
+  it raises while its best trump makes the next bid often enough and gains on average; a short
+  trump or a thin gain needs a higher made rate (``stricter_made_needed``);
+* trump: the suit whose simulated hands score best at the bid won, a short one only when clearly
+  better than the best longer suit (``long_trump_first``);
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
   suit …), each simulated on the same deals.
 
@@ -39,8 +46,10 @@ from typing import Any
 
 from ..auction import least_bid, trump_suits
 from ..cards import Card, Suit, counts_of
+from ..habits import short_trump
 from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
+from ..play import beats, trick_winner
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
 from ..view import PLAY, Answer, Decision, SeatView
@@ -63,8 +72,16 @@ EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many c
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
 MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set
+MADE_NEEDED_SHORT_TRUMP = 0.95  # a contract on a short trump (``habits.short_trump``) needs far more
+THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made rate then needs …
+MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
 CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this many standard errors better …
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
+HABIT_GAIN_Z = 3.0  # a habit players hate (a counter thrown to the opponents, a defender's trump lead)
+HABIT_GAIN_COUNTERS = 4.0  # … needs far more: this many of the least counter better a hand (sampled
+# deals that "know" where the cards are overrate such moves) …
+RISKY_GAIN_COUNTERS = 1.0  # a counter that may yet be overtaken needs this many counters better
+HABIT_SLACK_COUNTERS = 1.0  # … and a natural play that shows one gives way to a card this much worse
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 
@@ -191,9 +208,10 @@ class ExpertBot:
                     values[c].append(solve(child, contract, side, -INFINITY, INFINITY))
                 else:
                     values[c].append(playout(child, contract, side, exact_from=0))
-        natural = choose_card(view, p, self.memory)
+        natural = habit_free(view, choose_card(view, p, self.memory), values, p)
         top = max(legal, key=lambda c: sum(values[c]))
-        best = top if top == natural or clearly_better(values[top], values[natural]) else natural
+        bar = override_bar(view, top, natural, p)
+        best = top if top != natural and clearly_better(values[top], values[natural], *bar) else natural
         done = len(values[best])
         reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
         return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
@@ -254,6 +272,7 @@ class ExpertBot:
         needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
         if partner_high:
             needed = MADE_NEEDED_OVER_PARTNER
+        needed = max(needed, stricter_made_needed(view, trump, least, gain))
         samples = len(outcomes[trump])
         made_in = round(made * samples)
         # A bid is valued as the contract at that bid in its best trump; a pass as 0 (the hand left
@@ -280,7 +299,7 @@ class ExpertBot:
         outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
         gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
-        best = max(legal, key=lambda t: gains[t])
+        best = long_trump_first(view, p, outcomes, max(legal, key=lambda t: gains[t]))
         samples = len(outcomes[best])
         made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
@@ -335,15 +354,83 @@ class ExpertBot:
 # ---------------------------------------------------------------- helpers
 
 
-def clearly_better(candidate: Sequence[float], natural: Sequence[float]) -> bool:
+def clearly_better(
+    candidate: Sequence[float],
+    natural: Sequence[float],
+    z: float = CLEAR_GAIN_Z,
+    least: float = CLEAR_GAIN_MIN,
+) -> bool:
     """Whether ``candidate`` beats ``natural`` on the same sampled deals by more than the noise:
-    the mean paired gain exceeds ``CLEAR_GAIN_Z`` standard errors (and ``CLEAR_GAIN_MIN`` points)."""
+    the mean paired gain exceeds ``z`` standard errors (and ``least`` points). A habit move
+    (``habit_move``) is held to ``HABIT_GAIN_Z`` and ``HABIT_GAIN_COUNTERS``."""
     gains = [c - n for c, n in zip(candidate, natural, strict=True)]
     mean = sum(gains) / len(gains)
-    if mean <= CLEAR_GAIN_MIN:
+    if mean <= least:
         return False
     spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1))
-    return mean > CLEAR_GAIN_Z * spread / math.sqrt(len(gains))
+    return mean > z * spread / math.sqrt(len(gains))
+
+
+def override_bar(view: SeatView, card: Card, natural: Card, p: Profile) -> tuple[float, float]:
+    """How much better (standard errors, points a hand) ``card`` must be to override the natural
+    play: far more when it shows a habit the natural play does not (``habit_move``)."""
+    if habit_move(view, card, natural, p):
+        return HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
+    if risky_counter(view, card, p) and not p.value[natural]:
+        return CLEAR_GAIN_Z, RISKY_GAIN_COUNTERS * least_counter(p)
+    return CLEAR_GAIN_Z, CLEAR_GAIN_MIN
+
+
+def risky_counter(view: SeatView, card: Card, p: Profile) -> bool:
+    """Whether ``card`` is a counter that takes a trick an opponent is winning for now only: a seat
+    still to play may hold a higher card of its suit (``reasons.is_boss``)."""
+    trick = view.trick.cards if view.trick is not None else ()
+    if not trick or not p.value[card] or len(trick) == view.variant.seats - 1:
+        return False
+    assert view.trick is not None
+    side_of = view.variant.side_of
+    best = trick_winner(trick, view.trump)
+    if side_of((view.trick.leader + best) % view.variant.seats) == side_of(view.seat):
+        return False
+    return beats(card, trick[best], view.trump) and not reasons.is_boss(view, card, p)
+
+
+def least_counter(p: Profile) -> int:
+    """The points of the cheapest counter (1 in `classic`, 5 in `six-handed`): the scale of a habit."""
+    return min(v for v in p.value if v)
+
+
+def habit(view: SeatView, card: Card, p: Profile) -> bool:
+    """Whether playing ``card`` shows a habit players hate (``habits.py``): a defender's trump
+    lead, or a counter thrown onto a trick an opponent is winning (``card`` does not beat it)."""
+    side_of = view.variant.side_of
+    if view.trick is None or not view.trick.cards:
+        assert view.bidder is not None
+        return side_of(view.bidder) != side_of(view.seat) and card // 6 == view.trump
+    if not p.value[card]:
+        return False
+    trick = view.trick.cards
+    best = trick_winner(trick, view.trump)
+    opponent_winning = side_of((view.trick.leader + best) % view.variant.seats) != side_of(view.seat)
+    return opponent_winning and not beats(card, trick[best], view.trump)
+
+
+def habit_move(view: SeatView, card: Card, natural: Card, p: Profile) -> bool:
+    """Whether ``card`` instead of the ``natural`` play shows a habit the natural play does not."""
+    return habit(view, card, p) and not habit(view, natural, p)
+
+
+def habit_free(view: SeatView, natural: Card, values: Mapping[Card, Sequence[float]], p: Profile) -> Card:
+    """The natural play, unless it shows a habit (``habit``) and a card that does not did no worse
+    on the same sampled deals (within ``HABIT_SLACK_COUNTERS`` a hand): then the best such card."""
+    if not habit(view, natural, p):
+        return natural
+    others = [c for c in values if not habit(view, c, p)]
+    if not others:
+        return natural
+    other = max(others, key=lambda c: sum(values[c]))
+    lost = (sum(values[natural]) - sum(values[other])) / max(1, len(values[natural]))
+    return other if lost <= HABIT_SLACK_COUNTERS * least_counter(p) else natural
 
 
 def _margin(scores: Sequence[int], side: int) -> float:
@@ -373,6 +460,41 @@ def best_trump_at(view: SeatView, outcomes: dict[Suit, list[Outcome]], bid: int)
     gains = {t: _mean_margin(view, found, bid, t, side) for t, found in outcomes.items()}
     trump = max(gains, key=lambda t: gains[t])
     return trump, _made_rate(view, outcomes[trump], bid, trump), gains[trump]
+
+
+def stricter_made_needed(view: SeatView, trump: Suit, bid: int, gain: float) -> float:
+    """The made rate a bid of ``bid`` in ``trump`` needs at least, whatever the auction: a short
+    trump (a habit players hate, and the sampled deals overrate it) needs ``MADE_NEEDED_SHORT_TRUMP``,
+    a thin gain ``MADE_NEEDED_THIN``; otherwise nothing more."""
+    trumps = sum(1 for c in view.hand if c // 6 == trump)
+    if short_trump(view.variant, trumps):
+        return MADE_NEEDED_SHORT_TRUMP
+    return MADE_NEEDED_THIN if gain < THIN_GAIN_SHARE * bid else 0.0
+
+
+def long_trump_first(
+    view: SeatView, p: Profile, outcomes: Mapping[Suit, Sequence[Outcome]], best: Suit
+) -> Suit:
+    """The trump to name: ``best`` (the best on average), unless it is short (``habits.short_trump``)
+    and not clearly better (``HABIT_GAIN_Z``, ``HABIT_GAIN_COUNTERS``) on the same sampled deals
+    than the best of the longer suits weighed in ``outcomes``: then that one."""
+    held = counts_of(view.hand)
+    trumps = {t: sum(held[t * 6 : t * 6 + 6]) for t in outcomes}
+    longer = [t for t in outcomes if not short_trump(view.variant, trumps[t])]
+    if not longer or not short_trump(view.variant, trumps[best]):
+        return best
+    assert view.bid is not None
+    side = view.variant.side_of(view.seat)
+    margins = {
+        t: [
+            _margin(outcome_scores(view.variant, view.settings, o, view.seat, view.bid, t), side)
+            for o in outcomes[t]
+        ]
+        for t in (best, *longer)
+    }
+    other = max(longer, key=lambda t: sum(margins[t]))
+    bar = HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
+    return best if clearly_better(margins[best], margins[other], *bar) else other
 
 
 def _partner_holds_bid(view: SeatView) -> bool:

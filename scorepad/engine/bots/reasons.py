@@ -184,7 +184,7 @@ def play_reason(view: SeatView, card: Card, p: Profile, best_in: tuple[int, int]
 
 def _lead_reason(view: SeatView, card: Card, p: Profile) -> str | None:
     suit = suit_of(card)
-    if _is_boss(view, card, p):
+    if is_boss(view, card, p):
         top = _top_words(view, card, p)
         if suit == view.trump:
             return f"{card_words(card)} draws trumps and cannot lose the trick: {top}"
@@ -210,7 +210,7 @@ def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile
     if wins:
         if last:
             return f"{card_words(card)} wins the trick: you play last"
-        if _is_boss(view, card, p):
+        if is_boss(view, card, p):
             top = _top_words(view, card, p)
             if suit_of(card) == view.trump:
                 return f"{card_words(card)} wins the trick: {top}"
@@ -236,7 +236,7 @@ def _seen(view: SeatView) -> list[int]:
     return seen
 
 
-def _is_boss(view: SeatView, card: Card, p: Profile) -> bool:
+def is_boss(view: SeatView, card: Card, p: Profile) -> bool:
     """Whether no card of ``card``'s suit that could beat it is still out (copies of the card
     itself lose to the first one played, so only higher ranks count)."""
     seen = _seen(view)
