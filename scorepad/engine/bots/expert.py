@@ -32,8 +32,9 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -43,7 +44,7 @@ from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..view import PLAY, Answer, Decision, SeatView
+from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons
 from .heuristic import (
     PARTNER_MELD_SHARE,
@@ -67,6 +68,7 @@ CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this ma
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
+ANALYSIS_CACHE_SIZE = 128  # bid analyses kept per process (each a few hundred simulated hands)
 
 
 log = logging.getLogger(__name__)
@@ -94,11 +96,16 @@ class ExpertBot:
         *,
         playouts: int = DEFAULT_PLAYOUTS,
         budget_ms: float = DEFAULT_BUDGET_MS,
+        analysis_seed: str | None = None,
     ) -> None:
         self.seat = seat
         self.rng = rng
         self.playouts = max(1, playouts)
         self.budget = budget_ms / 1000.0
+        # With a seed, the bid analysis is a function of the hand alone and outlives this bot in
+        # the process's cache (practice rebuilds its bots for every write); without one it is
+        # drawn from ``rng`` and kept for this bot's later bids and trump (a match's bots live on).
+        self.analysis_seed = analysis_seed
         self._bid_memo: tuple[object, dict[Suit, list[Outcome]]] | None = None
         self.memory = Memory()  # the heuristic's reading of the tricks, for its natural play
 
@@ -135,11 +142,18 @@ class ExpertBot:
     # ------------------------------------------------------------ sampling
 
     def _deals(
-        self, view: SeatView, k: Knowledge, p: Profile, rounds: int, deadline: float
+        self,
+        view: SeatView,
+        k: Knowledge,
+        p: Profile,
+        rounds: int,
+        deadline: float,
+        rng: random.Random | None = None,
     ) -> Iterator[list[list[int]]]:
         """Up to ``rounds`` deals sampled from ``k`` (what ``view``'s seat knows), one at a time: after
         ``MIN_ROUNDS`` the next one comes only while the clock allows, so the caller's work on each
-        deal counts against the budget."""
+        deal counts against the budget. Drawn with ``rng``, else the bot's own."""
+        rng = rng or self.rng
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
@@ -152,15 +166,15 @@ class ExpertBot:
                     rounds,
                 )
                 return
-            yield self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng)
+            yield self._fitted_deal(view, k, p, rng) if fit else deal_unknown(k, rng)
 
-    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile) -> list[list[int]]:
+    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile, rng: random.Random) -> list[list[int]]:
         """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
         one that explains most."""
         best: list[list[int]] | None = None
         best_misfits = math.inf
         for _ in range(FIT_TRIES):
-            hands = deal_unknown(k, self.rng)
+            hands = deal_unknown(k, rng)
             misfits = auction_misfits(view, hands, p)
             if misfits < best_misfits:
                 best, best_misfits = hands, misfits
@@ -223,18 +237,52 @@ class ExpertBot:
     # ------------------------------------------------------------ bidding and trump
 
     def _outcomes(
-        self, view: SeatView, p: Profile, deadline: float, trumps: Sequence[Suit], bidder: int
+        self,
+        view: SeatView,
+        p: Profile,
+        deadline: float,
+        trumps: Sequence[Suit],
+        bidder: int,
+        rng: random.Random | None = None,
     ) -> dict[Suit, list[Outcome]]:
         """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
         per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
         passer = partial(choose_pass, p=p)
-        for hands in self._deals(view, knowledge_of(view), p, per_trump, deadline):
+        for hands in self._deals(view, knowledge_of(view), p, per_trump, deadline, rng):
             for t in trumps:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
                 )
         return results
+
+    def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> dict[Suit, list[Outcome]]:
+        """The hand simulated as this seat's contract in each suit it may name, once a hand: it serves
+        every bid of the auction and the trump choice. The deals are drawn at the seat's first call,
+        fitted to the calls before it, and kept: a later call of another seat does not refilter them.
+        Refiltering would throw away samples (so add noise) to read a call the bid rule reads anyway
+        (over a partner, it asks more), and the expert's duplicate matches were measured this way."""
+        if self.analysis_seed is None:
+            key: Hashable = (view.hand, view.dealer)
+            if self._bid_memo is None or self._bid_memo[0] != key:
+                first = _first_call_view(view)
+                trumps = trump_suits(counts_of(view.hand), view.settings)
+                self._bid_memo = (key, self._outcomes(first, p, deadline, trumps, view.seat))
+            return self._bid_memo[1]
+        first = _first_call_view(view)
+        key = (self.analysis_seed, self.playouts, first)
+        return _cached(key, lambda: self._seeded_analysis(first, p, deadline))
+
+    def _seeded_analysis(
+        self, first: SeatView, p: Profile, deadline: float
+    ) -> tuple[dict[Suit, list[Outcome]], bool]:
+        """The bid analysis from ``analysis_seed`` and the view at the first call alone, and whether
+        it is complete (the clock did not cut it): the cache keeps only what the playout count decided."""
+        trumps = trump_suits(counts_of(first.hand), first.settings)
+        rng = random.Random(f"{self.analysis_seed}:{first.auction}")
+        found = self._outcomes(first, p, deadline, trumps, first.seat, rng)
+        per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
+        return found, all(len(o) == per_trump for o in found.values())
 
     def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         least = view.least_bid
@@ -243,10 +291,7 @@ class ExpertBot:
         trumps = trump_suits(counts_of(view.hand), view.settings)
         if not trumps:
             return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
-        key = (view.hand, view.dealer)  # simulated once a hand: the auction's later calls are cheap to read
-        if self._bid_memo is None or self._bid_memo[0] != key:
-            self._bid_memo = (key, self._outcomes(view, p, deadline, trumps, view.seat))
-        outcomes = self._bid_memo[1]
+        outcomes = self._bid_analysis(view, p, deadline)
         trump, made, gain = best_trump_at(view, outcomes, least)
         partner_high = _partner_holds_bid(view)
         needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
@@ -272,7 +317,10 @@ class ExpertBot:
         if len(legal) == 1:
             only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
             return Choice(legal[0], only, {legal[0]: 0.0})
-        outcomes = self._outcomes(view, p, deadline, legal, view.seat)
+        analysed = self._bid_analysis(view, p, deadline)
+        outcomes = {t: analysed[t] for t in legal if t in analysed}
+        if len(outcomes) < len(legal):  # never so under the rules (the suits it could name when bidding)
+            outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
         gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
         best = max(legal, key=lambda t: gains[t])
@@ -328,6 +376,42 @@ class ExpertBot:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+_ANALYSES: OrderedDict[Hashable, dict[Suit, list[Outcome]]] = OrderedDict()
+
+
+def _cached(
+    key: Hashable, analyse: Callable[[], tuple[dict[Suit, list[Outcome]], bool]]
+) -> dict[Suit, list[Outcome]]:
+    """The analysis under ``key`` from the process's cache (the least recently used of
+    ``ANALYSIS_CACHE_SIZE`` goes first), else ``analyse()``'s, kept if it is complete."""
+    found = _ANALYSES.get(key)
+    if found is not None:
+        _ANALYSES.move_to_end(key)
+        return found
+    made, complete = analyse()
+    if complete:
+        _ANALYSES[key] = made
+        if len(_ANALYSES) > ANALYSIS_CACHE_SIZE:
+            _ANALYSES.popitem(last=False)
+    return made
+
+
+def clear_analyses() -> None:
+    """Forget every cached bid analysis (tests compare a cold cache with a warm one)."""
+    _ANALYSES.clear()
+
+
+def _first_call_view(view: SeatView) -> SeatView:
+    """A bid or trump ``view`` as its seat saw it at its first call of the auction (or now, before
+    it): all a bid analysis reads, and nothing else (no cards are passed, shown or played yet), so
+    the same first call always gives the same analysis."""
+    assert view.decision in (BID, TRUMP)
+    first = next((i for i, (seat, _) in enumerate(view.auction) if seat == view.seat), len(view.auction))
+    auction = view.auction[:first]
+    hand = tuple(sorted(view.hand))
+    return replace(view, decision=BID, hand=hand, auction=auction, bidder=None, bid=None, totals=(), legal=())
 
 
 def clearly_better(candidate: Sequence[float], natural: Sequence[float]) -> bool:
