@@ -8,11 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.engine.bots.expert import Choice, ExpertBot, clear_analyses
+from scorepad.engine.bots.expert import Choice, ExpertBot, analysed_trumps, clear_analyses
+from scorepad.engine.bots.heuristic import profile_of
+from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.practice import practice_bots
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import BID, TRUMP, SeatView
+from tests.engine.test_expert import after_auction
 
 QUICK = {"playouts": 12, "budget_ms": 60_000.0}
 
@@ -73,3 +76,22 @@ def test_practice_seeds_a_bots_analysis_by_the_hand_and_seat_not_the_moves_so_fa
     later = practice_bots("expert", 5, replace(state, hand_number=1))[1]
     assert isinstance(later, ExpertBot)
     assert later.analysis_seed != seeds[1]
+
+
+HAND = "AS TS KS QS JS AH TH KH QH 9D JC 9C"  # a spade run, a heart marriage with A-10; no more
+
+
+def test_a_bid_analysis_simulates_only_the_two_suits_the_heuristic_values_most():
+    variant = get_variant("classic")
+    p = profile_of(variant, variant.defaults)
+    assert analysed_trumps(parse_cards(HAND), p) == (SPADES, HEARTS)
+
+
+def test_a_review_still_weighs_a_trump_the_bid_analysis_left_out():
+    view = after_auction("trump", HAND, seat=1, legal=(0, 1, 2, 3))
+    plain = ExpertBot(1, random.Random(1), **QUICK).evaluate(view)
+    assert plain.answer in (SPADES, HEARTS)
+    assert set(plain.values) == {SPADES, HEARTS}
+    weighed = ExpertBot(1, random.Random(1), **QUICK).evaluate(view, also=CLUBS)
+    assert set(weighed.values) == {SPADES, HEARTS, DIAMONDS, CLUBS}
+    assert weighed.values[CLUBS] < weighed.values[weighed.answer]

@@ -68,6 +68,8 @@ CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this ma
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
+ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
+TRUMP_SHARE = 4  # … each on playouts / TRUMP_SHARE deals (what each of the four suits had before)
 ANALYSIS_CACHE_SIZE = 128  # bid analyses kept per process (each a few hundred simulated hands)
 
 
@@ -128,7 +130,7 @@ class ExpertBot:
             case Decision.BID:
                 return self._bid(view, p, deadline, also)
             case Decision.TRUMP:
-                return self._trump(view, p, deadline)
+                return self._trump(view, p, deadline, also)
             case Decision.PASS:
                 return self._pass(view, p, deadline, also)
             case Decision.CONCEDE:
@@ -246,15 +248,19 @@ class ExpertBot:
         rng: random.Random | None = None,
     ) -> dict[Suit, list[Outcome]]:
         """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
-        per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
         passer = partial(choose_pass, p=p)
-        for hands in self._deals(view, knowledge_of(view), p, per_trump, deadline, rng):
+        for hands in self._deals(view, knowledge_of(view), p, self._per_trump(trumps), deadline, rng):
             for t in trumps:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
                 )
         return results
+
+    def _per_trump(self, trumps: Sequence[Suit]) -> int:
+        """Deals per simulated trump: a share of the playouts as if all four suits were tried, so
+        a hand with one or two suits worth naming costs a quarter or half of a four-suit one."""
+        return max(MIN_ROUNDS, self.playouts // max(len(trumps), TRUMP_SHARE))
 
     def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> dict[Suit, list[Outcome]]:
         """The hand simulated as this seat's contract in each suit it may name, once a hand: it serves
@@ -266,7 +272,7 @@ class ExpertBot:
             key: Hashable = (view.hand, view.dealer)
             if self._bid_memo is None or self._bid_memo[0] != key:
                 first = _first_call_view(view)
-                trumps = trump_suits(counts_of(view.hand), view.settings)
+                trumps = analysed_trumps(first.hand, p)
                 self._bid_memo = (key, self._outcomes(first, p, deadline, trumps, view.seat))
             return self._bid_memo[1]
         first = _first_call_view(view)
@@ -278,11 +284,10 @@ class ExpertBot:
     ) -> tuple[dict[Suit, list[Outcome]], bool]:
         """The bid analysis from ``analysis_seed`` and the view at the first call alone, and whether
         it is complete (the clock did not cut it): the cache keeps only what the playout count decided."""
-        trumps = trump_suits(counts_of(first.hand), first.settings)
+        trumps = analysed_trumps(first.hand, p)
         rng = random.Random(f"{self.analysis_seed}:{first.auction}")
         found = self._outcomes(first, p, deadline, trumps, first.seat, rng)
-        per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
-        return found, all(len(o) == per_trump for o in found.values())
+        return found, all(len(o) == self._per_trump(trumps) for o in found.values())
 
     def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         least = view.least_bid
@@ -311,7 +316,9 @@ class ExpertBot:
         )
         return Choice(None, why, values, samples)
 
-    def _trump(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+    def _trump(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
+        """The best of the suits its bid analysis tried; every legal suit searched afresh when
+        ``also`` (a review's suit) is one the analysis left out as hopeless."""
         assert view.bid is not None
         legal = list(view.legal_suits)
         if len(legal) == 1:
@@ -319,11 +326,11 @@ class ExpertBot:
             return Choice(legal[0], only, {legal[0]: 0.0})
         analysed = self._bid_analysis(view, p, deadline)
         outcomes = {t: analysed[t] for t in legal if t in analysed}
-        if len(outcomes) < len(legal):  # never so under the rules (the suits it could name when bidding)
+        if not outcomes or (also in legal and also not in outcomes):
             outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
-        gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
-        best = max(legal, key=lambda t: gains[t])
+        gains = {t: _mean_margin(view, found, view.bid, t, side) for t, found in outcomes.items()}
+        best = max(gains, key=lambda t: gains[t])
         samples = len(outcomes[best])
         made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
@@ -401,6 +408,15 @@ def _cached(
 def clear_analyses() -> None:
     """Forget every cached bid analysis (tests compare a cold cache with a warm one)."""
     _ANALYSES.clear()
+
+
+def analysed_trumps(hand: Sequence[Card], p: Profile) -> tuple[Suit, ...]:
+    """The ``ANALYSED_TRUMPS`` suits the hand may name that the heuristic values most (meld plus
+    trick points): a suit further down is almost never the best, and not worth its samples."""
+    suits = trump_suits(counts_of(hand), p.settings)
+    values = suit_values(tuple(hand), p)
+    ranked = sorted(range(len(suits)), key=lambda i: -(values[i][0] + values[i][1]))
+    return tuple(sorted(suits[i] for i in ranked[:ANALYSED_TRUMPS]))
 
 
 def _first_call_view(view: SeatView) -> SeatView:
