@@ -20,24 +20,37 @@ from tests.engine.test_expert import after_auction
 QUICK = {"playouts": 12, "budget_ms": 60_000.0}
 
 
-def auction_by_fresh_bots(variant_id: str, deal_seed: int) -> list[tuple[SeatView, Choice]]:
+def auction_by_fresh_bots(
+    variant_id: str, deal_seed: int, *, match: bool = False
+) -> list[tuple[SeatView, Choice]]:
     """Each bid and the trump choice of a hand, each by a new expert as practice makes them: its
-    generator from the moves so far, its analysis seed from the hand and seat."""
+    generator from the moves so far, its analysis seed from the hand and seat. With ``match``, one
+    expert per seat for the whole hand and no seed, as a match plays."""
     variant = get_variant(variant_id)
     state = deal(variant, variant.defaults, 0, random.Random(deal_seed))
+    match_bots = [ExpertBot(seat, random.Random(seat), **QUICK) for seat in range(variant.seats)]
     decided: list[tuple[SeatView, Choice]] = []
     while state.decision in (BID, TRUMP):
         assert state.to_act is not None
         view = seat_view(state, state.to_act)
-        bot = ExpertBot(view.seat, random.Random(len(state.auction)), analysis_seed=f"7:{view.seat}", **QUICK)
+        bot = (
+            match_bots[view.seat]
+            if match
+            else ExpertBot(
+                view.seat, random.Random(len(state.auction)), analysis_seed=f"7:{view.seat}", **QUICK
+            )
+        )
         choice = bot.evaluate(view)
         decided.append((view, choice))
         state.push(choice.answer)
     return decided
 
 
+@pytest.mark.parametrize("match", [False, True], ids=["practice", "match"])
 @pytest.mark.parametrize(("variant_id", "deal_seed"), [("classic", 10), ("six-handed", 0)])
-def test_one_analysis_serves_each_seats_every_bid_and_its_trump_choice(monkeypatch, variant_id, deal_seed):
+def test_one_analysis_serves_each_seats_every_bid_and_its_trump_choice(
+    monkeypatch, variant_id, deal_seed, match
+):
     searched: list[int] = []
     outcomes = ExpertBot._outcomes
 
@@ -47,7 +60,7 @@ def test_one_analysis_serves_each_seats_every_bid_and_its_trump_choice(monkeypat
 
     monkeypatch.setattr(ExpertBot, "_outcomes", counted)
     clear_analyses()
-    decided = auction_by_fresh_bots(variant_id, deal_seed)
+    decided = auction_by_fresh_bots(variant_id, deal_seed, match=match)
     assert decided[-1][0].decision == TRUMP
     callers = {view.seat for view, _ in decided}
     assert len(decided) > len(callers)  # seats called more than once …

@@ -268,14 +268,13 @@ class ExpertBot:
         fitted to the calls before it, and kept: a later call of another seat does not refilter them.
         Refiltering would throw away samples (so add noise) to read a call the bid rule reads anyway
         (over a partner, it asks more), and the expert's duplicate matches were measured this way."""
+        first = _first_call_view(view)
         if self.analysis_seed is None:
-            key: Hashable = (view.hand, view.dealer)
+            key: Hashable = (first.hand, first.dealer)
             if self._bid_memo is None or self._bid_memo[0] != key:
-                first = _first_call_view(view)
                 trumps = analysed_trumps(first.hand, p)
                 self._bid_memo = (key, self._outcomes(first, p, deadline, trumps, view.seat))
             return self._bid_memo[1]
-        first = _first_call_view(view)
         key = (self.analysis_seed, self.playouts, first)
         return _cached(key, lambda: self._seeded_analysis(first, p, deadline))
 
