@@ -10,9 +10,11 @@ those same deals:
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
   a few dozen playouts are noisy, and a search that trusts them alone throws away counters on a coin
   toss. Measured in duplicate matches, the pair plays far better than either alone;
-* bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
-  it raises while its best trump makes the next bid often enough and gains on average;
-* trump: the suit whose simulated hands score best at the bid won;
+* bid: the hand simulated as the bidder's in the two suits the heuristic values most
+  (``search.simulate_contract``), once a hand (``_bid_analysis``: kept on the bot, or with an
+  ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
+  often enough and gains on average;
+* trump: of those suits, the one whose simulated hands score best at the bid won;
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
   suit …), each simulated on the same deals.
 
