@@ -265,11 +265,11 @@ class ExpertBot:
         return max(MIN_ROUNDS, self.playouts // max(len(trumps), TRUMP_SHARE))
 
     def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> dict[Suit, list[Outcome]]:
-        """The hand simulated as this seat's contract in each suit it may name, once a hand: it serves
+        """The hand simulated as this seat's contract in each ``analysed_trumps`` suit, once a hand: it serves
         every bid of the auction and the trump choice. The deals are drawn at the seat's first call,
         fitted to the calls before it, and kept: a later call of another seat does not refilter them.
         Refiltering would throw away samples (so add noise) to read a call the bid rule reads anyway
-        (over a partner, it asks more), and the expert's duplicate matches were measured this way."""
+        (over a partner, it asks more), and the match bots already bid so."""
         first = _first_call_view(view)
         if self.analysis_seed is None:
             key: Hashable = (first.hand, first.dealer)
