@@ -7,6 +7,8 @@ worker starts that many processes the first time a bot thinks, at ``PRACTICE_BOT
 (10): the operating system then gives the scorepad's requests the cores first, and the request
 waiting for the bots holds no lock and no GIL. With 0 (tests, commands, ``runserver``) the bots
 think in the request's own thread. Only the engine runs there (``engine.practice.play_on``).
+The expert keeps its bid analyses in the process that thinks (``engine.bots.expert``): the pool's
+processes live as long as their web worker, so a hand's later bids in the same process find them.
 
 Either way at most ``PRACTICE_BOTS_AT_ONCE`` requests of a web worker think or wait for a bot at
 once; one more is turned away at once (``BotsBusy``), so practice never holds every thread of a

@@ -30,12 +30,19 @@ class PlayedOn:
 
 
 def practice_bots(strength: str, seed: int, state: HandState) -> dict[int, Bot]:
-    """The bots for every seat but the player's, their randomness fixed by the seed and the moves so far."""
+    """The bots for every seat but the player's, their randomness fixed by the seed and the moves so
+    far; the expert's bid analysis by the seed, the hand and the seat alone, so that one analysis
+    (kept in the process's cache) serves each bot's every bid and trump choice of the hand."""
     moves = (
         len(state.auction) + len(state.passes) + len(state.tricks) * state.variant.seats + len(state.trick)
     )
     return {
-        seat: make_bot(strength, seat, random.Random(f"{seed}:bot:{state.hand_number}:{moves}:{seat}"))
+        seat: make_bot(
+            strength,
+            seat,
+            random.Random(f"{seed}:bot:{state.hand_number}:{moves}:{seat}"),
+            analysis_seed=f"{seed}:analysis:{state.hand_number}:{seat}",
+        )
         for seat in range(1, state.variant.seats)
     }
 

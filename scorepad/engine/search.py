@@ -4,7 +4,9 @@
   (``knowledge.determinize``), as a ``lean.PlayState`` and the ``lean.Contract`` that scores it.
 * ``contract_state(...)``: a sampled deal with a given bidder, bid and trump carried through the
   passing (§1.3) and the meld (a real ``HandState``, so every rule applies) up to the first lead.
-* ``simulate_contract(...)``: that, then played out with the lean policy: what the hand scores.
+* ``simulate_contract(...)``: the same contract played out with the lean policy: what the hand
+  scores. It passes through a ``HandState`` (``passed_hands``) but counts the meld as points only,
+  since nobody looks at a simulated hand's shown cards; a test holds it to ``contract_state``.
 
 Nothing here sees a real hidden card: callers pass deals they sampled themselves.
 """
@@ -17,8 +19,9 @@ from dataclasses import dataclass
 from .cards import Card, Suit, cards_from_counts
 from .game import HandState, seat_view
 from .lean import Contract, PlayState, playout
+from .meld import meld_points
 from .play import close_trick, play_rules
-from .scoring import HandEntry, score_hand
+from .scoring import HandEntry, score_hand, short_meld_stops_play
 from .variants import Settings, Variant
 from .view import CONCEDE, PASS, PLAY, SeatView
 
@@ -65,14 +68,28 @@ def contract_state(
     """The deal ``hands`` after an auction won by ``bidder`` at ``bid``, with ``trump`` named, the
     cards passed (``passer`` answers for each seat that passes) and meld shown, playing on where
     the bidder may concede: at the first lead, or over (the rule of 20 stopped it)."""
-    dealt = [cards_from_counts(hand) for hand in hands]
-    state = HandState.auction_won(variant, settings, dealer, dealt, bidder=bidder, bid=bid)
-    state.push(trump)
+    state = trump_named(variant, settings, dealer, hands, bidder, bid, trump)
     while state.decision == PASS:
         assert state.to_act is not None
         state.push(passer(seat_view(state, state.to_act)))
     if state.decision == CONCEDE:  # `bidder_may_concede`: a simulated contract is played out
         state.push(False)
+    return state
+
+
+def trump_named(
+    variant: Variant,
+    settings: Settings,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    bidder: int,
+    bid: int,
+    trump: Suit,
+) -> HandState:
+    """The deal ``hands`` with the auction won by ``bidder`` at ``bid`` and ``trump`` named."""
+    dealt = [cards_from_counts(hand) for hand in hands]
+    state = HandState.auction_won(variant, settings, dealer, dealt, bidder=bidder, bid=bid)
+    state.push(trump)
     return state
 
 
@@ -83,21 +100,32 @@ def lean_of(state: HandState) -> tuple[PlayState, Contract]:
     assert state.bid is not None
     assert state.trump is not None
     assert state.meld is not None
-    variant = state.variant
-    rules = play_rules(variant, state.settings, state.bid)
-    sides = rules.sides
-    lean = PlayState(
-        rules,
-        state.trump,
+    return first_lead(
+        state.variant,
+        state.settings,
         state.hands,
         state.bidder,
-        [],
-        [0] * sides,
-        [False] * sides,
-        0,
+        state.bid,
+        state.trump,
+        state.variant.side_totals(state.meld),
     )
-    meld = variant.side_totals(state.meld)
-    return lean, Contract(variant, state.settings, state.bidder, state.bid, state.trump, meld)
+
+
+def first_lead(
+    variant: Variant,
+    settings: Settings,
+    hands: Sequence[Sequence[int]],
+    bidder: int,
+    bid: int,
+    trump: Suit,
+    meld: tuple[int, ...],
+) -> tuple[PlayState, Contract]:
+    """The hands ``hands`` at the bidder's first lead (``PlayState`` keeps its own copy), and the
+    contract (``meld`` per side)."""
+    rules = play_rules(variant, settings, bid)
+    sides = rules.sides
+    lean = PlayState(rules, trump, hands, bidder, [], [0] * sides, [False] * sides, 0)
+    return lean, Contract(variant, settings, bidder, bid, trump, meld)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,17 +156,45 @@ def simulate_contract(
     ``outcome_scores``. (One above the minimum stands in while playing: the play rules look at the
     bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
     """
-    state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
-    assert state.meld is not None
-    meld = variant.side_totals(state.meld)
+    bid = settings.min_bid + 1
+    held = passed_hands(variant, settings, dealer, hands, bidder, bid, trump, passer)
+    # The meld as points only: nobody looks at the cards shown in a simulated hand, and laying
+    # them out (``meld.shown_cards``) took a third of a bid search. Past the meld the rules are
+    # ``HandState._show_meld``'s: a short meld stops play, a bidder who may concede plays on.
+    meld = variant.side_totals(tuple(meld_points(hand, trump, variant, settings) for hand in held))
     bidders = variant.side_of(bidder)
-    if state.decision != PLAY:
+    if short_meld_stops_play(settings, meld[bidders]):
         nothing = (0,) * len(variant.sides)
         return Outcome(meld[bidders], meld, nothing, (False,) * len(nothing), played=False)
-    lean, contract = lean_of(state)
+    lean, contract = first_lead(variant, settings, held, bidder, bid, trump, meld)
     playout(lean, contract, bidders, exact_from)
     took_meld = meld[bidders] if (lean.took[bidders] or not settings.meld_requires_trick) else 0
     return Outcome(took_meld + lean.points[bidders], meld, tuple(lean.points), tuple(lean.took), played=True)
+
+
+def passed_hands(
+    variant: Variant,
+    settings: Settings,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    bidder: int,
+    bid: int,
+    trump: Suit,
+    passer: Passer,
+) -> Sequence[Sequence[int]]:
+    """The deal ``hands`` once the cards are passed (§1.3), ``passer`` answering for each seat that
+    passes (from a real ``HandState``'s seat view); ``hands`` itself where nobody passes."""
+    partner = next((s for s in variant.sides[variant.side_of(bidder)] if s != bidder), None)
+    if not settings.pass_cards or partner is None:
+        return hands
+    state = trump_named(variant, settings, dealer, hands, bidder, bid, trump)
+    state.push(passer(seat_view(state, partner)))
+    # The bidder's pass back moves the cards here: pushed, it would lay out every seat's meld.
+    held = [hand[:] for hand in state.hands]
+    for c in passer(seat_view(state, bidder)):
+        held[bidder][c] -= 1
+        held[partner][c] += 1
+    return held
 
 
 def outcome_scores(

@@ -51,9 +51,11 @@ def make_bot(
     *,
     playouts: int = DEFAULT_PLAYOUTS,
     budget_ms: float = DEFAULT_BUDGET_MS,
+    analysis_seed: str | None = None,
 ) -> Bot:
     """The bot called ``name`` for ``seat``; ``rng`` drives the random, easy and expert bots,
-    ``timeout`` outside ones, ``playouts`` and ``budget_ms`` the expert's work per decision."""
+    ``timeout`` outside ones, ``playouts`` and ``budget_ms`` the expert's work per decision,
+    ``analysis_seed`` its bid analysis (``ExpertBot``: one per hand, cached in the process)."""
     if name == "random":
         return RandomBot(seat, rng)
     if name == "easy":
@@ -62,7 +64,9 @@ def make_bot(
         return HeuristicBot(seat)
     if name in ("expert", HAND_ONLY_EXPERT):
         aware = name == "expert"
-        return ExpertBot(seat, rng, playouts=playouts, budget_ms=budget_ms, score_aware=aware)
+        return ExpertBot(
+            seat, rng, playouts=playouts, budget_ms=budget_ms, score_aware=aware, analysis_seed=analysis_seed
+        )
     if name.startswith(OUTSIDE_PREFIX):
         return OutsideBot(name.removeprefix(OUTSIDE_PREFIX), seat, timeout)
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_CHOICES)}")

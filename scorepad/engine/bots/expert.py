@@ -15,11 +15,14 @@ those same deals:
   overrides the natural play only when several counters better (``override_bar``; a counter that
   takes an opponent's trick for now only, one counter better: ``risky_counter``), and a natural
   play that shows one gives way to a card that does not and did about as well (``habit_free``);
-* bid: the hand simulated as the bidder's in each trump it may name (``search.simulate_contract``);
-  it raises while its best trump makes the next bid often enough and gains on average; a short
-  trump or a thin gain needs a higher made rate (``stricter_made_needed``);
-* trump: the suit whose simulated hands score best at the bid won, a short one only when clearly
-  better than the best longer suit (``long_trump_first``);
+* bid: the hand simulated as the bidder's in the two suits the heuristic values most
+  (``search.simulate_contract``), once a hand (``_bid_analysis``: kept on the bot, or with an
+  ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
+  often enough and gains on average; a short trump or a thin gain needs a higher made rate
+  (``stricter_made_needed``), and near the end of a game the bid is weighed for the game
+  (``stakes``);
+* trump: of those suits, the one whose simulated hands score best at the bid won, a short one only
+  when clearly better than the best longer suit (``long_trump_first``);
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
   suit …), each simulated on the same deals.
 
@@ -39,8 +42,9 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -52,7 +56,7 @@ from ..lean import INFINITY, playout, solve
 from ..play import beats, trick_winner
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..view import PLAY, Answer, Decision, SeatView
+from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons, stakes
 from .heuristic import (
     PARTNER_MELD_SHARE,
@@ -84,6 +88,9 @@ RISKY_GAIN_COUNTERS = 1.0  # a counter that may yet be overtaken needs this many
 HABIT_SLACK_COUNTERS = 1.0  # … and a natural play that shows one gives way to a card this much worse
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
+ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
+TRUMP_SHARE = 4  # … each on playouts / TRUMP_SHARE deals (what each of the four suits had before)
+ANALYSIS_CACHE_SIZE = 128  # bid analyses kept per process (each a few hundred simulated hands)
 
 
 log = logging.getLogger(__name__)
@@ -112,12 +119,17 @@ class ExpertBot:
         playouts: int = DEFAULT_PLAYOUTS,
         budget_ms: float = DEFAULT_BUDGET_MS,
         score_aware: bool = True,
+        analysis_seed: str | None = None,
     ) -> None:
         self.seat = seat
         self.score_aware = score_aware  # bids for the game near its end (``stakes``)
         self.rng = rng
         self.playouts = max(1, playouts)
         self.budget = budget_ms / 1000.0
+        # With a seed, the bid analysis is a function of the hand alone and outlives this bot in
+        # the process's cache (practice rebuilds its bots for every write); without one it is
+        # drawn from ``rng`` and kept for this bot's later bids and trump (a match's bots live on).
+        self.analysis_seed = analysis_seed
         self._bid_memo: tuple[object, dict[Suit, list[Outcome]]] | None = None
         self.memory = Memory()  # the heuristic's reading of the tricks, for its natural play
 
@@ -140,7 +152,7 @@ class ExpertBot:
             case Decision.BID:
                 return self._bid(view, p, deadline, also)
             case Decision.TRUMP:
-                return self._trump(view, p, deadline)
+                return self._trump(view, p, deadline, also)
             case Decision.PASS:
                 return self._pass(view, p, deadline, also)
             case Decision.CONCEDE:
@@ -154,11 +166,18 @@ class ExpertBot:
     # ------------------------------------------------------------ sampling
 
     def _deals(
-        self, view: SeatView, k: Knowledge, p: Profile, rounds: int, deadline: float
+        self,
+        view: SeatView,
+        k: Knowledge,
+        p: Profile,
+        rounds: int,
+        deadline: float,
+        rng: random.Random | None = None,
     ) -> Iterator[list[list[int]]]:
         """Up to ``rounds`` deals sampled from ``k`` (what ``view``'s seat knows), one at a time: after
         ``MIN_ROUNDS`` the next one comes only while the clock allows, so the caller's work on each
-        deal counts against the budget."""
+        deal counts against the budget. Drawn with ``rng``, else the bot's own."""
+        rng = rng or self.rng
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
@@ -171,15 +190,15 @@ class ExpertBot:
                     rounds,
                 )
                 return
-            yield self._fitted_deal(view, k, p) if fit else deal_unknown(k, self.rng)
+            yield self._fitted_deal(view, k, p, rng) if fit else deal_unknown(k, rng)
 
-    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile) -> list[list[int]]:
+    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile, rng: random.Random) -> list[list[int]]:
         """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
         one that explains most."""
         best: list[list[int]] | None = None
         best_misfits = math.inf
         for _ in range(FIT_TRIES):
-            hands = deal_unknown(k, self.rng)
+            hands = deal_unknown(k, rng)
             misfits = auction_misfits(view, hands, p)
             if misfits < best_misfits:
                 best, best_misfits = hands, misfits
@@ -243,18 +262,54 @@ class ExpertBot:
     # ------------------------------------------------------------ bidding and trump
 
     def _outcomes(
-        self, view: SeatView, p: Profile, deadline: float, trumps: Sequence[Suit], bidder: int
+        self,
+        view: SeatView,
+        p: Profile,
+        deadline: float,
+        trumps: Sequence[Suit],
+        bidder: int,
+        rng: random.Random | None = None,
     ) -> dict[Suit, list[Outcome]]:
         """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
-        per_trump = max(MIN_ROUNDS, self.playouts // max(1, len(trumps)))
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
         passer = partial(choose_pass, p=p)
-        for hands in self._deals(view, knowledge_of(view), p, per_trump, deadline):
+        for hands in self._deals(view, knowledge_of(view), p, self._per_trump(trumps), deadline, rng):
             for t in trumps:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
                 )
         return results
+
+    def _per_trump(self, trumps: Sequence[Suit]) -> int:
+        """Deals per simulated trump: a share of the playouts as if all four suits were tried, so
+        a hand with one or two suits worth naming costs a quarter or half of a four-suit one."""
+        return max(MIN_ROUNDS, self.playouts // max(len(trumps), TRUMP_SHARE))
+
+    def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> dict[Suit, list[Outcome]]:
+        """The hand simulated as this seat's contract in each ``analysed_trumps`` suit, once a hand: it serves
+        every bid of the auction and the trump choice. The deals are drawn at the seat's first call,
+        fitted to the calls before it, and kept: a later call of another seat does not refilter them.
+        Refiltering would throw away samples (so add noise) to read a call the bid rule reads anyway
+        (over a partner, it asks more), and the match bots already bid so."""
+        first = _first_call_view(view)
+        if self.analysis_seed is None:
+            key: Hashable = (first.hand, first.dealer)
+            if self._bid_memo is None or self._bid_memo[0] != key:
+                trumps = analysed_trumps(first.hand, p)
+                self._bid_memo = (key, self._outcomes(first, p, deadline, trumps, view.seat))
+            return self._bid_memo[1]
+        key = (self.analysis_seed, self.playouts, first)
+        return _cached(key, lambda: self._seeded_analysis(first, p, deadline))
+
+    def _seeded_analysis(
+        self, first: SeatView, p: Profile, deadline: float
+    ) -> tuple[dict[Suit, list[Outcome]], bool]:
+        """The bid analysis from ``analysis_seed`` and the view at the first call alone, and whether
+        it is complete (the clock did not cut it): the cache keeps only what the playout count decided."""
+        trumps = analysed_trumps(first.hand, p)
+        rng = random.Random(f"{self.analysis_seed}:{first.auction}")
+        found = self._outcomes(first, p, deadline, trumps, first.seat, rng)
+        return found, all(len(o) == self._per_trump(trumps) for o in found.values())
 
     def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         least = view.least_bid
@@ -263,10 +318,7 @@ class ExpertBot:
         trumps = trump_suits(counts_of(view.hand), view.settings)
         if not trumps:
             return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
-        key = (view.hand, view.dealer)  # simulated once a hand: the auction's later calls are cheap to read
-        if self._bid_memo is None or self._bid_memo[0] != key:
-            self._bid_memo = (key, self._outcomes(view, p, deadline, trumps, view.seat))
-        outcomes = self._bid_memo[1]
+        outcomes = self._bid_analysis(view, p, deadline)
         trump, made, gain = best_trump_at(view, outcomes, least)
         partner_high = _partner_holds_bid(view)
         needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
@@ -290,16 +342,21 @@ class ExpertBot:
         )
         return Choice(None, why, values, samples)
 
-    def _trump(self, view: SeatView, p: Profile, deadline: float) -> Choice:
+    def _trump(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
+        """The best of the suits its bid analysis tried; every legal suit searched afresh when
+        ``also`` (a review's suit) is one the analysis left out as hopeless."""
         assert view.bid is not None
         legal = list(view.legal_suits)
         if len(legal) == 1:
             only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
             return Choice(legal[0], only, {legal[0]: 0.0})
-        outcomes = self._outcomes(view, p, deadline, legal, view.seat)
+        analysed = self._bid_analysis(view, p, deadline)
+        outcomes = {t: analysed[t] for t in legal if t in analysed}
+        if not outcomes or (also in legal and also not in outcomes):
+            outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
-        gains = {t: _mean_margin(view, outcomes[t], view.bid, t, side) for t in legal}
-        best = long_trump_first(view, p, outcomes, max(legal, key=lambda t: gains[t]))
+        gains = {t: _mean_margin(view, found, view.bid, t, side) for t, found in outcomes.items()}
+        best = long_trump_first(view, p, outcomes, max(gains, key=lambda t: gains[t]))
         samples = len(outcomes[best])
         made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
@@ -352,6 +409,51 @@ class ExpertBot:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+_ANALYSES: OrderedDict[Hashable, dict[Suit, list[Outcome]]] = OrderedDict()
+
+
+def _cached(
+    key: Hashable, analyse: Callable[[], tuple[dict[Suit, list[Outcome]], bool]]
+) -> dict[Suit, list[Outcome]]:
+    """The analysis under ``key`` from the process's cache (the least recently used of
+    ``ANALYSIS_CACHE_SIZE`` goes first), else ``analyse()``'s, kept if it is complete."""
+    found = _ANALYSES.get(key)
+    if found is not None:
+        _ANALYSES.move_to_end(key)
+        return found
+    made, complete = analyse()
+    if complete:
+        _ANALYSES[key] = made
+        if len(_ANALYSES) > ANALYSIS_CACHE_SIZE:
+            _ANALYSES.popitem(last=False)
+    return made
+
+
+def clear_analyses() -> None:
+    """Forget every cached bid analysis (tests compare a cold cache with a warm one)."""
+    _ANALYSES.clear()
+
+
+def analysed_trumps(hand: Sequence[Card], p: Profile) -> tuple[Suit, ...]:
+    """The ``ANALYSED_TRUMPS`` suits the hand may name that the heuristic values most (meld plus
+    trick points): a suit further down is almost never the best, and not worth its samples."""
+    suits = trump_suits(counts_of(hand), p.settings)
+    values = suit_values(tuple(hand), p)
+    ranked = sorted(range(len(suits)), key=lambda i: -(values[i][0] + values[i][1]))
+    return tuple(sorted(suits[i] for i in ranked[:ANALYSED_TRUMPS]))
+
+
+def _first_call_view(view: SeatView) -> SeatView:
+    """A bid or trump ``view`` as its seat saw it at its first call of the auction (or now, before
+    it): all a bid analysis reads, and nothing else (no cards are passed, shown or played yet), so
+    the same first call always gives the same analysis."""
+    assert view.decision in (BID, TRUMP)
+    first = next((i for i, (seat, _) in enumerate(view.auction) if seat == view.seat), len(view.auction))
+    auction = view.auction[:first]
+    hand = tuple(sorted(view.hand))
+    return replace(view, decision=BID, hand=hand, auction=auction, bidder=None, bid=None, totals=(), legal=())
 
 
 def clearly_better(

@@ -1,0 +1,57 @@
+"""The search kit: a simulated contract scores as the full game state would play it."""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+
+import pytest
+
+from scorepad.engine.auction import trump_suits
+from scorepad.engine.bots.heuristic import choose_pass, profile_of
+from scorepad.engine.game import deal
+from scorepad.engine.lean import playout
+from scorepad.engine.search import Outcome, contract_state, lean_of, simulate_contract
+from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.engine.view import PLAY
+
+HOUSE_RULES = [
+    {},
+    {"pass_cards": 3, "bidder_may_concede": True, "meld_requires_trick": False},
+    {"bidders_short_meld_play_out": True, "trump_requires_marriage": True},
+]
+
+
+def through_the_game_state(variant, settings, dealer, hands, bidder, trump, passer) -> Outcome:
+    """What ``simulate_contract`` must give: the contract carried through a real ``HandState``
+    (passes, shown meld, the rule of 20, conceding) and then played out with the lean policy."""
+    state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
+    assert state.meld is not None
+    meld = variant.side_totals(state.meld)
+    bidders = variant.side_of(bidder)
+    if state.decision != PLAY:
+        nothing = (0,) * len(variant.sides)
+        return Outcome(meld[bidders], meld, nothing, (False,) * len(nothing), played=False)
+    lean, contract = lean_of(state)
+    playout(lean, contract, bidders, 0)
+    took_meld = meld[bidders] if (lean.took[bidders] or not settings.meld_requires_trick) else 0
+    return Outcome(took_meld + lean.points[bidders], meld, tuple(lean.points), tuple(lean.took), played=True)
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+@pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: ",".join(r) or "defaults")
+def test_a_simulated_contract_scores_as_the_full_game_state_plays_it(variant_id, rules) -> None:
+    variant = get_variant(variant_id)
+    settings = variant.settings(rules)
+    passer = partial(choose_pass, p=profile_of(variant, settings))
+    rng = random.Random(17)
+    unplayed = 0
+    for number in range(40):
+        hands = deal(variant, settings, number % variant.seats, rng).hands
+        bidder = rng.randrange(variant.seats)
+        for trump in trump_suits(hands[bidder], settings):
+            args = (variant, settings, number % variant.seats, hands, bidder, trump, passer)
+            expected = through_the_game_state(*args)
+            assert simulate_contract(*args) == expected
+            unplayed += not expected.played
+    assert unplayed < 40 * 4  # most contracts are played out, so the play is compared too
