@@ -12,3 +12,14 @@ HOUSEHOLD_NAME_MAX = 80  # characters in a household's name
 PLAYER_NAME_MAX = 40  # characters in a player's name
 
 DEFAULT_STRENGTH = "heuristic"  # the practice bots' strength when none is chosen
+
+# One sentence each, what a player meets at the table; the word before the colon names the strength
+# in the practice history.
+STRENGTH_WORDS = {
+    "easy": "Easy: a beginner who always plays legally and sensibly, bids timidly and now and then"
+    " plays a careless card.",
+    "heuristic": "Steady: a steady club player who bids its meld and the tricks its hand should take,"
+    " counts the cards and never wastes a high trump.",
+    "expert": "Expert: as strong as its thinking time allows: before each decision it plays the hand"
+    " out on many deals of the cards it cannot see.",
+}

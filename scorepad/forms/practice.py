@@ -13,21 +13,11 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from ..constants import DEFAULT_STRENGTH
+from ..constants import DEFAULT_STRENGTH, STRENGTH_WORDS
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant, get_variant
 from .house_rules import choice_field, setting_field
 
-# One sentence each, what a player meets at the table; the word before the colon names the strength
-# in the practice history.
-STRENGTH_WORDS = {
-    "easy": "Easy: a beginner who always plays legally and sensibly, bids timidly and now and then"
-    " plays a careless card.",
-    "heuristic": "Steady: a steady club player who bids its meld and the tricks its hand should take,"
-    " counts the cards and never wastes a high trump.",
-    "expert": "Expert: as strong as its thinking time allows: before each decision it plays the hand"
-    " out on many deals of the cards it cannot see.",
-}
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
 STALE_FORM = "This form is out of date (it came from an older page): check the choices and start again."
 

@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from ..constants import PLAYER
+from ..constants import PLAYER, STRENGTH_WORDS
 from ..engine.answers import ANSWER_KEYS, AnswerError, read_form, why_not_playable
 from ..engine.auction import high_bid, trump_suits
 from ..engine.bots import HINT_BOT, make_bot
@@ -42,7 +42,6 @@ from ..engine.meld import count_meld, hand_score_ceiling, meld_points
 from ..engine.play import trick_winner
 from ..engine.variants import VARIANTS, Settings, SettingsError, Variant
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
-from ..forms.practice import STRENGTH_WORDS
 from ..models import PracticeGame
 
 SESSION_KEY = "practice_games"  # ids of the games this browser started without an account

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scorepad.constants import STRENGTH_WORDS
 from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.cards import Card, card_name, card_words, cards_from_counts
 from scorepad.engine.game import HandState, from_json, seat_view
-from scorepad.forms.practice import STRENGTH_WORDS
 from scorepad.models import PracticeGame
 from scorepad.selectors.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
