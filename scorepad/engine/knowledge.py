@@ -190,8 +190,10 @@ def deal_unknown(k: Knowledge, rng: random.Random) -> list[list[int]]:
     pool = [Card(c) for c in range(CARD_COUNT) for _ in range(k.unseen[c])]
     if not others:
         return hands
+    # Per card, the seats that may hold it (in seat order): read once, not once per copy and try.
+    allowed = [[s for s in others if not k.forbidden[s] >> c & 1] for c in range(CARD_COUNT)]
     for _ in range(GREEDY_ATTEMPTS):
-        dealt = _greedy_deal(pool, others, k, rng)
+        dealt = _greedy_deal(pool, others, k, allowed, rng)
         if dealt is not None:
             break
     else:
@@ -203,30 +205,34 @@ def deal_unknown(k: Knowledge, rng: random.Random) -> list[list[int]]:
 
 
 def _greedy_deal(
-    pool: list[Card], others: list[int], k: Knowledge, rng: random.Random
+    pool: list[Card], others: list[int], k: Knowledge, allowed: list[list[int]], rng: random.Random
 ) -> dict[int, list[Card]] | None:
-    """Shuffle and deal, each card to a seat that may hold it, chosen in proportion to its room.
+    """Shuffle and deal, each card to a seat that may hold it (``allowed``), chosen in proportion
+    to its room.
 
     With no constraints this is exactly a fair deal; the most constrained cards go first so a
     dead end is rare, and a dead end returns None for another try.
     """
     room = {s: k.need(s) for s in others}
-    forbidden = k.forbidden
     cards = pool[:]
     rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in others if forbidden[s] >> c & 1), reverse=True)
+    barred = [len(others) - len(seats) for seats in allowed]
+    if any(barred):  # the sort is stable: with nothing barred the shuffle's order stands as it is
+        cards.sort(key=barred.__getitem__, reverse=True)
     dealt: dict[int, list[Card]] = {s: [] for s in others}
+    left = sum(room.values())  # room left at every seat: a card any seat may hold picks from it all
     for c in cards:
-        eligible = [s for s in others if room[s] and not forbidden[s] >> c & 1]
+        eligible = [s for s in allowed[c] if room[s]]
         if not eligible:
             return None
-        pick = rng.randrange(sum(room[s] for s in eligible))
+        pick = rng.randrange(left if len(allowed[c]) == len(others) else sum(room[s] for s in eligible))
         for s in eligible:
             pick -= room[s]
             if pick < 0:
                 break
         dealt[s].append(c)
         room[s] -= 1
+        left -= 1
     return dealt
 
 
