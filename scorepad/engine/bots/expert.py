@@ -332,7 +332,10 @@ class ExpertBot:
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, outcomes, also)[2]
-        deals = self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
+
+        def deals() -> Iterator[list[list[int]]]:  # drawn only when the game is at stake
+            return self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
+
         if self.score_aware and (stake := stakes.game_bid(view, p, outcomes, least, deals)):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
@@ -487,14 +490,10 @@ def risky_counter(view: SeatView, card: Card, p: Profile) -> bool:
     """Whether ``card`` is a counter that takes a trick an opponent is winning for now only: a seat
     still to play may hold a higher card of its suit (``reasons.is_boss``)."""
     trick = view.trick.cards if view.trick is not None else ()
-    if not trick or not p.value[card] or len(trick) == view.variant.seats - 1:
+    if not p.value[card] or len(trick) == view.variant.seats - 1:
         return False
-    assert view.trick is not None
-    side_of = view.variant.side_of
-    best = trick_winner(trick, view.trump)
-    if side_of((view.trick.leader + best) % view.variant.seats) == side_of(view.seat):
-        return False
-    return beats(card, trick[best], view.trump) and not reasons.is_boss(view, card, p)
+    winning = opponents_winning(view)
+    return winning is not None and beats(card, winning, view.trump) and not reasons.is_boss(view, card, p)
 
 
 def least_counter(p: Profile) -> int:
@@ -511,10 +510,21 @@ def habit(view: SeatView, card: Card, p: Profile) -> bool:
         return side_of(view.bidder) != side_of(view.seat) and card // 6 == view.trump
     if not p.value[card]:
         return False
+    winning = opponents_winning(view)
+    return winning is not None and not beats(card, winning, view.trump)
+
+
+def opponents_winning(view: SeatView) -> Card | None:
+    """The card winning the trick in progress when an opponent of ``view``'s seat played it; None
+    when no card is on the table or the seat's own side is winning."""
+    if view.trick is None or not view.trick.cards:
+        return None
     trick = view.trick.cards
     best = trick_winner(trick, view.trump)
-    opponent_winning = side_of((view.trick.leader + best) % view.variant.seats) != side_of(view.seat)
-    return opponent_winning and not beats(card, trick[best], view.trump)
+    side_of = view.variant.side_of
+    if side_of((view.trick.leader + best) % view.variant.seats) == side_of(view.seat):
+        return None
+    return trick[best]
 
 
 def habit_move(view: SeatView, card: Card, natural: Card, p: Profile) -> bool:

@@ -23,7 +23,7 @@ total within the most any side scored in the bot's simulated hands of the target
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -77,12 +77,13 @@ def game_bid(
     p: Profile,
     outcomes: Mapping[Suit, Sequence[Outcome]],
     least: int,
-    deals: Iterable[Sequence[Sequence[int]]],
+    deals: Callable[[], Iterable[Sequence[Sequence[int]]]],
 ) -> Stake | None:
     """Bid ``least`` or pass, for the game, when this hand can end it; ``None`` when it cannot.
 
     ``outcomes`` are the bot's own simulated hands as the bidder per trump; ``deals`` (sampled from
-    the bot's view, drawn only when the game is at stake) are where passing is simulated."""
+    the bot's view, drawn only when the game is at stake: ``deals()`` is called then) are where
+    passing is simulated."""
     variant, settings = view.variant, view.settings
     scored = {
         trump: [outcome_scores(variant, settings, o, view.seat, least, trump) for o in found]
@@ -116,7 +117,7 @@ def game_bid(
 
 
 def _taken_by_others(
-    view: SeatView, p: Profile, least: int, deals: Iterable[Sequence[Sequence[int]]]
+    view: SeatView, p: Profile, least: int, deals: Callable[[], Iterable[Sequence[Sequence[int]]]]
 ) -> list[tuple[int, tuple[int, ...]]]:
     """Per sampled deal, the hand as another seat would take it were ``view``'s seat to pass: that
     seat and each side's score."""
@@ -128,7 +129,7 @@ def _taken_by_others(
         return []
     passer = partial(choose_pass, p=p)
     taken = []
-    for hands in deals:
+    for hands in deals():
         if high is not None:
             taker, bid = high
             chosen = _valued_trump(hands[taker], taker, p)
