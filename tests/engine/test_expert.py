@@ -20,15 +20,18 @@ from scorepad.engine.bots import (
     make_bot,
 )
 from scorepad.engine.bots.expert import (
+    can_overtake,
     clearly_better,
+    counters_at_risk,
+    habit,
     habit_move,
     long_trump_first,
-    override_bar,
     stricter_made_needed,
 )
 from scorepad.engine.bots.heuristic import profile_of
-from scorepad.engine.cards import HEARTS, SPADES, parse_cards
+from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
+from scorepad.engine.play import play_rules
 from scorepad.engine.search import Outcome
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import SeatView, Trick
@@ -157,20 +160,6 @@ def test_the_natural_play_gives_way_only_to_a_card_clearly_better_on_the_same_de
 # ---------------------------------------------------------------- habits players hate (issue 17)
 
 
-def test_a_habit_move_must_beat_the_natural_play_by_more_than_another_card_must() -> None:
-    natural = [0.0, 10.0, -5.0, 20.0, 3.0, 8.0]
-    half_a_point = [v + 0.5 for v in natural]
-    assert clearly_better(half_a_point, natural)
-    p = profile_of(get_variant("classic"), get_variant("classic").defaults)
-    ad, nine_d = parse_cards("AD 9D")
-    opponent_wins = last_to_play("AS 9S KS")
-    assert override_bar(opponent_wins, nine_d, ad, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)
-    hated = override_bar(opponent_wins, ad, nine_d, p)  # the A♦ thrown onto the bidder's A♠
-    assert not clearly_better(half_a_point, natural, *hated)
-    assert not clearly_better([v + 3 for v in natural], natural, *hated)  # three counters: not enough
-    assert clearly_better([v + 5 for v in natural], natural, *hated)
-
-
 def defender_leads(hand: str, bidder: int) -> SeatView:
     """Seat 0 to lead the second trick in `classic`, hearts trump, ``bidder`` holding the contract."""
     return make_view(
@@ -199,17 +188,31 @@ def test_a_defenders_trump_lead_and_a_counter_thrown_to_an_opponent_are_habit_mo
 BIDS = (20, 21, 22, 23, 24, 25, None, None, 26, 27, None)
 
 
-def test_a_counter_that_takes_an_opponents_trick_for_now_only_needs_a_counter_more() -> None:
+def test_a_counter_left_on_a_trick_an_opponent_still_to_play_could_take_is_at_risk() -> None:
     p = profile_of(get_variant("classic"), get_variant("classic").defaults)
-    second = make_view(hand="AD TD 9D", trick=Trick(3, tuple(parse_cards("KD"))), bidder=1, trump=HEARTS)
+    # Seat 0 plays second to seat 3's K♦; seat 1 (the bidder, an opponent) and seat 2 follow.
+    second = make_view(
+        hand="AD TD 9D", trick=Trick(3, tuple(parse_cards("KD"))), bidder=1, bid=25, trump=HEARTS
+    )
     ad, ten_d, nine_d = parse_cards("AD TD 9D")
-    assert override_bar(second, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.RISKY_GAIN_COUNTERS)
-    assert override_bar(second, ad, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)  # boss
-    last = last_to_play("KD 9D JD")  # the 10♦ last to play takes it for sure
-    assert override_bar(last, ten_d, nine_d, p) == (expert.CLEAR_GAIN_Z, expert.CLEAR_GAIN_MIN)
+    assert counters_at_risk(second, (ad, ten_d, nine_d), p) == {ad: ad, ten_d: ten_d}  # the 9♦ counts nothing
+    assert counters_at_risk(last_to_play("KD 9D JD"), (ad, ten_d, nine_d), p) == {}  # nobody plays after
+
+    def seat_1_holds(seat_1: str) -> list[tuple[int, ...]]:  # the deal as seat 1 holds it, the rest elsewhere
+        hands = ["AD TD 9D", seat_1, "JS", "JS"]
+        return [counts_of(parse_cards(hand)) for hand in hands]
+
+    rules = play_rules(second.variant, second.settings, second.bid)
+    assert can_overtake(second, rules, seat_1_holds("AD 9S"), ten_d, ten_d)  # the other A♦ takes the 10♦ …
+    assert not can_overtake(second, rules, seat_1_holds("AD 9S"), ad, ad)  # … but not the first A♦
+    assert can_overtake(second, rules, seat_1_holds("9H 9S"), ad, ad)  # void in diamonds, it must trump
+    assert not can_overtake(second, rules, seat_1_holds("9C 9S"), ten_d, ten_d)  # nothing to take it with
+    assert habit(second, ten_d, p, exposed={ten_d})
+    assert not habit(second, ten_d, p)  # not exposed on the sampled deals: no habit
+    assert not habit(second, nine_d, p, exposed={ten_d})
 
 
-def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_unless_a_search_clearly_says_so(
+def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_whatever_the_sampled_deals_say(
     monkeypatch,
 ) -> None:
     # Seat 1 won at 27 in spades and leads the A♠; it showed A♠ T♠ K♠ Q♠ J♠ K♠, so seat 2's T♠
@@ -232,9 +235,8 @@ def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_unless_a_search_cl
     )
     ten, nine = parse_cards("TS 9S")
     assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == nine
-    monkeypatch.setattr(expert, "HABIT_GAIN_Z", expert.CLEAR_GAIN_Z)  # a habit held to the usual bar …
-    monkeypatch.setattr(expert, "HABIT_GAIN_COUNTERS", expert.CLEAR_GAIN_MIN)
-    assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == ten  # … shows
+    monkeypatch.setattr(expert, "habit_move", lambda *args: False)  # were a habit any other move …
+    assert ExpertBot(2, random.Random(1), playouts=200, budget_ms=60_000).decide(view) == ten  # … it shows
 
 
 def test_a_bid_on_a_short_trump_or_a_thin_gain_needs_a_higher_made_rate() -> None:

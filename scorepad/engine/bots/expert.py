@@ -10,11 +10,11 @@ those same deals:
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
   a few dozen playouts are noisy, and a search that trusts them alone throws away counters on a coin
   toss. Measured in duplicate matches, the pair plays far better than either alone. A habit players
-  hate (``habit``: a defender's trump lead, a counter thrown onto an opponent's trick) needs far more:
-  sampled deals that "know" where every card is overrate such moves (strategy fusion), so one
-  overrides the natural play only when several counters better (``override_bar``; a counter that
-  takes an opponent's trick for now only, one counter better: ``risky_counter``), and a natural
-  play that shows one gives way to a card that does not and did about as well (``habit_free``);
+  hate (``habit``: a defender's trump lead, a counter thrown onto an opponent's trick, or one left on
+  a trick an opponent still to play could often take, ``counters_at_risk``) never overrides a natural
+  play that shows none: sampled deals that "know" where every card is overrate such moves (strategy
+  fusion). A natural play that shows one gives way to a card that does not and did about as well
+  (``habit_free``);
 * bid: the hand simulated as the bidder's in the two suits the heuristic values most
   (``search.simulate_contract``), once a hand (``_bid_analysis``: kept on the bot, or with an
   ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
@@ -43,7 +43,7 @@ import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -53,7 +53,7 @@ from ..cards import Card, Suit, counts_of
 from ..habits import short_trump
 from ..knowledge import Knowledge, deal_unknown, knowledge_of
 from ..lean import INFINITY, playout, solve
-from ..play import beats, trick_winner
+from ..play import PlayRules, beats, legal_cards, trick_winner
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
 from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
@@ -64,6 +64,7 @@ from .heuristic import (
     Profile,
     choose_card,
     choose_pass,
+    counted_suit_values,
     hand_value,
     profile_of,
     suit_values,
@@ -81,11 +82,12 @@ THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made ra
 MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
 CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this many standard errors better …
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
-HABIT_GAIN_Z = 3.0  # a habit players hate (a counter thrown to the opponents, a defender's trump lead)
-HABIT_GAIN_COUNTERS = 4.0  # … needs far more: this many of the least counter better a hand (sampled
-# deals that "know" where the cards are overrate such moves) …
-RISKY_GAIN_COUNTERS = 1.0  # a counter that may yet be overtaken needs this many counters better
-HABIT_SLACK_COUNTERS = 1.0  # … and a natural play that shows one gives way to a card this much worse
+HABIT_GAIN_Z = 3.0  # a short trump named over a longer suit needs this many standard errors …
+HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a hand (sampled deals that
+# "know" where the cards are overrate it)
+HABIT_SLACK_COUNTERS = 1.0  # a natural play showing a habit gives way to a card this much worse
+EXPOSED_SHARE = 0.2  # a counter on a trick our side wins for now is exposed (a habit) when an
+# opponent still to play could take that trick on more than this share of the sampled deals
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
@@ -199,7 +201,7 @@ class ExpertBot:
         best_misfits = math.inf
         for _ in range(FIT_TRIES):
             hands = deal_unknown(k, rng)
-            misfits = auction_misfits(view, hands, p)
+            misfits = auction_misfits(view, hands, p, enough=best_misfits)
             if misfits < best_misfits:
                 best, best_misfits = hands, misfits
             if not misfits:
@@ -218,6 +220,8 @@ class ExpertBot:
         exact_root = sum(k.sizes) <= EXACT_CARDS
         rounds = max(MIN_ROUNDS, self.playouts // len(legal))
         values: dict[Card, list[float]] = {c: [] for c in legal}  # per card, one value per sampled deal
+        at_risk = counters_at_risk(view, legal, p)
+        overtaken = dict.fromkeys(at_risk, 0)  # per such counter, the deals on which it could be taken
         for hands in self._deals(view, k, p, rounds, deadline):
             state, contract = play_state(view, hands)
             for c in legal:
@@ -227,11 +231,15 @@ class ExpertBot:
                     values[c].append(solve(child, contract, side, -INFINITY, INFINITY))
                 else:
                     values[c].append(playout(child, contract, side, exact_from=0))
-        natural = habit_free(view, choose_card(view, p, self.memory), values, p)
+            for c, winning in at_risk.items():
+                overtaken[c] += can_overtake(view, state.rules, hands, c, winning)
+        done = len(values[legal[0]])
+        exposed = frozenset(c for c, n in overtaken.items() if n > EXPOSED_SHARE * done)
+        natural = habit_free(view, choose_card(view, p, self.memory), values, p, exposed)
         top = max(legal, key=lambda c: sum(values[c]))
-        bar = override_bar(view, top, natural, p)
-        best = top if top != natural and clearly_better(values[top], values[natural], *bar) else natural
-        done = len(values[best])
+        best = natural
+        if top != natural and not habit_move(view, top, natural, p, exposed):
+            best = top if clearly_better(values[top], values[natural]) else natural
         reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
         return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
 
@@ -476,24 +484,38 @@ def clearly_better(
     return mean > z * spread / math.sqrt(len(gains))
 
 
-def override_bar(view: SeatView, card: Card, natural: Card, p: Profile) -> tuple[float, float]:
-    """How much better (standard errors, points a hand) ``card`` must be to override the natural
-    play: far more when it shows a habit the natural play does not (``habit_move``)."""
-    if habit_move(view, card, natural, p):
-        return HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
-    if risky_counter(view, card, p) and not p.value[natural]:
-        return CLEAR_GAIN_Z, RISKY_GAIN_COUNTERS * least_counter(p)
-    return CLEAR_GAIN_Z, CLEAR_GAIN_MIN
-
-
-def risky_counter(view: SeatView, card: Card, p: Profile) -> bool:
-    """Whether ``card`` is a counter that takes a trick an opponent is winning for now only: a seat
-    still to play may hold a higher card of its suit (``reasons.is_boss``)."""
+def counters_at_risk(view: SeatView, legal: Sequence[Card], p: Profile) -> dict[Card, Card]:
+    """The counters of ``legal`` that would leave the trick to ``view``'s side for now only (an
+    opponent still plays to it), each with the card that would then be winning it."""
     trick = view.trick.cards if view.trick is not None else ()
-    if not p.value[card] or len(trick) == view.variant.seats - 1:
-        return False
-    winning = opponents_winning(view)
-    return winning is not None and beats(card, winning, view.trump) and not reasons.is_boss(view, card, p)
+    if not trick or len(trick) == view.variant.seats - 1:
+        return {}
+    side_of, leader = view.variant.side_of, view.trick.leader if view.trick is not None else 0
+    found: dict[Card, Card] = {}
+    for c in legal:
+        if p.value[c]:
+            after = (*trick, c)
+            best = trick_winner(after, view.trump)
+            if side_of((leader + best) % view.variant.seats) == side_of(view.seat):
+                found[c] = after[best]
+    return found
+
+
+def can_overtake(
+    view: SeatView, rules: PlayRules, hands: Sequence[Sequence[int]], card: Card, winning: Card
+) -> bool:
+    """Whether, on the sampled deal ``hands``, an opponent still to play to the trick after ``card``
+    holds a legal card that beats ``winning`` (the card our side would be winning it with)."""
+    assert view.trick is not None
+    after = (*view.trick.cards, card)
+    seats, side_of, leader = view.variant.seats, view.variant.side_of, view.trick.leader
+    for index in range(len(after), seats):
+        seat = (leader + index) % seats
+        if side_of(seat) != side_of(view.seat):
+            plays = legal_cards(rules, hands[seat], view.trump, leader, after, len(view.tricks))
+            if any(beats(c, winning, view.trump) for c in plays):
+                return True
+    return False
 
 
 def least_counter(p: Profile) -> int:
@@ -501,9 +523,11 @@ def least_counter(p: Profile) -> int:
     return min(v for v in p.value if v)
 
 
-def habit(view: SeatView, card: Card, p: Profile) -> bool:
+def habit(view: SeatView, card: Card, p: Profile, exposed: Collection[Card] = ()) -> bool:
     """Whether playing ``card`` shows a habit players hate (``habits.py``): a defender's trump
-    lead, or a counter thrown onto a trick an opponent is winning (``card`` does not beat it)."""
+    lead, a counter thrown onto a trick an opponent is winning (``card`` does not beat it), or
+    one of the counters ``exposed`` (on a trick our side wins for now, that the opponents still to
+    play could often take: ``EXPOSED_SHARE``)."""
     side_of = view.variant.side_of
     if view.trick is None or not view.trick.cards:
         assert view.bidder is not None
@@ -511,7 +535,7 @@ def habit(view: SeatView, card: Card, p: Profile) -> bool:
     if not p.value[card]:
         return False
     winning = opponents_winning(view)
-    return winning is not None and not beats(card, winning, view.trump)
+    return (winning is not None and not beats(card, winning, view.trump)) or card in exposed
 
 
 def opponents_winning(view: SeatView) -> Card | None:
@@ -527,17 +551,25 @@ def opponents_winning(view: SeatView) -> Card | None:
     return trick[best]
 
 
-def habit_move(view: SeatView, card: Card, natural: Card, p: Profile) -> bool:
-    """Whether ``card`` instead of the ``natural`` play shows a habit the natural play does not."""
-    return habit(view, card, p) and not habit(view, natural, p)
+def habit_move(view: SeatView, card: Card, natural: Card, p: Profile, exposed: Collection[Card] = ()) -> bool:
+    """Whether ``card`` instead of the ``natural`` play shows a habit the natural play does not:
+    such a card never overrides the natural play, however the sampled deals rate it (deals that
+    "know" where every card is overrate such moves: strategy fusion)."""
+    return habit(view, card, p, exposed) and not habit(view, natural, p, exposed)
 
 
-def habit_free(view: SeatView, natural: Card, values: Mapping[Card, Sequence[float]], p: Profile) -> Card:
+def habit_free(
+    view: SeatView,
+    natural: Card,
+    values: Mapping[Card, Sequence[float]],
+    p: Profile,
+    exposed: Collection[Card] = (),
+) -> Card:
     """The natural play, unless it shows a habit (``habit``) and a card that does not did no worse
     on the same sampled deals (within ``HABIT_SLACK_COUNTERS`` a hand): then the best such card."""
-    if not habit(view, natural, p):
+    if not habit(view, natural, p, exposed):
         return natural
-    others = [c for c in values if not habit(view, c, p)]
+    others = [c for c in values if not habit(view, c, p, exposed)]
     if not others:
         return natural
     other = max(others, key=lambda c: sum(values[c]))
@@ -616,9 +648,12 @@ def _partner_holds_bid(view: SeatView) -> bool:
     return view.variant.side_of(high[0]) == view.variant.side_of(view.seat)
 
 
-def auction_misfits(view: SeatView, hands: Sequence[Sequence[int]], p: Profile) -> int:
+def auction_misfits(
+    view: SeatView, hands: Sequence[Sequence[int]], p: Profile, enough: float = math.inf
+) -> int:
     """How many of the other seats' calls a deal fails to explain (the heuristic's hand value:
-    a bid needs a hand worth about the bid, a pass one worth less than the least bid then)."""
+    a bid needs a hand worth about the bid, a pass one worth less than the least bid then); the
+    count stops at ``enough`` (a deal with that many misfits is no better than one already found)."""
     allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld if p.partners[view.seat] else 0.0
     worth: dict[int, float] = {}
     misfits = 0
@@ -626,12 +661,14 @@ def auction_misfits(view: SeatView, hands: Sequence[Sequence[int]], p: Profile) 
         if seat == view.seat:
             continue
         if seat not in worth:
-            values = suit_values(tuple(Card(c) for c in range(24) for _ in range(hands[seat][c])), p)
+            values = counted_suit_values(hands[seat], p)
             worth[seat] = max((hand_value(m, t, allowance, p) for m, t in values), default=0.0)
         if bid is not None:
             misfits += worth[seat] < (1 - FIT_SLACK) * bid
         else:
             misfits += worth[seat] > (1 + FIT_SLACK) * least_bid(view.auction[:index], view.settings)
+        if misfits >= enough:
+            break
     return misfits
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..auction import high_bid, trump_suits
@@ -142,7 +142,7 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
     )
 
 
-def winners(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
+def winners(n: Sequence[int], trump: Suit, p: Profile) -> float:
     """Roughly how many tricks a hand wins with this trump: top trumps, length, side aces, voids."""
     total = 0.0
     trumps = sum(n[trump * 6 : trump * 6 + 6])
@@ -159,7 +159,7 @@ def winners(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
     return total
 
 
-def trick_points(n: tuple[int, ...] | list[int], trump: Suit, p: Profile) -> float:
+def trick_points(n: Sequence[int], trump: Suit, p: Profile) -> float:
     """The trick points this hand's side should take: its share of the winners at the table."""
     mine = BIDDER_EDGE * (winners(n, trump, p) + p.passed_winners)
     others = p.average_winners
@@ -214,7 +214,11 @@ class HeuristicBot:
 
 def suit_values(hand: tuple[Card, ...], p: Profile) -> tuple[tuple[int, float], ...]:
     """(meld, trick points) for every suit this hand may name as trump."""
-    n = counts_of(hand)
+    return counted_suit_values(counts_of(hand), p)
+
+
+def counted_suit_values(n: Sequence[int], p: Profile) -> tuple[tuple[int, float], ...]:
+    """``suit_values`` of the hand held as ``n`` (24 counts): what a sampled deal deals."""
     return tuple(
         (meld_points(n, suit, p.variant, p.settings), trick_points(n, suit, p))
         for suit in trump_suits(n, p.settings)
