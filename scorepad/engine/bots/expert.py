@@ -43,7 +43,7 @@ import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -327,7 +327,8 @@ class ExpertBot:
         if not trumps:
             return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
         outcomes = self._bid_analysis(view, p, deadline)
-        trump, made, gain = best_trump_at(view, outcomes, least)
+        scored = scored_at(view, outcomes, least)  # each simulated hand scored once at this bid
+        trump, made, gain = best_trump_at(view, scored)
         partner_high = _partner_holds_bid(view)
         needed = MADE_NEEDED if p.partners[view.seat] else MADE_NEEDED_ALONE
         if partner_high:
@@ -339,12 +340,12 @@ class ExpertBot:
         # to the others): the scale a review measures a player's bid against the expert's on.
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
-            values[also] = best_trump_at(view, outcomes, also)[2]
+            values[also] = best_trump_at(view, scored_at(view, outcomes, also))[2]
 
         def deals() -> Iterator[list[list[int]]]:  # drawn only when the game is at stake
             return self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
 
-        if self.score_aware and (stake := stakes.game_bid(view, p, outcomes, least, deals)):
+        if self.score_aware and (stake := stakes.game_bid(view, p, scored, deals)):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
@@ -366,10 +367,11 @@ class ExpertBot:
         if not outcomes or (also in legal and also not in outcomes):
             outcomes = self._outcomes(view, p, deadline, legal, view.seat)
         side = view.variant.side_of(view.seat)
-        gains = {t: _mean_margin(view, found, view.bid, t, side) for t, found in outcomes.items()}
+        scored = scored_at(view, outcomes, view.bid)
+        gains = {t: _mean(_margin(scores, side) for scores in found) for t, found in scored.items()}
         best = long_trump_first(view, p, outcomes, max(gains, key=lambda t: gains[t]))
         samples = len(outcomes[best])
-        made = round(_made_rate(view, outcomes[best], view.bid, best) * samples)
+        made = round(_made_rate(view, scored[best]) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
 
     # ------------------------------------------------------------ passing
@@ -582,28 +584,41 @@ def _margin(scores: Sequence[int], side: int) -> float:
     return scores[side] - (sum(scores) - scores[side]) / others
 
 
-def _mean_margin(view: SeatView, outcomes: Sequence[Outcome], bid: int, trump: Suit, side: int) -> float:
+def _mean(values: Iterable[float]) -> float:
+    total, n = 0.0, 0
+    for value in values:
+        total, n = total + value, n + 1
+    return total / max(1, n)
+
+
+def scored_at(
+    view: SeatView, outcomes: Mapping[Suit, Sequence[Outcome]], bid: int
+) -> dict[Suit, list[tuple[int, ...]]]:
+    """Per trump, each simulated hand's scores (per side) as the contract at ``bid`` of the seat
+    bidding (``view``'s, or the bidder's once there is one)."""
     bidder = view.seat if view.bidder is None else view.bidder
-    return sum(
-        _margin(outcome_scores(view.variant, view.settings, o, bidder, bid, trump), side) for o in outcomes
-    ) / max(1, len(outcomes))
+    variant, settings = view.variant, view.settings
+    return {
+        t: [outcome_scores(variant, settings, o, bidder, bid, t) for o in found]
+        for t, found in outcomes.items()
+    }
 
 
-def _made_rate(view: SeatView, outcomes: Sequence[Outcome], bid: int, trump: Suit) -> float:
-    bidder = view.seat if view.bidder is None else view.bidder
-    side = view.variant.side_of(bidder)
-    made = sum(
-        1 for o in outcomes if outcome_scores(view.variant, view.settings, o, bidder, bid, trump)[side] > 0
-    )
-    return made / max(1, len(outcomes))
+def _made_rate(view: SeatView, scored: Sequence[Sequence[int]]) -> float:
+    """The share of ``scored`` hands (``scored_at``) in which the bidder's side made its bid."""
+    side = view.variant.side_of(view.seat if view.bidder is None else view.bidder)
+    return sum(1 for scores in scored if scores[side] > 0) / max(1, len(scored))
 
 
-def best_trump_at(view: SeatView, outcomes: dict[Suit, list[Outcome]], bid: int) -> tuple[Suit, float, float]:
-    """The trump that scores best as the bidder at ``bid``: (trump, made rate, mean margin)."""
+def best_trump_at(
+    view: SeatView, scored: Mapping[Suit, Sequence[Sequence[int]]]
+) -> tuple[Suit, float, float]:
+    """The trump whose ``scored`` hands (``scored_at`` a bid) are best for ``view``'s side: (trump,
+    made rate, mean margin)."""
     side = view.variant.side_of(view.seat)
-    gains = {t: _mean_margin(view, found, bid, t, side) for t, found in outcomes.items()}
+    gains = {t: _mean(_margin(scores, side) for scores in found) for t, found in scored.items()}
     trump = max(gains, key=lambda t: gains[t])
-    return trump, _made_rate(view, outcomes[trump], bid, trump), gains[trump]
+    return trump, _made_rate(view, scored[trump]), gains[trump]
 
 
 def stricter_made_needed(view: SeatView, trump: Suit, bid: int, gain: float) -> float:

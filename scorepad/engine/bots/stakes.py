@@ -30,7 +30,7 @@ from functools import partial
 from ..auction import trump_suits
 from ..cards import Suit, cards_from_counts
 from ..scoring import winners_after_hand
-from ..search import Outcome, outcome_scores, simulate_contract
+from ..search import outcome_scores, simulate_contract
 from ..view import SeatView
 from . import reasons
 from .heuristic import PARTNER_MELD_SHARE, Profile, choose_pass, hand_value, suit_values
@@ -75,23 +75,18 @@ def game_won(view: SeatView, scores: Sequence[int], bidder: int) -> float | None
 def game_bid(
     view: SeatView,
     p: Profile,
-    outcomes: Mapping[Suit, Sequence[Outcome]],
-    least: int,
+    scored: Mapping[Suit, Sequence[Sequence[int]]],
     deals: Callable[[], Iterable[Sequence[Sequence[int]]]],
 ) -> Stake | None:
-    """Bid ``least`` or pass, for the game, when this hand can end it; ``None`` when it cannot.
+    """Bid the least bid or pass, for the game, when this hand can end it; ``None`` when it cannot.
 
-    ``outcomes`` are the bot's own simulated hands as the bidder per trump; ``deals`` (sampled from
-    the bot's view, drawn only when the game is at stake: ``deals()`` is called then) are where
-    passing is simulated."""
-    variant, settings = view.variant, view.settings
-    scored = {
-        trump: [outcome_scores(variant, settings, o, view.seat, least, trump) for o in found]
-        for trump, found in outcomes.items()
-        if found
-    }
+    ``scored`` are the bot's own simulated hands as the bidder at the least bid, per trump: each
+    one's scores per side; ``deals`` (sampled from the bot's view, drawn only when the game is at
+    stake: ``deals()`` is called then) are where passing is simulated."""
+    least = view.least_bid
+    scored = {trump: found for trump, found in scored.items() if found}
     reach = max((max(scores) for found in scored.values() for scores in found), default=0)
-    if not any(total + reach >= settings.target for total in view.totals):
+    if not any(total + reach >= view.settings.target for total in view.totals):
         return None
     bid_values = {
         trump: _mean([game_value(view, s, view.seat) for s in found]) for trump, found in scored.items()
