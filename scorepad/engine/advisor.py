@@ -26,7 +26,7 @@ from typing import Any
 from .auction import trump_suits
 from .bots.heuristic import choose_pass, profile_of
 from .cards import SUITS, Card, CardError, Suit, counts_of
-from .knowledge import deal_unknown, knowledge_of
+from .knowledge import Dealer, knowledge_of
 from .meld import meld_points
 from .search import Outcome, outcome_scores, simulate_contract
 from .variants import Settings, Variant
@@ -120,13 +120,13 @@ def advise(
         legal=(None, settings.min_bid),
         pass_count=0,
     )
-    k = knowledge_of(view)
+    dealer = Dealer(knowledge_of(view))
     trumps = trump_suits(counts, settings)
     results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
     passer = partial(choose_pass, p=p)
     done = 0
     for done in range(1, samples + 1):
-        hands = deal_unknown(k, rng)
+        hands = dealer.deal(rng)
         for t in trumps:
             results[t].append(simulate_contract(variant, settings, DEALER, hands, BIDDER, t, passer))
         if budget_s is not None and done >= MIN_SAMPLES and time.perf_counter() - started > budget_s:

@@ -185,55 +185,69 @@ def determinize(view: SeatView, rng: random.Random, knowledge: Knowledge | None 
 
 def deal_unknown(k: Knowledge, rng: random.Random) -> list[list[int]]:
     """The known cards where they are, and the unseen ones dealt at random within the constraints."""
-    hands = [list(known) for known in k.known]
-    others = [s for s in range(len(k.sizes)) if s != k.seat and k.need(s) > 0]
-    pool = [Card(c) for c in range(CARD_COUNT) for _ in range(k.unseen[c])]
-    if not others:
-        return hands
-    # Per card, the seats that may hold it (in seat order): read once, not once per copy and try.
-    allowed = [[s for s in others if not k.forbidden[s] >> c & 1] for c in range(CARD_COUNT)]
-    for _ in range(GREEDY_ATTEMPTS):
-        dealt = _greedy_deal(pool, others, k, allowed, rng)
-        if dealt is not None:
-            break
-    else:
-        dealt = _flow_deal(pool, others, k, rng)
-    for seat, cards in dealt.items():
-        for c in cards:
-            hands[seat][c] += 1
-    return hands
+    return Dealer(k).deal(rng)
 
 
-def _greedy_deal(
-    pool: list[Card], others: list[int], k: Knowledge, allowed: list[list[int]], rng: random.Random
-) -> dict[int, list[Card]] | None:
-    """Shuffle and deal, each card to a seat that may hold it (``allowed``), chosen in proportion
-    to its room.
+class Dealer:
+    """``deal_unknown`` for many deals from one ``Knowledge``: what depends on the knowledge alone
+    (the pool of unseen cards, the seats that may hold each) is read once, not once a deal."""
 
-    With no constraints this is exactly a fair deal; the most constrained cards go first so a
-    dead end is rare, and a dead end returns None for another try.
-    """
-    room = {s: k.need(s) for s in others}
-    cards = pool[:]
-    rng.shuffle(cards)
-    barred = [len(others) - len(seats) for seats in allowed]
-    if any(barred):  # the sort is stable: with nothing barred the shuffle's order stands as it is
-        cards.sort(key=barred.__getitem__, reverse=True)
-    dealt: dict[int, list[Card]] = {s: [] for s in others}
-    left = sum(room.values())  # room left at every seat: a card any seat may hold picks from it all
-    for c in cards:
-        eligible = [s for s in allowed[c] if room[s]]
-        if not eligible:
-            return None
-        pick = rng.randrange(left if len(allowed[c]) == len(others) else sum(room[s] for s in eligible))
-        for s in eligible:
-            pick -= room[s]
-            if pick < 0:
+    __slots__ = ("allowed", "barred", "k", "others", "pool")
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+        self.others = [s for s in range(len(k.sizes)) if s != k.seat and k.need(s) > 0]
+        self.pool = [Card(c) for c in range(CARD_COUNT) for _ in range(k.unseen[c])]
+        # Per card, the seats that may hold it (in seat order), and how many of the others may not.
+        self.allowed = [[s for s in self.others if not k.forbidden[s] >> c & 1] for c in range(CARD_COUNT)]
+        barred = [len(self.others) - len(seats) for seats in self.allowed]
+        self.barred = barred if any(barred) else None
+
+    def deal(self, rng: random.Random) -> list[list[int]]:
+        """One deal, drawn with ``rng``: the same as ``deal_unknown(k, rng)``."""
+        hands = [list(known) for known in self.k.known]
+        if not self.others:
+            return hands
+        for _ in range(GREEDY_ATTEMPTS):
+            dealt = self._greedy_deal(rng)
+            if dealt is not None:
                 break
-        dealt[s].append(c)
-        room[s] -= 1
-        left -= 1
-    return dealt
+        else:
+            dealt = _flow_deal(self.pool, self.others, self.k, rng)
+        for seat, cards in dealt.items():
+            for c in cards:
+                hands[seat][c] += 1
+        return hands
+
+    def _greedy_deal(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        """Shuffle and deal, each card to a seat that may hold it (``allowed``), chosen in
+        proportion to its room.
+
+        With no constraints this is exactly a fair deal; the most constrained cards go first so a
+        dead end is rare, and a dead end returns None for another try.
+        """
+        k, others, allowed = self.k, self.others, self.allowed
+        room = {s: k.need(s) for s in others}
+        cards = self.pool[:]
+        rng.shuffle(cards)
+        if self.barred is not None:  # the sort is stable: with nothing barred the shuffle's order stands
+            cards.sort(key=self.barred.__getitem__, reverse=True)
+        dealt: dict[int, list[Card]] = {s: [] for s in others}
+        left = sum(room.values())  # room left at every seat: a card any seat may hold picks from it all
+        everyone = len(others)
+        for c in cards:
+            eligible = [s for s in allowed[c] if room[s]]
+            if not eligible:
+                return None
+            pick = rng.randrange(left if len(allowed[c]) == everyone else sum(room[s] for s in eligible))
+            for s in eligible:
+                pick -= room[s]
+                if pick < 0:
+                    break
+            dealt[s].append(c)
+            room[s] -= 1
+            left -= 1
+        return dealt
 
 
 def _flow_deal(

@@ -51,7 +51,7 @@ from typing import Any
 from ..auction import least_bid, trump_suits
 from ..cards import Card, Suit, counts_of
 from ..habits import short_trump
-from ..knowledge import Knowledge, deal_unknown, knowledge_of
+from ..knowledge import Dealer, Knowledge, knowledge_of
 from ..lean import INFINITY, playout, solve
 from ..play import PlayRules, beats, legal_cards, trick_winner
 from ..scoring import HandEntry, score_hand
@@ -181,6 +181,7 @@ class ExpertBot:
         deal counts against the budget. Drawn with ``rng``, else the bot's own."""
         rng = rng or self.rng
         fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
+        dealer = Dealer(k)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
                 log.warning(
@@ -192,15 +193,15 @@ class ExpertBot:
                     rounds,
                 )
                 return
-            yield self._fitted_deal(view, k, p, rng) if fit else deal_unknown(k, rng)
+            yield self._fitted_deal(view, dealer, p, rng) if fit else dealer.deal(rng)
 
-    def _fitted_deal(self, view: SeatView, k: Knowledge, p: Profile, rng: random.Random) -> list[list[int]]:
+    def _fitted_deal(self, view: SeatView, dealer: Dealer, p: Profile, rng: random.Random) -> list[list[int]]:
         """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
         one that explains most."""
         best: list[list[int]] | None = None
         best_misfits = math.inf
         for _ in range(FIT_TRIES):
-            hands = deal_unknown(k, rng)
+            hands = dealer.deal(rng)
             misfits = auction_misfits(view, hands, p, enough=best_misfits)
             if misfits < best_misfits:
                 best, best_misfits = hands, misfits
