@@ -86,7 +86,7 @@ HABIT_GAIN_Z = 3.0  # a short trump named over a longer suit needs this many sta
 HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a hand (sampled deals that
 # "know" where the cards are overrate it)
 HABIT_SLACK_COUNTERS = 1.0  # a natural play showing a habit gives way to a card this much worse
-EXPOSED_SHARE = 0.2  # a counter on a trick our side wins for now is exposed (a habit) when an
+EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a habit) when an
 # opponent still to play could take that trick on more than this share of the sampled deals
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
