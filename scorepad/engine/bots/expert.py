@@ -490,10 +490,9 @@ def clearly_better(
 def counters_at_risk(view: SeatView, legal: Sequence[Card], p: Profile) -> dict[Card, Card]:
     """The counters of ``legal`` that would leave the trick to ``view``'s side for now only (an
     opponent still plays to it), each with the card that would then be winning it."""
-    trick = view.trick.cards if view.trick is not None else ()
-    if not trick or len(trick) == view.variant.seats - 1:
+    if view.trick is None or not view.trick.cards or len(view.trick.cards) == view.variant.seats - 1:
         return {}
-    side_of, leader = view.variant.side_of, view.trick.leader if view.trick is not None else 0
+    trick, leader, side_of = view.trick.cards, view.trick.leader, view.variant.side_of
     found: dict[Card, Card] = {}
     for c in legal:
         if p.value[c]:
