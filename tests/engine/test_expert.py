@@ -26,6 +26,7 @@ from scorepad.engine.bots.expert import (
     habit,
     habit_move,
     long_trump_first,
+    scored_at,
     stricter_made_needed,
 )
 from scorepad.engine.bots.heuristic import profile_of
@@ -254,8 +255,13 @@ def test_the_expert_names_a_short_trump_only_when_clearly_better_than_a_longer_o
         return [Outcome(20 + points[1], (0, 20), points, (True, True), played=True)] * 20
 
     spades = deals((6, 19))  # five spades: 39 to 6
-    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((5, 20))}, HEARTS) == SPADES
-    assert long_trump_first(view, p, {SPADES: spades, HEARTS: deals((0, 25))}, HEARTS) == HEARTS
+
+    def scored(outcomes: dict[int, list[Outcome]]) -> dict[int, list[tuple[int, ...]]]:
+        assert view.bid is not None
+        return scored_at(view, outcomes, view.bid)
+
+    assert long_trump_first(view, p, scored({SPADES: spades, HEARTS: deals((5, 20))}), HEARTS) == SPADES
+    assert long_trump_first(view, p, scored({SPADES: spades, HEARTS: deals((0, 25))}), HEARTS) == HEARTS
 
 
 class SlowClock:

@@ -59,15 +59,13 @@ from ..search import Outcome, outcome_scores, play_state, simulate_contract
 from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons, stakes
 from .heuristic import (
-    PARTNER_MELD_SHARE,
     Memory,
     Profile,
     choose_card,
     choose_pass,
     counted_suit_values,
-    hand_value,
     profile_of,
-    suit_values,
+    valued_trump,
 )
 
 DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default: the count decides …
@@ -370,7 +368,7 @@ class ExpertBot:
         side = view.variant.side_of(view.seat)
         scored = scored_at(view, outcomes, view.bid)
         gains = {t: _mean(_margin(scores, side) for scores in found) for t, found in scored.items()}
-        best = long_trump_first(view, p, outcomes, max(gains, key=lambda t: gains[t]))
+        best = long_trump_first(view, p, scored, max(gains, key=lambda t: gains[t]))
         samples = len(outcomes[best])
         made = round(_made_rate(view, scored[best]) * samples)
         return Choice(best, reasons.trump_reason(view, best, made, samples), gains, samples)
@@ -453,8 +451,9 @@ def clear_analyses() -> None:
 def analysed_trumps(hand: Sequence[Card], p: Profile) -> tuple[Suit, ...]:
     """The ``ANALYSED_TRUMPS`` suits the hand may name that the heuristic values most (meld plus
     trick points): a suit further down is almost never the best, and not worth its samples."""
-    suits = trump_suits(counts_of(hand), p.settings)
-    values = suit_values(tuple(hand), p)
+    counts = counts_of(hand)
+    suits = trump_suits(counts, p.settings)
+    values = counted_suit_values(counts, p)
     ranked = sorted(range(len(suits)), key=lambda i: -(values[i][0] + values[i][1]))
     return tuple(sorted(suits[i] for i in ranked[:ANALYSED_TRUMPS]))
 
@@ -477,8 +476,8 @@ def clearly_better(
     least: float = CLEAR_GAIN_MIN,
 ) -> bool:
     """Whether ``candidate`` beats ``natural`` on the same sampled deals by more than the noise:
-    the mean paired gain exceeds ``z`` standard errors (and ``least`` points). A habit move
-    (``habit_move``) is held to ``HABIT_GAIN_Z`` and ``HABIT_GAIN_COUNTERS``."""
+    the mean paired gain exceeds ``z`` standard errors (and ``least`` points). A short trump named
+    over a longer suit (``long_trump_first``) is held to ``HABIT_GAIN_Z`` and ``HABIT_GAIN_COUNTERS``."""
     gains = [c - n for c, n in zip(candidate, natural, strict=True)]
     mean = sum(gains) / len(gains)
     if mean <= least:
@@ -632,25 +631,18 @@ def stricter_made_needed(view: SeatView, trump: Suit, bid: int, gain: float) -> 
 
 
 def long_trump_first(
-    view: SeatView, p: Profile, outcomes: Mapping[Suit, Sequence[Outcome]], best: Suit
+    view: SeatView, p: Profile, scored: Mapping[Suit, Sequence[Sequence[int]]], best: Suit
 ) -> Suit:
     """The trump to name: ``best`` (the best on average), unless it is short (``habits.short_trump``)
     and not clearly better (``HABIT_GAIN_Z``, ``HABIT_GAIN_COUNTERS``) on the same sampled deals
-    than the best of the longer suits weighed in ``outcomes``: then that one."""
+    than the best of the longer suits weighed in ``scored`` (``scored_at`` the bid won): then that one."""
     held = counts_of(view.hand)
-    trumps = {t: sum(held[t * 6 : t * 6 + 6]) for t in outcomes}
-    longer = [t for t in outcomes if not short_trump(view.variant, trumps[t])]
+    trumps = {t: sum(held[t * 6 : t * 6 + 6]) for t in scored}
+    longer = [t for t in scored if not short_trump(view.variant, trumps[t])]
     if not longer or not short_trump(view.variant, trumps[best]):
         return best
-    assert view.bid is not None
     side = view.variant.side_of(view.seat)
-    margins = {
-        t: [
-            _margin(outcome_scores(view.variant, view.settings, o, view.seat, view.bid, t), side)
-            for o in outcomes[t]
-        ]
-        for t in (best, *longer)
-    }
+    margins = {t: [_margin(scores, side) for scores in scored[t]] for t in (best, *longer)}
     other = max(longer, key=lambda t: sum(margins[t]))
     bar = HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
     return best if clearly_better(margins[best], margins[other], *bar) else other
@@ -669,15 +661,14 @@ def auction_misfits(
     """How many of the other seats' calls a deal fails to explain (the heuristic's hand value:
     a bid needs a hand worth about the bid, a pass one worth less than the least bid then); the
     count stops at ``enough`` (a deal with that many misfits is no better than one already found)."""
-    allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld if p.partners[view.seat] else 0.0
     worth: dict[int, float] = {}
     misfits = 0
     for index, (seat, bid) in enumerate(view.auction):
         if seat == view.seat:
             continue
         if seat not in worth:
-            values = counted_suit_values(hands[seat], p)
-            worth[seat] = max((hand_value(m, t, allowance, p) for m, t in values), default=0.0)
+            valued = valued_trump(hands[seat], seat, p)
+            worth[seat] = valued[0] if valued is not None else 0.0
         if bid is not None:
             misfits += worth[seat] < (1 - FIT_SLACK) * bid
         else:

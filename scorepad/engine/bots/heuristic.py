@@ -225,6 +225,23 @@ def counted_suit_values(n: Sequence[int], p: Profile) -> tuple[tuple[int, float]
     )
 
 
+def meld_allowance(seat: int, p: Profile) -> float:
+    """The meld ``seat`` counts on beyond its own hand: a share of its partner's, and what passing
+    brings; nothing without a partner."""
+    return PARTNER_MELD_SHARE * p.average_meld + p.passed_meld if p.partners[seat] else 0.0
+
+
+def valued_trump(n: Sequence[int], seat: int, p: Profile) -> tuple[float, Suit] | None:
+    """The worth (``hand_value``) for ``seat`` of the hand held as ``n`` (24 counts) in the trump it
+    values most, and that trump; None when it may name none."""
+    allowance = meld_allowance(seat, p)
+    suits = trump_suits(n, p.settings)
+    values = counted_suit_values(n, p)
+    return max(
+        ((hand_value(m, t, allowance, p), s) for (m, t), s in zip(values, suits, strict=True)), default=None
+    )
+
+
 def hand_value(meld: int, tricks: float, meld_allowance: float, p: Profile) -> float:
     """Meld plus trick points with this trump, or 0 when the rule of 20 would sink the bid."""
     if p.settings.rule_of_20 is not None:
@@ -242,13 +259,11 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     partners = p.partners[view.seat]
     high = high_bid(view.auction)
     partner_high = high is not None and high[0] in partners
-    allowance = 0.0
-    if partners:
-        allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld
-        # A partner's bid shows strength: worth counting to outbid an opponent, but over the
-        # partner itself it would only bid the side up against itself.
-        if not partner_high and any(seat in partners and bid is not None for seat, bid in view.auction):
-            allowance += PARTNER_BID_BONUS * p.settings.min_bid
+    allowance = meld_allowance(view.seat, p)
+    # A partner's bid shows strength: worth counting to outbid an opponent, but over the partner
+    # itself it would only bid the side up against itself.
+    if not partner_high and any(seat in partners and bid is not None for seat, bid in view.auction):
+        allowance += PARTNER_BID_BONUS * p.settings.min_bid
     if values is None:
         values = suit_values(view.hand, p)
     best = max((hand_value(meld, tricks, allowance, p) for meld, tricks in values), default=0.0)

@@ -27,13 +27,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from ..auction import trump_suits
-from ..cards import Suit, cards_from_counts
+from ..cards import Suit
 from ..scoring import winners_after_hand
 from ..search import outcome_scores, simulate_contract
 from ..view import SeatView
 from . import reasons
-from .heuristic import PARTNER_MELD_SHARE, Profile, choose_pass, hand_value, suit_values
+from .heuristic import Profile, choose_pass, valued_trump
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +126,10 @@ def _taken_by_others(
     for hands in deals():
         if high is not None:
             taker, bid = high
-            chosen = _valued_trump(hands[taker], taker, p)
+            chosen = valued_trump(hands[taker], taker, p)
         else:
             bid = least
-            valued = [(found, s) for s in live if (found := _valued_trump(hands[s], s, p)) is not None]
+            valued = [(found, s) for s in live if (found := valued_trump(hands[s], s, p)) is not None]
             chosen, taker = max(valued, default=(None, -1))
         if chosen is None:  # no suit it may name (a marriage needed): nobody takes the hand like this
             continue
@@ -138,16 +137,6 @@ def _taken_by_others(
         outcome = simulate_contract(variant, settings, view.dealer, hands, taker, trump, passer)
         taken.append((taker, outcome_scores(variant, settings, outcome, taker, bid, trump)))
     return taken
-
-
-def _valued_trump(counts: Sequence[int], seat: int, p: Profile) -> tuple[float, Suit] | None:
-    """The heuristic's worth of a hand in the trump it values most, and that trump."""
-    allowance = PARTNER_MELD_SHARE * p.average_meld + p.passed_meld if p.partners[seat] else 0.0
-    suits = trump_suits(counts, p.settings)
-    values = suit_values(tuple(cards_from_counts(counts)), p)
-    return max(
-        ((hand_value(m, t, allowance, p), s) for (m, t), s in zip(values, suits, strict=True)), default=None
-    )
 
 
 def _mean(values: Sequence[float]) -> float:
