@@ -19,7 +19,7 @@ sample it was taken from:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -124,7 +124,7 @@ def _play_sightings(state: HandState, hands: list[list[int]], bidder: int, trump
             seat = (trick.leader + index) % seats
             legal = legal_cards(rules, hands[seat], trump, trick.leader, trick.cards[:index], done)
             if index == 0:
-                if side_of[seat] != side_of[bidder] and _bidder_holds_last_trumps(hands, seat, bidder, trump):
+                if side_of[seat] != side_of[bidder] and bidder_holds_last_trumps(hands, seat, bidder, trump):
                     kinds = {c // 6 == trump for c in legal}
                     if len(kinds) == 2:
                         yield Sighting(seat, Habit.TRUMP_LEAD, card // 6 == trump)
@@ -135,7 +135,7 @@ def _play_sightings(state: HandState, hands: list[list[int]], bidder: int, trump
             hands[seat][card] -= 1
 
 
-def _bidder_holds_last_trumps(hands: list[list[int]], leader: int, bidder: int, trump: int) -> bool:
+def bidder_holds_last_trumps(hands: Sequence[Sequence[int]], leader: int, bidder: int, trump: int) -> bool:
     """The bidder holds a trump, and no seat but it and ``leader`` holds any."""
     suit = range(trump * 6, trump * 6 + 6)
 

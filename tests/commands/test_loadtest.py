@@ -156,7 +156,7 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
             "--users",
             "2",
             "--seconds",
-            "3",
+            "6",  # long enough for a visitor's retry after a 503 (bots busy) on a loaded machine
             "--warmup",
             "1",
             "--guessers",

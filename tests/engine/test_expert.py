@@ -23,6 +23,7 @@ from scorepad.engine.bots.expert import (
     can_overtake,
     clearly_better,
     counters_at_risk,
+    defenders_trump_leads,
     habit,
     habit_move,
     long_trump_first,
@@ -32,6 +33,7 @@ from scorepad.engine.bots.expert import (
 from scorepad.engine.bots.heuristic import profile_of
 from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
+from scorepad.engine.habits import bidder_holds_last_trumps
 from scorepad.engine.play import play_rules
 from scorepad.engine.search import Outcome
 from scorepad.engine.variants import VARIANTS, get_variant
@@ -174,12 +176,22 @@ def defender_leads(hand: str, bidder: int) -> SeatView:
     )
 
 
-def test_a_defenders_trump_lead_and_a_counter_thrown_to_an_opponent_are_habit_moves() -> None:
+def test_a_defenders_trump_lead_into_the_bidders_last_trumps_and_a_counter_thrown_are_habit_moves() -> None:
     p = profile_of(get_variant("classic"), get_variant("classic").defaults)
     ah, nine_h, nine_d, ad = parse_cards("AH 9H 9D AD")
-    assert habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, nine_d, p)  # trump into the bidder
-    assert not habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, ah, p)  # the natural lead is trump
-    assert not habit_move(defender_leads("AH 9H 9D", bidder=2), nine_h, nine_d, p)  # the partner bid
+    assert defenders_trump_leads(defender_leads("AH 9H 9D", bidder=1), (ah, nine_h, nine_d)) == {ah, nine_h}
+    assert not defenders_trump_leads(defender_leads("AH 9H 9D", bidder=2), (ah, nine_h, nine_d))  # ally bid
+    into_last = {ah, nine_h}  # what the sampled deals flag when the bidder often holds the last trumps
+    assert habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, nine_d, p, into_last)
+    assert not habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, ah, p, into_last)  # natural is trump
+    assert not habit_move(defender_leads("AH 9H 9D", bidder=1), nine_h, nine_d, p)  # the partner has trumps
+
+    def deal(seat_1: str, seat_2: str) -> list[tuple[int, ...]]:  # seat 0 leads against seat 1
+        return [counts_of(parse_cards(hand)) for hand in ("AH 9H 9D", seat_1, seat_2, "JS")]
+
+    assert bidder_holds_last_trumps(deal("KH QH", "JD"), 0, 1, HEARTS)
+    assert not bidder_holds_last_trumps(deal("KH QH", "JH"), 0, 1, HEARTS)  # seat 2 holds one
+    assert not bidder_holds_last_trumps(deal("KS QS", "JD"), 0, 1, HEARTS)  # nobody else holds one
     assert habit_move(last_to_play("AS 9S KS"), ad, nine_d, p)  # the bidder's ace has the trick
     assert not habit_move(last_to_play("AS 9S KS"), nine_d, ad, p)  # keeping the counter is no habit
     assert not habit_move(last_to_play("9S AS KS"), ad, nine_d, p)  # the partner has the trick
@@ -208,9 +220,9 @@ def test_a_counter_left_on_a_trick_an_opponent_still_to_play_could_take_is_at_ri
     assert not can_overtake(second, rules, seat_1_holds("AD 9S"), ad, ad)  # … but not the first A♦
     assert can_overtake(second, rules, seat_1_holds("9H 9S"), ad, ad)  # void in diamonds, it must trump
     assert not can_overtake(second, rules, seat_1_holds("9C 9S"), ten_d, ten_d)  # nothing to take it with
-    assert habit(second, ten_d, p, exposed={ten_d})
+    assert habit(second, ten_d, p, flagged={ten_d})
     assert not habit(second, ten_d, p)  # not exposed on the sampled deals: no habit
-    assert not habit(second, nine_d, p, exposed={ten_d})
+    assert not habit(second, nine_d, p, flagged={ten_d})
 
 
 def test_the_expert_keeps_its_trump_ten_under_the_bidders_ace_whatever_the_sampled_deals_say(

@@ -50,7 +50,7 @@ from typing import Any
 
 from ..auction import least_bid, trump_suits
 from ..cards import Card, Suit, counts_of
-from ..habits import short_trump
+from ..habits import bidder_holds_last_trumps, short_trump
 from ..knowledge import Dealer, Knowledge, knowledge_of
 from ..lean import INFINITY, playout, solve
 from ..play import PlayRules, beats, legal_cards, trick_winner
@@ -86,6 +86,8 @@ HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a han
 HABIT_SLACK_COUNTERS = 1.0  # a natural play showing a habit gives way to a card this much worse
 EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a habit) when an
 # opponent still to play could take that trick on more than this share of the sampled deals
+LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder holds every trump
+# outside the leader's hand on more than this share of the sampled deals (``habits.py``'s rule)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
@@ -221,6 +223,8 @@ class ExpertBot:
         values: dict[Card, list[float]] = {c: [] for c in legal}  # per card, one value per sampled deal
         at_risk = counters_at_risk(view, legal, p)
         overtaken = dict.fromkeys(at_risk, 0)  # per such counter, the deals on which it could be taken
+        trump_leads = defenders_trump_leads(view, legal)
+        into_last_trumps = 0  # the deals on which the bidder holds every trump the leader does not
         for hands in self._deals(view, k, p, rounds, deadline):
             state, contract = play_state(view, hands)
             for c in legal:
@@ -232,13 +236,20 @@ class ExpertBot:
                     values[c].append(playout(child, contract, side, exact_from=0))
             for c, winning in at_risk.items():
                 overtaken[c] += can_overtake(view, state.rules, hands, c, winning)
+            if trump_leads:
+                bidder, trump = contract.bidder, contract.trump
+                into_last_trumps += bidder_holds_last_trumps(hands, view.seat, bidder, trump)
         done = len(values[legal[0]])
-        exposed = frozenset(c for c, n in overtaken.items() if n > EXPOSED_SHARE * done)
-        natural = habit_free(view, choose_card(view, p, self.memory), values, p, exposed)
+        flagged = {c for c, n in overtaken.items() if n > EXPOSED_SHARE * done}
+        if into_last_trumps > LAST_TRUMPS_SHARE * done:
+            flagged |= trump_leads
+        natural = habit_free(view, choose_card(view, p, self.memory), values, p, flagged)
         top = max(legal, key=lambda c: sum(values[c]))
         best = natural
-        if top != natural and not habit_move(view, top, natural, p, exposed):
-            best = top if clearly_better(values[top], values[natural]) else natural
+        if top != natural and not habit_move(view, top, natural, p, flagged):
+            # Any other trump lead of a defender's needs far more than the noise (strategy fusion).
+            bar = (HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)) if top in trump_leads else ()
+            best = top if clearly_better(values[top], values[natural], *bar) else natural
         reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
         return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
 
@@ -519,24 +530,32 @@ def can_overtake(
     return False
 
 
+def defenders_trump_leads(view: SeatView, legal: Iterable[Card]) -> frozenset[Card]:
+    """The trumps of ``legal`` when ``view``'s seat leads a trick against the bidder; else none."""
+    if (view.trick is not None and view.trick.cards) or view.bidder is None:
+        return frozenset()
+    if view.variant.side_of(view.bidder) == view.variant.side_of(view.seat):
+        return frozenset()
+    return frozenset(c for c in legal if c // 6 == view.trump)
+
+
 def least_counter(p: Profile) -> int:
     """The points of the cheapest counter (1 in `classic`, 5 in `six-handed`): the scale of a habit."""
     return min(v for v in p.value if v)
 
 
-def habit(view: SeatView, card: Card, p: Profile, exposed: Collection[Card] = ()) -> bool:
-    """Whether playing ``card`` shows a habit players hate (``habits.py``): a defender's trump
-    lead, a counter thrown onto a trick an opponent is winning (``card`` does not beat it), or
-    one of the counters ``exposed`` (on a trick our side wins for now, that the opponents still to
-    play could often take: ``EXPOSED_SHARE``)."""
-    side_of = view.variant.side_of
-    if view.trick is None or not view.trick.cards:
-        assert view.bidder is not None
-        return side_of(view.bidder) != side_of(view.seat) and card // 6 == view.trump
-    if not p.value[card]:
+def habit(view: SeatView, card: Card, p: Profile, flagged: Collection[Card] = ()) -> bool:
+    """Whether playing ``card`` shows a habit players hate (``habits.py``): a counter thrown onto a
+    trick an opponent is winning (``card`` does not beat it), or one of the cards the sampled deals
+    ``flagged``: a defender's trump lead while the bidder often holds the last trumps
+    (``LAST_TRUMPS_SHARE``), a counter left on a trick our side wins for now that the opponents
+    still to play could often take (``EXPOSED_SHARE``)."""
+    if card in flagged:
+        return True
+    if view.trick is None or not view.trick.cards or not p.value[card]:
         return False
     winning = opponents_winning(view)
-    return (winning is not None and not beats(card, winning, view.trump)) or card in exposed
+    return winning is not None and not beats(card, winning, view.trump)
 
 
 def opponents_winning(view: SeatView) -> Card | None:
@@ -552,11 +571,11 @@ def opponents_winning(view: SeatView) -> Card | None:
     return trick[best]
 
 
-def habit_move(view: SeatView, card: Card, natural: Card, p: Profile, exposed: Collection[Card] = ()) -> bool:
+def habit_move(view: SeatView, card: Card, natural: Card, p: Profile, flagged: Collection[Card] = ()) -> bool:
     """Whether ``card`` instead of the ``natural`` play shows a habit the natural play does not:
     such a card never overrides the natural play, however the sampled deals rate it (deals that
     "know" where every card is overrate such moves: strategy fusion)."""
-    return habit(view, card, p, exposed) and not habit(view, natural, p, exposed)
+    return habit(view, card, p, flagged) and not habit(view, natural, p, flagged)
 
 
 def habit_free(
@@ -564,13 +583,13 @@ def habit_free(
     natural: Card,
     values: Mapping[Card, Sequence[float]],
     p: Profile,
-    exposed: Collection[Card] = (),
+    flagged: Collection[Card] = (),
 ) -> Card:
     """The natural play, unless it shows a habit (``habit``) and a card that does not did no worse
     on the same sampled deals (within ``HABIT_SLACK_COUNTERS`` a hand): then the best such card."""
-    if not habit(view, natural, p, exposed):
+    if not habit(view, natural, p, flagged):
         return natural
-    others = [c for c in values if not habit(view, c, p, exposed)]
+    others = [c for c in values if not habit(view, c, p, flagged)]
     if not others:
         return natural
     other = max(others, key=lambda c: sum(values[c]))
