@@ -10,11 +10,12 @@ those same deals:
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
   a few dozen playouts are noisy, and a search that trusts them alone throws away counters on a coin
   toss. Measured in duplicate matches, the pair plays far better than either alone. A habit players
-  hate (``habit``: a defender's trump lead, a counter thrown onto an opponent's trick, or one left on
-  a trick an opponent still to play could often take, ``counters_at_risk``) never overrides a natural
-  play that shows none: sampled deals that "know" where every card is overrate such moves (strategy
-  fusion). A natural play that shows one gives way to a card that does not and did about as well
-  (``habit_free``);
+  hate (``habit``: a defender's trump lead while the bidder often holds the last trumps, a counter
+  thrown onto an opponent's trick, or one left on a trick an opponent still to play could often
+  take, ``counters_at_risk``) never overrides a natural play that shows none: sampled deals that
+  "know" where every card is overrate such moves (strategy fusion). Any other trump lead of a
+  defender's needs far more than the noise. A natural play that shows a habit gives way to a card
+  that does not and did about as well (``habit_free``);
 * bid: the hand simulated as the bidder's in the two suits the heuristic values most
   (``search.simulate_contract``), once a hand (``_bid_analysis``: kept on the bot, or with an
   ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
@@ -74,7 +75,7 @@ MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
-MADE_NEEDED_ALONE = 0.7  # without a partner (six-handed) nobody shares a set
+MADE_NEEDED_ALONE = 0.75  # without a partner (six-handed) nobody shares a set
 MADE_NEEDED_SHORT_TRUMP = 0.95  # a contract on a short trump (``habits.short_trump``) needs far more
 THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made rate then needs …
 MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
