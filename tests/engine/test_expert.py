@@ -31,7 +31,7 @@ from scorepad.engine.bots.expert import (
     stricter_made_needed,
 )
 from scorepad.engine.bots.heuristic import profile_of
-from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_cards
+from scorepad.engine.cards import HEARTS, SPADES, Card, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.habits import bidder_holds_last_trumps
 from scorepad.engine.play import play_rules
@@ -196,6 +196,41 @@ def test_a_defenders_trump_lead_into_the_bidders_last_trumps_and_a_counter_throw
     assert not habit_move(last_to_play("AS 9S KS"), nine_d, ad, p)  # keeping the counter is no habit
     assert not habit_move(last_to_play("9S AS KS"), ad, nine_d, p)  # the partner has the trick
     assert not habit_move(last_to_play("KD 9D JD"), ad, nine_d, p)  # the ace wins it: no throw
+
+
+def test_a_defender_leads_trump_only_at_the_high_bar_and_never_into_the_bidders_last_trumps(
+    monkeypatch,
+) -> None:
+    # Seat 0 took the first trick with the A♣ and leads against seat 1's hearts, one heart in hand.
+    hand = "9H 9D KD QD JD 9S JS QS KS QC JC"
+    view = make_view(
+        hand=hand,
+        decision="play",
+        bidder=1,
+        bid=25,
+        trump=HEARTS,
+        tricks=(Trick(1, tuple(parse_cards("KC 9C TC AC")), 0),),
+        trick=Trick(0, ()),
+        legal=tuple(sorted(set(parse_cards(hand)))),
+        meld=(0, 4, 0, 0),
+        shown=((), tuple(parse_cards("KH QH")), (), ()),
+        auction=((1, 25), (2, None), (3, None), (0, None)),
+    )
+    bot = ExpertBot(0, random.Random(1), playouts=40, budget_ms=60_000)
+    assert bot.decide(view) // 6 != HEARTS  # the natural lead
+
+    def lead(gain: float, into_last_trumps: bool) -> Card:  # a trump lead ``gain`` better on every deal
+        def value(child, *args, **kwargs) -> float:
+            return gain if child.trick[0] // 6 == HEARTS else 0.0
+
+        monkeypatch.setattr(expert, "playout", value)
+        monkeypatch.setattr(expert, "solve", value)
+        monkeypatch.setattr(expert, "bidder_holds_last_trumps", lambda *args: into_last_trumps)
+        return ExpertBot(0, random.Random(1), playouts=40, budget_ms=60_000).decide(view)
+
+    assert lead(50.0, into_last_trumps=False) // 6 == HEARTS  # the partner may hold trumps: far better
+    assert lead(2.0, into_last_trumps=False) // 6 != HEARTS  # two points are under four counters
+    assert lead(50.0, into_last_trumps=True) // 6 != HEARTS  # into the bidder's last trumps: never
 
 
 BIDS = (20, 21, 22, 23, 24, 25, None, None, 26, 27, None)
