@@ -81,7 +81,7 @@ THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made ra
 MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
 CLEAR_GAIN_Z = 1.5  # leave the natural (heuristic) play only for a card this many standard errors better …
 CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natural play is sound)
-HABIT_GAIN_Z = 3.0  # a short trump named over a longer suit needs this many standard errors …
+HABIT_GAIN_Z = 3.0  # a doubtful move (``doubtful_bar``) needs this many standard errors …
 HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a hand (sampled deals that
 # "know" where the cards are overrate it)
 HABIT_SLACK_COUNTERS = 1.0  # a natural play showing a habit gives way to a card this much worse
@@ -249,7 +249,7 @@ class ExpertBot:
         best = natural
         if top != natural and not habit_move(view, top, natural, p, flagged):
             # Any other trump lead of a defender's needs far more than the noise (strategy fusion).
-            bar = (HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)) if top in trump_leads else ()
+            bar = doubtful_bar(p) if top in trump_leads else ()
             best = top if clearly_better(values[top], values[natural], *bar) else natural
         reason = reasons.play_reason(view, best, p, reasons.best_in(values, best))
         return Choice(best, reason, {c: sum(values[c]) / done for c in legal}, done)
@@ -488,8 +488,8 @@ def clearly_better(
     least: float = CLEAR_GAIN_MIN,
 ) -> bool:
     """Whether ``candidate`` beats ``natural`` on the same sampled deals by more than the noise:
-    the mean paired gain exceeds ``z`` standard errors (and ``least`` points). A short trump named
-    over a longer suit (``long_trump_first``) is held to ``HABIT_GAIN_Z`` and ``HABIT_GAIN_COUNTERS``."""
+    the mean paired gain exceeds ``z`` standard errors (and ``least`` points). A doubtful move is
+    held to ``doubtful_bar`` instead."""
     gains = [c - n for c, n in zip(candidate, natural, strict=True)]
     mean = sum(gains) / len(gains)
     if mean <= least:
@@ -543,6 +543,13 @@ def defenders_trump_leads(view: SeatView, legal: Iterable[Card]) -> frozenset[Ca
 def least_counter(p: Profile) -> int:
     """The points of the cheapest counter (1 in `classic`, 5 in `six-handed`): the scale of a habit."""
     return min(v for v in p.value if v)
+
+
+def doubtful_bar(p: Profile) -> tuple[float, float]:
+    """``clearly_better``'s bar (standard errors, points) for a move the sampled deals overrate but
+    that is no habit: a short trump named over a longer suit, a defender's trump lead while the
+    partner may still hold trumps."""
+    return HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
 
 
 def habit(view: SeatView, card: Card, p: Profile, flagged: Collection[Card] = ()) -> bool:
@@ -654,7 +661,7 @@ def long_trump_first(
     view: SeatView, p: Profile, scored: Mapping[Suit, Sequence[Sequence[int]]], best: Suit
 ) -> Suit:
     """The trump to name: ``best`` (the best on average), unless it is short (``habits.short_trump``)
-    and not clearly better (``HABIT_GAIN_Z``, ``HABIT_GAIN_COUNTERS``) on the same sampled deals
+    and not clearly better (``doubtful_bar``) on the same sampled deals
     than the best of the longer suits weighed in ``scored`` (``scored_at`` the bid won): then that one."""
     held = counts_of(view.hand)
     trumps = {t: sum(held[t * 6 : t * 6 + 6]) for t in scored}
@@ -664,8 +671,7 @@ def long_trump_first(
     side = view.variant.side_of(view.seat)
     margins = {t: [_margin(scores, side) for scores in scored[t]] for t in (best, *longer)}
     other = max(longer, key=lambda t: sum(margins[t]))
-    bar = HABIT_GAIN_Z, HABIT_GAIN_COUNTERS * least_counter(p)
-    return best if clearly_better(margins[best], margins[other], *bar) else other
+    return best if clearly_better(margins[best], margins[other], *doubtful_bar(p)) else other
 
 
 def _partner_holds_bid(view: SeatView) -> bool:
