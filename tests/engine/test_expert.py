@@ -25,6 +25,7 @@ from scorepad.engine.bots.expert import (
     counters_at_risk,
     defenders_trump_leads,
     habit,
+    habit_free,
     habit_move,
     long_trump_first,
     scored_at,
@@ -196,6 +197,19 @@ def test_a_defenders_trump_lead_into_the_bidders_last_trumps_and_a_counter_throw
     assert not habit_move(last_to_play("AS 9S KS"), nine_d, ad, p)  # keeping the counter is no habit
     assert not habit_move(last_to_play("9S AS KS"), ad, nine_d, p)  # the partner has the trick
     assert not habit_move(last_to_play("KD 9D JD"), ad, nine_d, p)  # the ace wins it: no throw
+
+
+def test_a_natural_play_throwing_a_counter_gives_way_to_a_card_at_most_three_counters_worse() -> None:
+    p = profile_of(get_variant("classic"), get_variant("classic").defaults)  # a counter is 1 point
+    view = last_to_play("AS 9S KS")  # the bidder's A♠ has the trick: the A♦ on it is thrown
+    ad, ten_d, nine_d = parse_cards("AD TD 9D")
+
+    def kept(nine_loses: float) -> Card:  # the A♦ the natural play, the 9♦ ``nine_loses`` worse a deal
+        values = {ad: [0.0] * 8, ten_d: [1.0] * 8, nine_d: [-nine_loses] * 8}
+        return habit_free(view, ad, values, p)
+
+    assert kept(3.0) == nine_d  # the 10♦ did best, but it is thrown too
+    assert kept(3.5) == ad  # more than three counters worse: the natural play stands
 
 
 def test_a_defender_leads_trump_only_at_the_high_bar_and_never_into_the_bidders_last_trumps(

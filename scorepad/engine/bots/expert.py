@@ -15,7 +15,8 @@ those same deals:
   take, ``counters_at_risk``) never overrides a natural play that shows none: sampled deals that
   "know" where every card is overrate such moves (strategy fusion). Any other trump lead of a
   defender's needs far more than the noise. A natural play that shows a habit gives way to a card
-  that does not and did about as well (``habit_free``);
+  that does not and did at most three of the least counter worse on the same deals (``habit_free``:
+  players count a thrown ace; the deals that score the ace's win know too much);
 * bid: the hand simulated as the bidder's in the two suits the heuristic values most
   (``search.simulate_contract``), once a hand (``_bid_analysis``: kept on the bot, or with an
   ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
@@ -84,7 +85,7 @@ CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natura
 HABIT_GAIN_Z = 3.0  # a doubtful move (``doubtful_bar``) needs this many standard errors …
 HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a hand (sampled deals that
 # "know" where the cards are overrate it)
-HABIT_SLACK_COUNTERS = 1.0  # a natural play showing a habit gives way to a card this much worse
+HABIT_SLACK_COUNTERS = 3.0  # a natural play showing a habit gives way to a card this many counters worse
 EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a habit) when an
 # opponent still to play could take that trick on more than this share of the sampled deals
 LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder holds every trump
@@ -593,8 +594,9 @@ def habit_free(
     p: Profile,
     flagged: Collection[Card] = (),
 ) -> Card:
-    """The natural play, unless it shows a habit (``habit``) and a card that does not did no worse
-    on the same sampled deals (within ``HABIT_SLACK_COUNTERS`` a hand): then the best such card."""
+    """The natural play, unless it shows a habit (``habit``) and a card that does not did at most
+    ``HABIT_SLACK_COUNTERS`` of the least counter worse a hand on the same sampled deals: then the
+    best such card."""
     if not habit(view, natural, p, flagged):
         return natural
     others = [c for c in values if not habit(view, c, p, flagged)]
