@@ -616,9 +616,13 @@ def test_a_hand_against_the_tiny_outside_bot_completes(started):
     ],
 )
 def test_a_misbehaving_outside_bot_stops_the_game_naming_seat_decision_and_answer(started, mode, message):
-    # Only the hanging bot is meant to run out of time: the others get long enough to start on a busy machine.
-    timeout = 0.5 if mode == "hang" else 30
-    outside = make_bot(tiny_bot(mode), 0, random.Random(2), timeout=timeout)
+    # Only the hanging bot is meant to run out of time, and only where it hangs (its first play):
+    # starting the program and its bids get long enough on a busy machine.
+    outside = make_bot(tiny_bot(mode), 0, random.Random(2), timeout=30)
+    if mode == "hang":
+        assert isinstance(outside, OutsideBot)
+        assert outside.decide(bid_view("classic", WEAK_CLASSIC, (None, 20))) is None  # started, answering
+        outside.timeout = 0.5
     bots = [outside] + [HeuristicBot(s) for s in (1, 2, 3)]
     with pytest.raises(BotError, match=message) as error:
         play_classic_hand(bots)
