@@ -85,7 +85,8 @@ CLEAR_GAIN_MIN = 0.25  # … and by at least this many points a hand (the natura
 HABIT_GAIN_Z = 3.0  # a doubtful move (``doubtful_bar``) needs this many standard errors …
 HABIT_GAIN_COUNTERS = 4.0  # … and this many of the least counter better a hand (sampled deals that
 # "know" where the cards are overrate it)
-HABIT_SLACK_COUNTERS = 3.0  # a natural play showing a habit gives way to a card this many counters worse
+HABIT_SLACK_COUNTERS = 3.0  # a natural play showing a habit gives way to a card this many of the
+# least counter worse a hand (``habit_free``)
 EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a habit) when an
 # opponent still to play could take that trick on more than this share of the sampled deals
 LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder holds every trump
