@@ -81,6 +81,9 @@ def deal(page: Page, base: str, variant_label: str) -> None:
     page.get_by_role("link", name=variant_label).click()
     page.get_by_role("button", name="Deal").click()
     expect(page.get_by_role("region", name="Scores")).to_be_visible()
+    # The table shows before htmx (deferred) takes over its forms: a tap then would be a plain
+    # submit, which a test that holds /act/ would wait on for ever.
+    page.wait_for_load_state()
 
 
 def version(page: Page) -> str:
