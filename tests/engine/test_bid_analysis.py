@@ -52,13 +52,13 @@ def test_one_analysis_serves_each_seats_every_bid_and_its_trump_choice(
     monkeypatch, variant_id, deal_seed, match
 ):
     searched: list[int] = []
-    outcomes = ExpertBot._outcomes
+    analysis = ExpertBot._analysis
 
     def counted(bot: ExpertBot, *args, **kwargs):
         searched.append(bot.seat)
-        return outcomes(bot, *args, **kwargs)
+        return analysis(bot, *args, **kwargs)
 
-    monkeypatch.setattr(ExpertBot, "_outcomes", counted)
+    monkeypatch.setattr(ExpertBot, "_analysis", counted)
     clear_analyses()
     decided = auction_by_fresh_bots(variant_id, deal_seed, match=match)
     assert decided[-1][0].decision == TRUMP

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+import statistics
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
 from scorepad.engine.bots import ExpertBot, make_bot
+from scorepad.engine.bots import analysis as analysis_module
+from scorepad.engine.bots.analysis import REFIT_KEPT_SHARE, BidAnalysis, auction_misfits, kept, worth_of
+from scorepad.engine.bots.heuristic import profile_of
 from scorepad.engine.bots.stakes import game_value, game_won
 from scorepad.engine.game import deal, seat_view
+from scorepad.engine.knowledge import Dealer, knowledge_of
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import SeatView
 
@@ -108,3 +114,59 @@ def test_in_six_handed_any_other_seat_going_out_is_a_loss_and_a_tie_is_shared() 
     scores[0] = 110  # 1010 each: co-winners share the game
     assert game_won(view, scores, 3) == 0.5
     assert game_value(view, scores, 3) == 0
+
+
+def test_a_bidding_war_simulates_the_pass_once_a_hand(monkeypatch) -> None:
+    # Seat 2 pushes the leader (seat 1) at 110, the leader bids on: seat 2's second call weighs
+    # passing on the same deals and the same taker, so it simulates nothing anew (it cost a
+    # fresh sample of fitted deals a call, half a six-handed bid round's CPU).
+    simulated: list[int] = []
+    simulate = analysis_module.simulate_contract
+
+    def counted(*args, **kwargs):
+        simulated.append(1)
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(analysis_module, "simulate_contract", counted)
+    totals = (800, 950, 850, 800, 800, 800)
+    bot = ExpertBot(2, random.Random(1), playouts=100)
+    assert bot.decide(bid_after(3, totals, 100, variant_id="six-handed")) == 110
+    first = len(simulated)
+    assert first > 0  # the pass was weighed
+    again = bid_after(3, totals, 100, 110, None, None, None, None, 120, variant_id="six-handed")
+    assert again.seat == 2
+    bot.decide(again)
+    assert len(simulated) == first
+
+
+def test_a_refit_keeps_the_analysis_deals_that_explain_the_calls_since() -> None:
+    first = bid_after(3, (0,) * 6, None, variant_id="six-handed")  # seat 2's first call
+    assert first.seat == 2
+    p = profile_of(first.variant, first.settings)
+    dealer = Dealer(knowledge_of(first))
+    rng = random.Random(2)
+    analysis = BidAnalysis({}, tuple(kept(dealer.deal(rng)) for _ in range(40)), p)
+
+    def worth(deal: int, seat: int = 4) -> float:
+        return worth_of(analysis.valued(deal, seat))
+
+    def second_call(seat_4_bid: int) -> SeatView:
+        view = bid_after(3, (0,) * 6, None, 50, None, seat_4_bid, None, None, variant_id="six-handed")
+        assert view.seat == 2
+        return view
+
+    def refit(view: SeatView) -> tuple[list[int], list[int]]:
+        """The deals the refit keeps, and each deal's misfits with ``view``'s auction."""
+        misfits = [auction_misfits(view, partial(worth, deal)) for deal in range(len(analysis.deals))]
+        fit = analysis.fitting(view)
+        dropped = [deal for deal in range(len(analysis.deals)) if deal not in fit]
+        assert max(misfits[deal] for deal in fit) < min((misfits[deal] for deal in dropped), default=99)
+        return fit, misfits
+
+    fit, _ = refit(second_call(100))  # seat 4 bid 100 since, seats 3, 5 and 0 passed
+    assert len(analysis.deals) // REFIT_KEPT_SHARE <= len(fit) < len(analysis.deals)
+    assert statistics.fmean(worth(deal) for deal in fit) > statistics.fmean(map(worth, range(40)))
+    # A bid no sampled hand explains: still a quarter of the deals, those that explain the rest best.
+    best, misfits = refit(second_call(500))
+    assert len(best) >= len(analysis.deals) // REFIT_KEPT_SHARE
+    assert all(misfits[deal] for deal in range(40))

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from ..auction import least_bid, trump_suits
+from ..auction import trump_suits
 from ..cards import Card, Suit, counts_of
 from ..habits import bidder_holds_last_trumps, short_trump
 from ..knowledge import Dealer, Knowledge, knowledge_of
@@ -60,6 +60,7 @@ from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
 from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons, stakes
+from .analysis import BidAnalysis, auction_misfits, kept, worth_on
 from .heuristic import (
     Memory,
     Profile,
@@ -67,7 +68,6 @@ from .heuristic import (
     choose_pass,
     counted_suit_values,
     profile_of,
-    valued_trump,
 )
 
 DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default: the count decides …
@@ -92,7 +92,6 @@ EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a 
 LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder holds every trump
 # outside the leader's hand on more than this share of the sampled deals (``habits.py``'s rule)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
-FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
 TRUMP_SHARE = 4  # … each on playouts / TRUMP_SHARE deals (what each of the four suits had before)
 ANALYSIS_CACHE_SIZE = 128  # bid analyses kept per process (each a few hundred simulated hands)
@@ -135,7 +134,7 @@ class ExpertBot:
         # the process's cache (practice rebuilds its bots for every write); without one it is
         # drawn from ``rng`` and kept for this bot's later bids and trump (a match's bots live on).
         self.analysis_seed = analysis_seed
-        self._bid_memo: tuple[object, dict[Suit, list[Outcome]]] | None = None
+        self._bid_memo: tuple[object, BidAnalysis] | None = None
         self.memory = Memory()  # the heuristic's reading of the tricks, for its natural play
 
     def decide(self, view: SeatView) -> Answer:
@@ -205,7 +204,7 @@ class ExpertBot:
         best_misfits = math.inf
         for _ in range(FIT_TRIES):
             hands = dealer.deal(rng)
-            misfits = auction_misfits(view, hands, p, enough=best_misfits)
+            misfits = auction_misfits(view, worth_on(hands, p), enough=best_misfits)
             if misfits < best_misfits:
                 best, best_misfits = hands, misfits
             if not misfits:
@@ -292,45 +291,58 @@ class ExpertBot:
         rng: random.Random | None = None,
     ) -> dict[Suit, list[Outcome]]:
         """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
+        return self._analysis(view, p, deadline, trumps, bidder, rng).outcomes
+
+    def _analysis(
+        self,
+        view: SeatView,
+        p: Profile,
+        deadline: float,
+        trumps: Sequence[Suit],
+        bidder: int,
+        rng: random.Random | None = None,
+    ) -> BidAnalysis:
+        """``_outcomes``, with the deals they were simulated on."""
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
+        deals = []
         passer = partial(choose_pass, p=p)
         for hands in self._deals(view, knowledge_of(view), p, self._per_trump(trumps), deadline, rng):
+            deals.append(kept(hands))
             for t in trumps:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
                 )
-        return results
+        return BidAnalysis(results, tuple(deals), p)
 
     def _per_trump(self, trumps: Sequence[Suit]) -> int:
         """Deals per simulated trump: a share of the playouts as if all four suits were tried, so
         a hand with one or two suits worth naming costs a quarter or half of a four-suit one."""
         return max(MIN_ROUNDS, self.playouts // max(len(trumps), TRUMP_SHARE))
 
-    def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> dict[Suit, list[Outcome]]:
+    def _bid_analysis(self, view: SeatView, p: Profile, deadline: float) -> BidAnalysis:
         """The hand simulated as this seat's contract in each ``analysed_trumps`` suit, once a hand: it serves
         every bid of the auction and the trump choice. The deals are drawn at the seat's first call,
         fitted to the calls before it, and kept: a later call of another seat does not refilter them.
         Refiltering would throw away samples (so add noise) to read a call the bid rule reads anyway
-        (over a partner, it asks more), and the match bots already bid so."""
+        (over a partner, it asks more), and the match bots already bid so. (Where the game is at
+        stake, ``stakes`` refits them to the calls since: ``BidAnalysis.fitting``.)"""
         first = _first_call_view(view)
         if self.analysis_seed is None:
             key: Hashable = (first.hand, first.dealer)
             if self._bid_memo is None or self._bid_memo[0] != key:
                 trumps = analysed_trumps(first.hand, p)
-                self._bid_memo = (key, self._outcomes(first, p, deadline, trumps, view.seat))
+                self._bid_memo = (key, self._analysis(first, p, deadline, trumps, view.seat))
             return self._bid_memo[1]
         key = (self.analysis_seed, self.playouts, first)
         return _cached(key, lambda: self._seeded_analysis(first, p, deadline))
 
-    def _seeded_analysis(
-        self, first: SeatView, p: Profile, deadline: float
-    ) -> tuple[dict[Suit, list[Outcome]], bool]:
+    def _seeded_analysis(self, first: SeatView, p: Profile, deadline: float) -> tuple[BidAnalysis, bool]:
         """The bid analysis from ``analysis_seed`` and the view at the first call alone, and whether
         it is complete (the clock did not cut it): the cache keeps only what the playout count decided."""
         trumps = analysed_trumps(first.hand, p)
         rng = random.Random(f"{self.analysis_seed}:{first.auction}")
-        found = self._outcomes(first, p, deadline, trumps, first.seat, rng)
-        return found, all(len(o) == self._per_trump(trumps) for o in found.values())
+        found = self._analysis(first, p, deadline, trumps, first.seat, rng)
+        return found, len(found.deals) == self._per_trump(trumps)
 
     def _bid(self, view: SeatView, p: Profile, deadline: float, also: Answer = None) -> Choice:
         least = view.least_bid
@@ -339,7 +351,8 @@ class ExpertBot:
         trumps = trump_suits(counts_of(view.hand), view.settings)
         if not trumps:
             return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
-        outcomes = self._bid_analysis(view, p, deadline)
+        analysis = self._bid_analysis(view, p, deadline)
+        outcomes = analysis.outcomes
         scored = scored_at(view, outcomes, least)  # each simulated hand scored once at this bid
         trump, made, gain = best_trump_at(view, scored)
         partner_high = _partner_holds_bid(view)
@@ -354,11 +367,7 @@ class ExpertBot:
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, scored_at(view, outcomes, also))[2]
-
-        def deals() -> Iterator[list[list[int]]]:  # drawn only when the game is at stake
-            return self._deals(view, knowledge_of(view), p, max(MIN_ROUNDS, self.playouts // 4), deadline)
-
-        if self.score_aware and (stake := stakes.game_bid(view, p, scored, deals)):
+        if self.score_aware and (stake := stakes.game_bid(view, p, scored, analysis)):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
@@ -375,7 +384,7 @@ class ExpertBot:
         if len(legal) == 1:
             only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
             return Choice(legal[0], only, {legal[0]: 0.0})
-        analysed = self._bid_analysis(view, p, deadline)
+        analysed = self._bid_analysis(view, p, deadline).outcomes
         outcomes = {t: analysed[t] for t in legal if t in analysed}
         if not outcomes or (also in legal and also not in outcomes):
             outcomes = self._outcomes(view, p, deadline, legal, view.seat)
@@ -437,12 +446,10 @@ class ExpertBot:
 # ---------------------------------------------------------------- helpers
 
 
-_ANALYSES: OrderedDict[Hashable, dict[Suit, list[Outcome]]] = OrderedDict()
+_ANALYSES: OrderedDict[Hashable, BidAnalysis] = OrderedDict()
 
 
-def _cached(
-    key: Hashable, analyse: Callable[[], tuple[dict[Suit, list[Outcome]], bool]]
-) -> dict[Suit, list[Outcome]]:
+def _cached(key: Hashable, analyse: Callable[[], tuple[BidAnalysis, bool]]) -> BidAnalysis:
     """The analysis under ``key`` from the process's cache (the least recently used of
     ``ANALYSIS_CACHE_SIZE`` goes first), else ``analyse()``'s, kept if it is complete."""
     found = _ANALYSES.get(key)
@@ -682,29 +689,6 @@ def _partner_holds_bid(view: SeatView) -> bool:
     if high is None or high[0] == view.seat:
         return False
     return view.variant.side_of(high[0]) == view.variant.side_of(view.seat)
-
-
-def auction_misfits(
-    view: SeatView, hands: Sequence[Sequence[int]], p: Profile, enough: float = math.inf
-) -> int:
-    """How many of the other seats' calls a deal fails to explain (the heuristic's hand value:
-    a bid needs a hand worth about the bid, a pass one worth less than the least bid then); the
-    count stops at ``enough`` (a deal with that many misfits is no better than one already found)."""
-    worth: dict[int, float] = {}
-    misfits = 0
-    for index, (seat, bid) in enumerate(view.auction):
-        if seat == view.seat:
-            continue
-        if seat not in worth:
-            valued = valued_trump(hands[seat], seat, p)
-            worth[seat] = valued[0] if valued is not None else 0.0
-        if bid is not None:
-            misfits += worth[seat] < (1 - FIT_SLACK) * bid
-        else:
-            misfits += worth[seat] > (1 + FIT_SLACK) * least_bid(view.auction[:index], view.settings)
-        if misfits >= enough:
-            break
-    return misfits
 
 
 def _fixed_passer(

@@ -23,16 +23,17 @@ total within the most any side scored in the bot's simulated hands of the target
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from ..cards import Suit
 from ..scoring import winners_after_hand
-from ..search import outcome_scores, simulate_contract
+from ..search import outcome_scores
 from ..view import SeatView
 from . import reasons
-from .heuristic import Profile, choose_pass, valued_trump
+from .analysis import BidAnalysis
+from .heuristic import Profile, choose_pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +76,13 @@ def game_bid(
     view: SeatView,
     p: Profile,
     scored: Mapping[Suit, Sequence[Sequence[int]]],
-    deals: Callable[[], Iterable[Sequence[Sequence[int]]]],
+    analysis: BidAnalysis,
 ) -> Stake | None:
     """Bid the least bid or pass, for the game, when this hand can end it; ``None`` when it cannot.
 
     ``scored`` are the bot's own simulated hands as the bidder at the least bid, per trump: each
-    one's scores per side; ``deals`` (sampled from the bot's view, drawn only when the game is at
-    stake: ``deals()`` is called then) are where passing is simulated."""
+    one's scores per side; passing is simulated on ``analysis``'s deals (the same ones), those
+    that explain the calls so far (``BidAnalysis.fitting``)."""
     least = view.least_bid
     scored = {trump: found for trump, found in scored.items() if found}
     reach = max((max(scores) for found in scored.values() for scores in found), default=0)
@@ -91,7 +92,7 @@ def game_bid(
         trump: _mean([game_value(view, s, view.seat) for s in found]) for trump, found in scored.items()
     }
     trump = max(bid_values, key=lambda t: bid_values[t])
-    passed = _taken_by_others(view, p, least, deals)
+    passed = _taken_by_others(view, p, least, analysis)
     if not passed:
         return None
     bid_value, pass_value = bid_values[trump], _mean([game_value(view, s, t) for t, s in passed])
@@ -111,10 +112,11 @@ def game_bid(
 
 
 def _taken_by_others(
-    view: SeatView, p: Profile, least: int, deals: Callable[[], Iterable[Sequence[Sequence[int]]]]
+    view: SeatView, p: Profile, least: int, analysis: BidAnalysis
 ) -> list[tuple[int, tuple[int, ...]]]:
-    """Per sampled deal, the hand as another seat would take it were ``view``'s seat to pass: that
-    seat and each side's score."""
+    """Per sampled deal that explains the calls so far, the hand as another seat would take it
+    were ``view``'s seat to pass: that seat and each side's score. The hand values and simulated
+    hands are the analysis's, worked out once a hand: a bidding war asks for the same ones."""
     variant, settings = view.variant, view.settings
     high = next(((seat, bid) for seat, bid in reversed(view.auction) if bid is not None), None)
     out = {seat for seat, bid in view.auction if bid is None}
@@ -123,18 +125,18 @@ def _taken_by_others(
         return []
     passer = partial(choose_pass, p=p)
     taken = []
-    for hands in deals():
+    for deal in analysis.fitting(view):
         if high is not None:
             taker, bid = high
-            chosen = valued_trump(hands[taker], taker, p)
+            chosen = analysis.valued(deal, taker)
         else:
             bid = least
-            valued = [(found, s) for s in live if (found := valued_trump(hands[s], s, p)) is not None]
+            valued = [(found, s) for s in live if (found := analysis.valued(deal, s)) is not None]
             chosen, taker = max(valued, default=(None, -1))
         if chosen is None:  # no suit it may name (a marriage needed): nobody takes the hand like this
             continue
         trump = chosen[1]
-        outcome = simulate_contract(variant, settings, view.dealer, hands, taker, trump, passer)
+        outcome = analysis.taken(deal, view, taker, trump, passer)
         taken.append((taker, outcome_scores(variant, settings, outcome, taker, bid, trump)))
     return taken
 
