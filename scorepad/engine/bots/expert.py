@@ -281,18 +281,6 @@ class ExpertBot:
 
     # ------------------------------------------------------------ bidding and trump
 
-    def _outcomes(
-        self,
-        view: SeatView,
-        p: Profile,
-        deadline: float,
-        trumps: Sequence[Suit],
-        bidder: int,
-        rng: random.Random | None = None,
-    ) -> dict[Suit, list[Outcome]]:
-        """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals."""
-        return self._analysis(view, p, deadline, trumps, bidder, rng).outcomes
-
     def _analysis(
         self,
         view: SeatView,
@@ -302,7 +290,8 @@ class ExpertBot:
         bidder: int,
         rng: random.Random | None = None,
     ) -> BidAnalysis:
-        """``_outcomes``, with the deals they were simulated on."""
+        """The hand simulated with ``bidder`` naming each of ``trumps``, on the same sampled deals
+        (kept with the outcomes)."""
         results: dict[Suit, list[Outcome]] = {t: [] for t in trumps}
         deals = []
         passer = partial(choose_pass, p=p)
@@ -387,7 +376,7 @@ class ExpertBot:
         analysed = self._bid_analysis(view, p, deadline).outcomes
         outcomes = {t: analysed[t] for t in legal if t in analysed}
         if not outcomes or (also in legal and also not in outcomes):
-            outcomes = self._outcomes(view, p, deadline, legal, view.seat)
+            outcomes = self._analysis(view, p, deadline, legal, view.seat).outcomes
         side = view.variant.side_of(view.seat)
         scored = scored_at(view, outcomes, view.bid)
         gains = {t: _mean(_margin(scores, side) for scores in found) for t, found in scored.items()}
