@@ -89,6 +89,8 @@ class BidAnalysis:
         its deals as drawing afresh with ``auction_misfits`` would, at the cost of a hand value per
         seat and deal, once, and never to fewer than that share of them."""
         misfits = [auction_misfits(view, partial(self._worth, deal)) for deal in range(len(self.deals))]
+        if not misfits:
+            return []
         bar = sorted(misfits)[max(1, len(misfits) // REFIT_KEPT_SHARE) - 1]
         return [deal for deal, count in enumerate(misfits) if count <= bar]
 
