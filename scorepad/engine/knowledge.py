@@ -235,27 +235,19 @@ class Dealer:
         # ``rng._randbelow(n)`` is what ``rng.randrange(n)`` returns for n > 0, without its checks:
         # a deal draws once a card, and the checks were a sixth of a bid analysis's dealing.
         draw = rng._randbelow  # type: ignore[attr-defined]
-        if self.barred is None:  # any seat may hold any card: pick from the seats with room left
-            open_seats = [s for s in others if room[s]]
-            for c in cards:
-                pick = draw(left)
-                for s in open_seats:
-                    pick -= room[s]
-                    if pick < 0:
-                        break
-                dealt[s].append(c)
-                room[s] -= 1
-                left -= 1
-                if not room[s]:
-                    open_seats.remove(s)
-            return dealt
-        cards.sort(key=self.barred.__getitem__, reverse=True)  # stable: the shuffle orders ties
+        if self.barred is not None:
+            cards.sort(key=self.barred.__getitem__, reverse=True)  # stable: the shuffle orders ties
         everyone = len(others)
+        open_seats = [s for s in others if room[s]]  # with nothing barred, where any card may go
         for c in cards:
-            eligible = [s for s in allowed[c] if room[s]]
-            if not eligible:
-                return None
-            pick = draw(left if len(allowed[c]) == everyone else sum(room[s] for s in eligible))
+            if self.barred is None:
+                eligible, size = open_seats, left
+            else:
+                eligible = [s for s in allowed[c] if room[s]]
+                if not eligible:
+                    return None
+                size = left if len(allowed[c]) == everyone else sum(room[s] for s in eligible)
+            pick = draw(size)
             for s in eligible:
                 pick -= room[s]
                 if pick < 0:
@@ -263,6 +255,8 @@ class Dealer:
             dealt[s].append(c)
             room[s] -= 1
             left -= 1
+            if not room[s]:
+                open_seats.remove(s)
         return dealt
 
 
