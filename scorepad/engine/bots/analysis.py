@@ -19,9 +19,9 @@ from functools import partial
 
 from ..auction import least_bid
 from ..cards import Suit
-from ..search import Outcome, Passer, simulate_contract
+from ..search import Outcome, simulate_contract
 from ..view import SeatView
-from .heuristic import Profile, valued_trump
+from .heuristic import Profile, choose_pass, valued_trump
 
 FIT_SLACK = 0.15  # a bid (pass) fits a hand worth at least 85% of it (less than 115% of the least bid)
 REFIT_KEPT_SHARE = 4  # a refit keeps at least 1/this of the deals: those that explain the calls best
@@ -66,12 +66,14 @@ def worth_of(valued: Valued) -> float:
 
 @dataclass(frozen=True, slots=True)
 class BidAnalysis:
-    """A seat's hand simulated as its contract (``outcomes``, per trump, one per deal) on ``deals``,
-    and what later calls read from those deals, kept as they ask for it."""
+    """A seat's hand simulated as its contract (``outcomes``, per trump, one per deal) on ``deals``
+    (dealt by ``dealer``, played by the rules of ``profile``), and what later calls read from those
+    deals, kept as they ask for it."""
 
     outcomes: dict[Suit, list[Outcome]]
     deals: tuple[Deal, ...]
     profile: Profile
+    dealer: int
     _valued: dict[tuple[int, int], Valued] = field(default_factory=dict)
     _taken: dict[tuple[int, int, Suit], Outcome] = field(default_factory=dict)
 
@@ -97,12 +99,15 @@ class BidAnalysis:
     def _worth(self, deal: int, seat: int) -> float:
         return worth_of(self.valued(deal, seat))
 
-    def taken(self, deal: int, view: SeatView, bidder: int, trump: Suit, passer: Passer) -> Outcome:
-        """Deal number ``deal`` simulated as ``bidder``'s contract in ``trump`` (``simulate_contract``)."""
+    def taken(self, deal: int, bidder: int, trump: Suit) -> Outcome:
+        """Deal number ``deal`` simulated as ``bidder``'s contract in ``trump`` (``simulate_contract``,
+        every pass the heuristic's)."""
         key = (deal, bidder, trump)
         if key not in self._taken:
+            p = self.profile
+            passer = partial(choose_pass, p=p)
             self._taken[key] = simulate_contract(
-                view.variant, view.settings, view.dealer, self.deals[deal], bidder, trump, passer
+                p.variant, p.settings, self.dealer, self.deals[deal], bidder, trump, passer
             )
         return self._taken[key]
 

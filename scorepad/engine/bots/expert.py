@@ -301,7 +301,7 @@ class ExpertBot:
                 results[t].append(
                     simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
                 )
-        return BidAnalysis(results, tuple(deals), p)
+        return BidAnalysis(results, tuple(deals), p, view.dealer)
 
     def _per_trump(self, trumps: Sequence[Suit]) -> int:
         """Deals per simulated trump: a share of the playouts as if all four suits were tried, so
@@ -356,7 +356,7 @@ class ExpertBot:
         values: dict[Any, float] = {None: 0.0, least: gain}
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, scored_at(view, outcomes, also))[2]
-        if self.score_aware and (stake := stakes.game_bid(view, p, scored, analysis)):
+        if self.score_aware and (stake := stakes.game_bid(view, scored, analysis)):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from ..cards import Suit
 from ..scoring import winners_after_hand
@@ -33,7 +32,6 @@ from ..search import outcome_scores
 from ..view import SeatView
 from . import reasons
 from .analysis import BidAnalysis
-from .heuristic import Profile, choose_pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +72,6 @@ def game_won(view: SeatView, scores: Sequence[int], bidder: int) -> float | None
 
 def game_bid(
     view: SeatView,
-    p: Profile,
     scored: Mapping[Suit, Sequence[Sequence[int]]],
     analysis: BidAnalysis,
 ) -> Stake | None:
@@ -92,7 +89,7 @@ def game_bid(
         trump: _mean([game_value(view, s, view.seat) for s in found]) for trump, found in scored.items()
     }
     trump = max(bid_values, key=lambda t: bid_values[t])
-    passed = _taken_by_others(view, p, least, analysis)
+    passed = _taken_by_others(view, least, analysis)
     if not passed:
         return None
     bid_value, pass_value = bid_values[trump], _mean([game_value(view, s, t) for t, s in passed])
@@ -111,9 +108,7 @@ def game_bid(
     return Stake(bid, words, bid_value, pass_value)
 
 
-def _taken_by_others(
-    view: SeatView, p: Profile, least: int, analysis: BidAnalysis
-) -> list[tuple[int, tuple[int, ...]]]:
+def _taken_by_others(view: SeatView, least: int, analysis: BidAnalysis) -> list[tuple[int, tuple[int, ...]]]:
     """Per sampled deal that explains the calls so far, the hand as another seat would take it
     were ``view``'s seat to pass: that seat and each side's score. The hand values and simulated
     hands are the analysis's, worked out once a hand: a bidding war asks for the same ones."""
@@ -123,7 +118,6 @@ def _taken_by_others(
     live = [s for s in range(variant.seats) if s != view.seat and s not in out]
     if high is None and not live:
         return []
-    passer = partial(choose_pass, p=p)
     taken = []
     for deal in analysis.fitting(view):
         if high is not None:
@@ -136,7 +130,7 @@ def _taken_by_others(
         if chosen is None:  # no suit it may name (a marriage needed): nobody takes the hand like this
             continue
         trump = chosen[1]
-        outcome = analysis.taken(deal, view, taker, trump, passer)
+        outcome = analysis.taken(deal, taker, trump)
         taken.append((taker, outcome_scores(variant, settings, outcome, taker, bid, trump)))
     return taken
 
