@@ -231,3 +231,25 @@ def test_a_compact_playout_scores_what_the_list_state_scored(
     lean, contract, old = found
     side %= len(contract.meld)
     assert playout(lean, contract, side, 0) == reference.playout(old, contract, side)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant_id=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10_000), exact=st.sampled_from([2, 3])
+)
+def test_a_playout_searches_exactly_its_last_tricks_and_plays_the_policy_before(
+    variant_id: str, seed: int, exact: int
+) -> None:
+    """What the expert's play search scores each card by (``exact_from``): the policy's cards until
+    ``exact`` tricks are left, then ``solve``'s value of that position."""
+    state, _ = playing_hand(variant_id, seed, seed % 7, {})
+    if state is None or state.decision is None:
+        return
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    side = lean.table.side_of[lean.to_act]
+    by_hand = lean.copy()
+    while by_hand.left > exact or by_hand.trick:
+        by_hand.play(policy(by_hand))
+    expected = solve(by_hand, contract, side, -INFINITY, INFINITY)
+    assert playout(lean.copy(), contract, side, exact_from=exact) == expected
