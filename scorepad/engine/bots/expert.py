@@ -5,9 +5,9 @@ Every decision samples deals of the cards it cannot see that fit everything it h
 play, the cards played), preferring deals whose hands explain the auction, and tries each answer on
 those same deals:
 
-* play: each legal card, then a fast playout (``lean.policy``) whose last ``PLAYOUT_EXACT_TRICKS``
-  tricks are searched exactly (``lean.solve``); once few cards are left (``EXACT_CARDS``), the whole
-  rest of the hand is. The natural play (the heuristic's card) stands unless
+* play: each legal card, then a fast playout (``lean.policy``) whose last tricks of at most
+  ``PLAYOUT_EXACT_CARDS`` cards are searched exactly (``lean.solve``); once few cards are left
+  (``EXACT_CARDS``), the whole rest of the hand is. The natural play (the heuristic's card) stands unless
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
   a few dozen playouts are noisy, and a search that trusts them alone throws away counters on a coin
   toss. Measured in duplicate matches, the pair plays far better than either alone. A habit players
@@ -75,8 +75,10 @@ DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default: 
 DEFAULT_BUDGET_MS = 3000.0  # … and this much wall clock only caps it (about 20× what it needs idle)
 MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
-PLAYOUT_EXACT_TRICKS = 2  # before that, each play decision's playout searches its own last tricks exactly:
-# the policy misplays endings that decide who takes the last counters (measured: 2 tricks, not 0 or 3)
+PLAYOUT_EXACT_CARDS = 8  # before that, each play decision's playout searches its last tricks of at
+# most this many cards exactly: two tricks of four seats (the policy misplays endings that decide the
+# last counters; measured: two, not none or three). In six-handed that is no whole trick past the last:
+# two tricks of six cost three times the play CPU, near the 500 ms target, for a gain within the noise
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
 MADE_NEEDED_ALONE = 0.75  # without a partner (six-handed) nobody shares a set
@@ -224,6 +226,7 @@ class ExpertBot:
         side = view.variant.side_of(view.seat)
         k = knowledge_of(view)
         exact_root = sum(k.sizes) <= EXACT_CARDS
+        exact_tricks = PLAYOUT_EXACT_CARDS // view.variant.seats
         rounds = max(MIN_ROUNDS, self.playouts // len(legal))
         values: dict[Card, list[float]] = {c: [] for c in legal}  # per card, one value per sampled deal
         at_risk = counters_at_risk(view, legal, p)
@@ -238,7 +241,7 @@ class ExpertBot:
                 if exact_root:
                     values[c].append(solve(child, contract, side, -INFINITY, INFINITY))
                 else:
-                    values[c].append(playout(child, contract, side, exact_from=PLAYOUT_EXACT_TRICKS))
+                    values[c].append(playout(child, contract, side, exact_from=exact_tricks))
             for c, winning in at_risk.items():
                 overtaken[c] += can_overtake(view, state.rules, hands, c, winning)
             if trump_leads:
