@@ -125,6 +125,27 @@ class Table:
         self.sure = _order(lambda c: (c // 6 == trump, -value[c], -(c % 6)), highest=False)
         self.cheap = _order(lambda c: (value[c], c // 6 == trump, -(c % 6)), highest=False)
 
+    def follow_mask(self, hand: int, seat: int, led: int, winning: Card, win_seat: int) -> int:
+        """The cards of ``hand`` that ``seat`` may play to a trick already led (``led`` the mask of
+        the suit led, ``winning`` the card winning it, played by ``win_seat``): §0.4 on masks."""
+        duty = not (self.partner_exempt and win_seat != seat and self.side_of[win_seat] == self.side_of[seat])
+        follow = hand & led
+        if follow:  # a trumped trick leaves no led-suit card able to beat: any of them
+            if duty and self.head and led >> winning & 1:
+                higher = follow & ABOVE[winning]
+                if higher:
+                    return higher
+            return follow
+        if self.trump_when_void:
+            trumps = hand & self.trump_mask
+            if trumps:  # must trump even when it cannot win
+                if duty and self.overtrump and winning // 6 == self.trump:
+                    higher = trumps & ABOVE[winning]
+                    if higher:
+                        return higher
+                return trumps
+        return hand
+
 
 _TABLES: dict[tuple[PlayRules, Suit], Table] = {}
 
@@ -269,28 +290,7 @@ class PlayState:
                 if trumps:
                     return trumps
             return hand
-        winning = self.winning
-        duty = not (
-            table.partner_exempt
-            and self.win_seat != seat
-            and table.side_of[self.win_seat] == table.side_of[seat]
-        )
-        follow = hand & self.led
-        if follow:  # a trumped trick leaves no led-suit card able to beat: any of them
-            if duty and table.head and self.led >> winning & 1:
-                higher = follow & ABOVE[winning]
-                if higher:
-                    return higher
-            return follow
-        if table.trump_when_void:
-            trumps = hand & table.trump_mask
-            if trumps:  # must trump even when it cannot win
-                if duty and table.overtrump and winning // 6 == table.trump:
-                    higher = trumps & ABOVE[winning]
-                    if higher:
-                        return higher
-                return trumps
-        return hand
+        return table.follow_mask(hand, seat, self.led, self.winning, self.win_seat)
 
     def legal(self) -> list[Card]:
         """The distinct cards the seat to act may play (the game engine's rules, ``play.legal_cards``)."""
@@ -430,13 +430,15 @@ def _last_trick(state: PlayState) -> None:
 def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
     """The exact value for ``side`` of the rest of the hand: ``side`` maximises, every other seat
     minimises (alpha-beta over the distinct legal cards; from three tricks left the policy's card
-    first: a good card tried first cuts more, and the value is the same whatever the order).
-    ``state`` is left as it was."""
+    first: a good card tried first cuts more, and the value is the same whatever the order; two
+    tricks left at a trick's start go to ``_two_tricks``). ``state`` is left as it was."""
     if state.left <= 1:  # the last trick: no choice left
         if state.left:
             state = state.copy()
             _last_trick(state)
         return contract.margin(state.points, state.took, side)
+    if state.left == 2 and not state.trick:
+        return _two_tricks(state, contract, side, alpha, beta)
     maximising = state.table.side_of[state.to_act] == side
     best = -INFINITY if maximising else INFINITY
     legal = state.legal_mask()
@@ -460,3 +462,81 @@ def solve(state: PlayState, contract: Contract, side: int, alpha: float, beta: f
         legal ^= bit
         c = ALL_CARDS[bit.bit_length() - 1]
     return best
+
+
+def _two_tricks(state: PlayState, contract: Contract, side: int, alpha: float, beta: float) -> float:
+    """``solve`` with two tricks left and none in progress: each seat holds two cards, so the card
+    it plays to the first trick decides its card in the second. The first trick is searched on
+    plain ints, the second follows without a choice: no state is copied or played, which makes
+    this ending (where every playout's exact search comes down) several times cheaper."""
+    table = state.table
+    seats, side_of, value, beaten_by = table.seats, table.side_of, table.value, table.beaten_by
+    masks = state.masks
+    order = [(state.leader + i) % seats for i in range(seats)]  # the first trick's seats in turn
+    # each seat's two cards (the same card twice for a pair): the lowest and highest bit of its mask
+    low = [(masks[seat] & -masks[seat]).bit_length() - 1 for seat in order]
+    high = [masks[seat].bit_length() - 1 for seat in order]
+    first = [0] * seats  # the card each seat (by turn) plays to the first trick
+    bonus = table.last_trick
+    points, took = state.points, state.took
+
+    def ending(win_turn: int, first_value: int) -> float:
+        # the second trick: led by the first one's winner, each seat playing the card it kept
+        lead_turn = win_turn
+        winning = low[lead_turn] + high[lead_turn] - first[lead_turn]
+        second_win, second_value = lead_turn, 0
+        for step in range(seats):
+            turn = (lead_turn + step) % seats
+            c = low[turn] + high[turn] - first[turn]
+            if step and beaten_by[winning] >> c & 1:
+                winning, second_win = c, turn
+            second_value += value[c]
+        final, taken = points[:], took[:]
+        first_side, second_side = side_of[order[win_turn]], side_of[order[second_win]]
+        final[first_side] += first_value
+        final[second_side] += second_value + bonus
+        taken[first_side] = taken[second_side] = True
+        return contract.margin(final, taken, side)
+
+    def trick(
+        turn: int, led: int, winning: int, win_turn: int, trick_value: int, alpha: float, beta: float
+    ) -> float:
+        if turn == seats:
+            return ending(win_turn, trick_value)
+        seat = order[turn]
+        one, other = low[turn], high[turn]
+        if one == other:  # a pair: no choice
+            legal = BIT[one]
+        elif turn:
+            legal = table.follow_mask(BIT[one] | BIT[other], seat, led, Card(winning), order[win_turn])
+        else:
+            legal = BIT[one] | BIT[other]
+        maximising = side_of[seat] == side
+        best = -INFINITY if maximising else INFINITY
+        while legal:
+            bit = legal & -legal
+            legal ^= bit
+            c = bit.bit_length() - 1
+            first[turn] = c
+            if not turn:
+                result = trick(1, SUIT_MASK[c // 6], c, 0, value[c], alpha, beta)
+            elif beaten_by[winning] >> c & 1:
+                result = trick(turn + 1, led, c, turn, trick_value + value[c], alpha, beta)
+            else:
+                result = trick(turn + 1, led, winning, win_turn, trick_value + value[c], alpha, beta)
+            if not legal:  # the last (or only) card: no bound to tighten for a sibling
+                return result if (result > best if maximising else result < best) else best
+            if maximising:
+                if result > best:
+                    best = result
+                    if result > alpha:
+                        alpha = result
+            elif result < best:
+                best = result
+                if result < beta:
+                    beta = result
+            if alpha >= beta:
+                break
+        return best
+
+    return trick(0, 0, 0, 0, 0, alpha, beta)

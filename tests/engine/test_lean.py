@@ -114,6 +114,17 @@ def test_under_every_play_setting_random_legal_play_agrees_card_by_card_with_the
     assert contract.scores(lean.points, lean.took) == state.result.scores
 
 
+PLAY_SETTINGS = {
+    "play_mode": st.sampled_from([HEAD, FOLLOW]),
+    "head_partner_exempt": st.booleans(),
+    "must_overtrump": st.booleans(),
+    "must_trump_when_void": st.booleans(),
+    "bidder_must_lead_trump": st.booleans(),
+    "count_system": st.sampled_from(sorted(COUNT_SYSTEMS)),
+    "last_trick": st.sampled_from([0, 10, 25]),
+}
+
+
 def brute_force(state: PlayState, contract: Contract, side: int) -> float:
     """Minimax without pruning: the yardstick for ``solve``."""
     if state.over():
@@ -126,34 +137,28 @@ def brute_force(state: PlayState, contract: Contract, side: int) -> float:
     return max(values) if state.rules.side_of[state.to_act] == side else min(values)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
-    variant_id=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10_000), tricks=st.sampled_from([2, 3])
+    variant_id=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 10_000),
+    tricks=st.sampled_from([2, 3]),
+    overrides=st.fixed_dictionaries(PLAY_SETTINGS),
 )
 def test_the_exact_search_of_the_last_tricks_equals_plain_minimax(
-    variant_id: str, seed: int, tricks: int
+    variant_id: str, seed: int, tricks: int, overrides: dict[str, object]
 ) -> None:
-    """Two or three tricks left, give or take (from three, ``solve`` tries the policy's card first)."""
+    """Two or three tricks left, give or take, under every §4 play setting (from three, ``solve``
+    tries the policy's card first; two left at a trick's start take the searcher of the first trick
+    alone, ``_two_tricks``)."""
     variant = get_variant(variant_id)
     steps = (variant.hand_size - tricks) * variant.seats + seed % variant.seats
-    state, _ = playing_hand(variant_id, seed, steps, {})
+    state, _ = playing_hand(variant_id, seed, steps, overrides)
     if state is None or state.decision is None:
         return
     assert state.to_act is not None
     lean, contract = play_state(seat_view(state, state.to_act), state.hands)
     side = variant.side_of(state.to_act)
     assert solve(lean.copy(), contract, side, -INFINITY, INFINITY) == brute_force(lean, contract, side)
-
-
-PLAY_SETTINGS = {
-    "play_mode": st.sampled_from([HEAD, FOLLOW]),
-    "head_partner_exempt": st.booleans(),
-    "must_overtrump": st.booleans(),
-    "must_trump_when_void": st.booleans(),
-    "bidder_must_lead_trump": st.booleans(),
-    "count_system": st.sampled_from(sorted(COUNT_SYSTEMS)),
-    "last_trick": st.sampled_from([0, 10, 25]),
-}
 
 
 # A real hand in every variant, some decisions into its trick play, under any §4 play settings.
