@@ -6,8 +6,9 @@ For each variant it prints two lines:
   on the lean play state with the expert's playout policy, beside the same hands played by four
   (six) heuristic bots on the full game state: the cost a search pays per simulated hand;
 * ``exact search``: ``lean.solve`` from trick boundaries the policy played to, per count of cards
-  left (from ``EXACT_CARDS``, where the expert starts it, up two tricks): milliseconds per search,
-  the cost of starting it a trick earlier;
+  left (two tricks, what each playout searches in classic and double-deck; ``EXACT_CARDS``, where the
+  expert searches the whole rest, and up two tricks from there): milliseconds per search, the cost
+  of starting it a trick earlier;
 * ``decisions``: the expert at the practice default (``DEFAULT_PLAYOUTS`` within
   ``DEFAULT_BUDGET_MS``, or ``--playouts`` / ``--budget-ms``) in seat 0 against heuristic bots, every
   decision timed: p50, p95 and the slowest, in milliseconds of wall clock, and p50 and p95 of
@@ -87,7 +88,8 @@ def exact_speed(variant: Variant, positions: int, seed: int) -> dict[int, float]
     """CPU milliseconds per exact search of the rest of the hand, per count of cards left."""
     states = first_leads(variant, positions, seed)
     found: dict[int, float] = {}
-    for cards in range(EXACT_CARDS, EXACT_CARDS + 2 * variant.seats + 1, variant.seats):
+    seats = variant.seats
+    for cards in sorted({2 * seats, EXACT_CARDS, EXACT_CARDS + seats, EXACT_CARDS + 2 * seats}):
         leans = []
         for state in states:
             lean, contract = lean_of(state)
@@ -141,7 +143,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         exact = exact_speed(variant, args.exact_positions, args.seed)
         sizes = ", ".join(f"{cards} cards left {ms:.2f} ms" for cards, ms in exact.items())
-        print(f"{variant_id} exact search, CPU a search: {sizes} (the expert starts at {EXACT_CARDS})")
+        print(
+            f"{variant_id} exact search, CPU a search: {sizes} "
+            f"(the expert searches the whole rest from {EXACT_CARDS})"
+        )
         times, cpu_times = decision_times(variant, args.hands, args.seed, args.playouts, args.budget_ms)
         print(
             f"{variant_id} decisions (expert, {args.playouts} playouts within {args.budget_ms:g} ms): "
