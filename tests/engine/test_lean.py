@@ -148,8 +148,7 @@ def test_the_exact_search_of_the_last_tricks_equals_plain_minimax(
     variant_id: str, seed: int, tricks: int, overrides: dict[str, object]
 ) -> None:
     """Two or three tricks left, give or take, under every §4 play setting (from three, ``solve``
-    tries the policy's card first; two left at a trick's start take the searcher of the first trick
-    alone, ``_two_tricks``)."""
+    tries the policy's card first; two left at a trick's start go to ``_two_tricks``)."""
     variant = get_variant(variant_id)
     steps = (variant.hand_size - tricks) * variant.seats + seed % variant.seats
     state, _ = playing_hand(variant_id, seed, steps, overrides)
