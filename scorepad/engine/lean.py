@@ -12,10 +12,12 @@ the real scorer (``scoring.score_hand``, cached per result), so a playout scores
 real hand would; the tests hold the legal plays to ``play.legal_cards`` and the trick winner to
 ``play.close_trick`` card by card.
 
-The playout policy sees every hand of the sampled deal (each deal is only one guess, and the
-playouts are averaged over many): it cashes winners nobody can beat, feeds counters to a partner
-whose card nobody can beat, wins as cheaply as it can for certain, and otherwise throws its cheapest
-card.
+The playout policy (``policy``) sees every hand of the sampled deal (each deal is only one guess,
+and the playouts are averaged over many): it cashes winners nobody can beat, feeds counters to a
+partner whose card nobody can beat, wins as cheaply as it can for certain, and otherwise throws its
+cheapest card. ``blind_policy`` makes the same choices as a player at the table would, judging "for
+certain" by the cards the seat cannot see, wherever they lie: what the expert's play decisions play
+their playouts by where no seat has a partner (``bots.expert.playout_policy``: measured).
 """
 
 from __future__ import annotations
@@ -371,12 +373,16 @@ def _bosses(state: PlayState, legal: int) -> int:
             for suit_mask in SUIT_MASK:
                 if not hand & suit_mask:
                     ruffed |= suit_mask
-    legal &= ~(ruffed & ~trump_mask)
+    return _unbeaten(legal & ~(ruffed & ~trump_mask), held)
+
+
+def _unbeaten(cards: int, others: int) -> int:
+    """The cards of ``cards`` that no card of ``others`` beats in its suit."""
     found = 0
     for suit_mask in SUIT_MASK:
-        mine = legal & suit_mask
+        mine = cards & suit_mask
         if mine:
-            theirs = held & suit_mask
+            theirs = others & suit_mask
             if theirs:
                 top = theirs & -theirs  # their highest card: an identical one does not beat
                 mine &= (top << 1) - 1
@@ -386,36 +392,85 @@ def _bosses(state: PlayState, legal: int) -> int:
 
 def policy(state: PlayState) -> Card:
     """The playout's choice for the seat to act (it sees every hand of the sampled deal)."""
+    return _choose(state, _bosses, _safe)
+
+
+def blind_policy(state: PlayState) -> Card:
+    """The playout's choice as the seat to act would make it at the table, blind to the sampled
+    deal: a card is a sure winner when no card the seat cannot see beats it in its suit, wherever
+    that card lies (a partner's too), and nobody is guessed void. What the expert's play search
+    plays its playouts by: a policy that sees the deal rates a card by later plays no player could
+    make (strategy fusion), and players, like the heuristic, lead their aces without knowing who
+    is void."""
+    return _choose(state, _bosses_blind, _safe_blind)
+
+
+def _choose(
+    state: PlayState,
+    bosses: Callable[[PlayState, int], int],
+    safe: Callable[[PlayState, Card], bool],
+) -> Card:
+    """The policy, with ``bosses`` and ``safe`` saying which cards win for certain."""
     legal = state.legal_mask()
     if not legal & (legal - 1):
         return ALL_CARDS[legal.bit_length() - 1]
     table = state.table
     if not state.trick:
-        bosses = _bosses(state, legal)
-        if bosses:  # cash a sure winner, side suits and counters first
-            return _first(table.cash, bosses)
+        sure = bosses(state, legal)
+        if sure:  # cash a sure winner, side suits and counters first
+            return _first(table.cash, sure)
         return _first(table.cheap, legal)
     seat = state.to_act
     winning = state.winning
-    if table.side_of[state.win_seat] == table.side_of[seat] and _safe(state, winning):
+    if table.side_of[state.win_seat] == table.side_of[seat] and safe(state, winning):
         # partner has it: smear the richest card, a trump only when nothing else is left
         return _first(table.smear, legal)
     over = legal & table.beaten_by[winning]
     if over:  # win as cheaply as it can for certain
         for bit, c in table.sure:
-            if over & bit and _safe(state, c):
+            if over & bit and safe(state, c):
                 return c
     return _first(table.cheap, legal)
 
 
-def playout(state: PlayState, contract: Contract, side: int, exact_from: int) -> float:
-    """Play ``state`` (in place) to the end; ``side``'s margin. The last ``exact_from`` tricks
-    are searched exactly instead of played by the policy."""
+def _unseen(state: PlayState) -> int:
+    """The cards the seat to act cannot see: those every other seat holds, taken together."""
+    held = 0
+    to_act = state.to_act
+    for seat, hand in enumerate(state.masks):
+        if seat != to_act:
+            held |= hand
+    return held
+
+
+def _bosses_blind(state: PlayState, legal: int) -> int:
+    """The cards of ``legal`` no card the seat to act cannot see beats in its suit."""
+    return _unbeaten(legal, _unseen(state))
+
+
+def _safe_blind(state: PlayState, c: Card) -> bool:
+    """``c``, winning the trick in progress, holds as far as the seat to act can tell: no opponent
+    is still to play, or no card it cannot see is higher in ``c``'s suit."""
+    table = state.table
+    if not table.later[state.leader * table.seats + len(state.trick)]:
+        return True
+    return not _unseen(state) & ABOVE[c]
+
+
+def playout(
+    state: PlayState,
+    contract: Contract,
+    side: int,
+    exact_from: int,
+    choose: Callable[[PlayState], Card] = policy,
+) -> float:
+    """Play ``state`` (in place) to the end by ``choose``; ``side``'s margin. The last
+    ``exact_from`` tricks are searched exactly instead."""
     play = state.play
     while state.left > 1:
         if state.left <= exact_from and not state.trick:
             return solve(state, contract, side, -INFINITY, INFINITY)
-        play(policy(state))
+        play(choose(state))
     _last_trick(state)
     return contract.margin(state.points, state.took, side)
 

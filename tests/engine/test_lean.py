@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.engine.bots import HeuristicBot
+from scorepad.engine.cards import HEARTS, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
-from scorepad.engine.lean import INFINITY, Contract, PlayState, playout, policy, solve
+from scorepad.engine.lean import INFINITY, Contract, PlayState, blind_policy, playout, policy, solve
+from scorepad.engine.play import play_rules
 from scorepad.engine.search import play_state
 from scorepad.engine.variants import COUNT_SYSTEMS, FOLLOW, HEAD, VARIANTS, get_variant
 from tests.engine import lean_reference as reference
@@ -245,15 +247,39 @@ def test_a_playout_searches_exactly_its_last_tricks_and_plays_the_policy_before(
     variant_id: str, seed: int, exact: int
 ) -> None:
     """What the expert's play search scores each card by (``exact_from``): the policy's cards until
-    ``exact`` tricks are left, then ``solve``'s value of that position."""
+    ``exact`` tricks are left (the one that sees the deal, or the blind one the expert plays its
+    playouts by), then ``solve``'s value of that position."""
     state, _ = playing_hand(variant_id, seed, seed % 7, {})
     if state is None or state.decision is None:
         return
     assert state.to_act is not None
     lean, contract = play_state(seat_view(state, state.to_act), state.hands)
     side = lean.table.side_of[lean.to_act]
-    by_hand = lean.copy()
-    while by_hand.left > exact or by_hand.trick:
-        by_hand.play(policy(by_hand))
-    expected = solve(by_hand, contract, side, -INFINITY, INFINITY)
-    assert playout(lean.copy(), contract, side, exact_from=exact) == expected
+    for choose in (policy, blind_policy):
+        by_hand = lean.copy()
+        while by_hand.left > exact or by_hand.trick:
+            by_hand.play(choose(by_hand))
+        expected = solve(by_hand, contract, side, -INFINITY, INFINITY)
+        assert playout(lean.copy(), contract, side, exact, choose) == expected
+
+
+def planted(leader: int, trick: str, *hands: str) -> PlayState:
+    """`classic` trick play with hearts trump: four seats' hands (and the trick so far, led by ``leader``)."""
+    variant = get_variant("classic")
+    rules = play_rules(variant, variant.defaults, 25)
+    counts = [counts_of(parse_cards(hand)) for hand in hands]
+    return PlayState(rules, HEARTS, counts, leader, parse_cards(trick), [0, 0], [False, False], 8)
+
+
+def test_the_blind_policy_judges_sure_winners_by_the_cards_it_cannot_see_not_by_where_they_lie() -> None:
+    # Seat 0 leads: seat 1, an opponent, holds no spade and a trump. Seeing it, the policy keeps the
+    # ace from the ruff and leads its cheapest card; blind to it, as a player, it cashes the ace.
+    lead = planted(0, "", "AS 9D", "9H JD", "KS QC", "JS QD")
+    assert policy(lead) == parse_cards("9D")[0]
+    assert blind_policy(lead) == parse_cards("AS")[0]
+    # The partner's K♠ leads the trick and seat 0 holds no spade; the only spade above the king is
+    # the partner's own A♠. Seeing that, seat 0 smears its ten of diamonds; blind to it, the king
+    # may fall to the ace, so it plays its nine.
+    follow = planted(2, "KS 9S", "TD 9D", "QS JD", "AS", "QC")
+    assert policy(follow) == parse_cards("TD")[0]
+    assert blind_policy(follow) == parse_cards("9D")[0]

@@ -5,7 +5,7 @@ Every decision samples deals of the cards it cannot see that fit everything it h
 play, the cards played), preferring deals whose hands explain the auction, and tries each answer on
 those same deals:
 
-* play: each legal card, then a fast playout (``lean.policy``) whose last tricks of at most
+* play: each legal card, then a fast playout (``playout_policy``) whose last tricks of at most
   ``PLAYOUT_EXACT_CARDS`` cards are searched exactly (``lean.solve``); once few cards are left
   (``EXACT_CARDS``), the whole rest of the hand is. The natural play (the heuristic's card) stands unless
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
@@ -55,10 +55,11 @@ from ..auction import trump_suits
 from ..cards import Card, Suit, counts_of
 from ..habits import bidder_holds_last_trumps, short_trump
 from ..knowledge import Dealer, Knowledge, knowledge_of
-from ..lean import INFINITY, playout, solve
+from ..lean import INFINITY, PlayState, blind_policy, playout, policy, solve
 from ..play import PlayRules, beats, legal_cards, trick_winner
 from ..scoring import HandEntry, score_hand
 from ..search import Outcome, outcome_scores, play_state, simulate_contract
+from ..variants import Variant
 from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons, stakes
 from .analysis import BidAnalysis, auction_misfits, kept, worth_on
@@ -227,6 +228,7 @@ class ExpertBot:
         k = knowledge_of(view)
         exact_root = sum(k.sizes) <= EXACT_CARDS
         exact_tricks = PLAYOUT_EXACT_CARDS // view.variant.seats
+        choose = playout_policy(view.variant)
         rounds = max(MIN_ROUNDS, self.playouts // len(legal))
         values: dict[Card, list[float]] = {c: [] for c in legal}  # per card, one value per sampled deal
         at_risk = counters_at_risk(view, legal, p)
@@ -241,7 +243,7 @@ class ExpertBot:
                 if exact_root:
                     values[c].append(solve(child, contract, side, -INFINITY, INFINITY))
                 else:
-                    values[c].append(playout(child, contract, side, exact_from=exact_tricks))
+                    values[c].append(playout(child, contract, side, exact_tricks, choose))
             for c, winning in at_risk.items():
                 overtaken[c] += can_overtake(view, state.rules, hands, c, winning)
             if trump_leads:
@@ -439,6 +441,16 @@ class ExpertBot:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
+    """The policy a play decision's playouts play by. Without a partner (`six-handed`) every seat
+    plays blind to the sampled deal, as it would at the table (``lean.blind_policy``): a policy that
+    sees the deal rates a card by later plays no player could make. Paired over the same 500 deals
+    (seed 1, against the heuristic): +1.64 a deal (−0.00 … +3.29). With a partner, the policy that
+    sees the deal (``lean.policy``) stands in for partners who read each other's play: the blind one
+    measured −0.37 (−0.92 … +0.18) in `classic`."""
+    return policy if variant.partnerships else blind_policy
 
 
 _ANALYSES: OrderedDict[Hashable, BidAnalysis] = OrderedDict()
