@@ -449,7 +449,8 @@ def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
     sees the deal rates a card by later plays no player could make. Paired over the same 500 deals
     (seed 1, against the heuristic): +1.64 a deal (−0.00 … +3.29). With a partner, the policy that
     sees the deal (``lean.policy``) stands in for partners who read each other's play: the blind one
-    measured −0.37 (−0.92 … +0.18) in `classic`."""
+    measured −0.37 (−0.92 … +0.18) in `classic` and +0.82 (−1.82 … +3.46) in `double-deck`, neither
+    a clear gain."""
     return policy if variant.partnerships else blind_policy
 
 
