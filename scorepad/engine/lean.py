@@ -399,9 +399,9 @@ def blind_policy(state: PlayState) -> Card:
     """The playout's choice as the seat to act would make it at the table, blind to the sampled
     deal: a card is a sure winner when no card the seat cannot see beats it in its suit, wherever
     that card lies (a partner's too), and nobody is guessed void. What the expert's play search
-    plays its playouts by: a policy that sees the deal rates a card by later plays no player could
-    make (strategy fusion), and players, like the heuristic, lead their aces without knowing who
-    is void."""
+    plays its playouts by where no seat has a partner (``bots.expert.playout_policy``): a policy
+    that sees the deal rates a card by later plays no player could make (strategy fusion), and
+    players, like the heuristic, lead their aces without knowing who is void."""
     return _choose(state, _bosses_blind, _safe_blind)
 
 

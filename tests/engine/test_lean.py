@@ -247,8 +247,8 @@ def test_a_playout_searches_exactly_its_last_tricks_and_plays_the_policy_before(
     variant_id: str, seed: int, exact: int
 ) -> None:
     """What the expert's play search scores each card by (``exact_from``): the policy's cards until
-    ``exact`` tricks are left (the one that sees the deal, or the blind one the expert plays its
-    playouts by), then ``solve``'s value of that position."""
+    ``exact`` tricks are left (the one that sees the deal, or the blind one six-handed's expert
+    plays its playouts by), then ``solve``'s value of that position."""
     state, _ = playing_hand(variant_id, seed, seed % 7, {})
     if state is None or state.decision is None:
         return
