@@ -16,8 +16,8 @@ The playout policy (``policy``) sees every hand of the sampled deal (each deal i
 and the playouts are averaged over many): it cashes winners nobody can beat, feeds counters to a
 partner whose card nobody can beat, wins as cheaply as it can for certain, and otherwise throws its
 cheapest card. ``blind_policy`` makes the same choices as a player at the table would, judging "for
-certain" by the cards the seat cannot see, wherever they lie: what the expert's play decisions play
-their playouts by where no seat has a partner (``bots.expert.playout_policy``: measured).
+certain" by the cards the seat cannot see, wherever they lie: what every simulated hand is played
+by where no seat has a partner (``search.playout_policy``: measured).
 """
 
 from __future__ import annotations
@@ -398,8 +398,8 @@ def policy(state: PlayState) -> Card:
 def blind_policy(state: PlayState) -> Card:
     """The playout's choice as the seat to act would make it at the table, blind to the sampled
     deal: a card is a sure winner when no card the seat cannot see beats it in its suit, wherever
-    that card lies (a partner's too), and nobody is guessed void. What the expert's play search
-    plays its playouts by where no seat has a partner (``bots.expert.playout_policy``): a policy
+    that card lies (a partner's too), and nobody is guessed void. What every simulated hand is
+    played by where no seat has a partner (``search.playout_policy``): a policy
     that sees the deal rates a card by later plays no player could make (strategy fusion), and
     players, like the heuristic, lead their aces without knowing who is void."""
     return _choose(state, _bosses_blind, _safe_blind)

@@ -28,7 +28,6 @@ from scorepad.engine.bots.expert import (
     habit_free,
     habit_move,
     long_trump_first,
-    playout_policy,
     scored_at,
     stricter_made_needed,
 )
@@ -36,7 +35,6 @@ from scorepad.engine.bots.heuristic import profile_of
 from scorepad.engine.cards import HEARTS, SPADES, Card, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.habits import bidder_holds_last_trumps
-from scorepad.engine.lean import blind_policy, policy
 from scorepad.engine.play import play_rules
 from scorepad.engine.search import Outcome
 from scorepad.engine.variants import VARIANTS, get_variant
@@ -356,10 +354,3 @@ def test_the_playout_count_decides_and_the_clock_only_caps_it_with_a_log_line(mo
         answer(0.2)  # 200 ms a deal: the cap cuts the decision short, and says so
     assert len(caplog.records) == 1
     assert "cap cut a bid decision (seat 0)" in caplog.records[0].getMessage()
-
-
-def test_the_play_search_plays_its_playouts_blind_where_no_seat_has_a_partner() -> None:
-    # Measured per variant (``playout_policy``): blind in six-handed, the deal seen with a partner.
-    assert playout_policy(get_variant("six-handed")) is blind_policy
-    assert playout_policy(get_variant("classic")) is policy
-    assert playout_policy(get_variant("double-deck")) is policy

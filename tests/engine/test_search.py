@@ -10,8 +10,8 @@ import pytest
 from scorepad.engine.auction import trump_suits
 from scorepad.engine.bots.heuristic import choose_pass, profile_of
 from scorepad.engine.game import deal
-from scorepad.engine.lean import playout
-from scorepad.engine.search import Outcome, contract_state, lean_of, simulate_contract
+from scorepad.engine.lean import blind_policy, playout, policy
+from scorepad.engine.search import Outcome, contract_state, lean_of, playout_policy, simulate_contract
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import PLAY
 
@@ -24,7 +24,7 @@ HOUSE_RULES = [
 
 def through_the_game_state(variant, settings, dealer, hands, bidder, trump, passer) -> Outcome:
     """What ``simulate_contract`` must give: the contract carried through a real ``HandState``
-    (passes, shown meld, the rule of 20, conceding) and then played out with the lean policy."""
+    (passes, shown meld, the rule of 20, conceding) and then played out by the variant's lean policy."""
     state = contract_state(variant, settings, dealer, hands, bidder, settings.min_bid + 1, trump, passer)
     assert state.meld is not None
     meld = variant.side_totals(state.meld)
@@ -33,7 +33,7 @@ def through_the_game_state(variant, settings, dealer, hands, bidder, trump, pass
         nothing = (0,) * len(variant.sides)
         return Outcome(meld[bidders], meld, nothing, (False,) * len(nothing), played=False)
     lean, contract = lean_of(state)
-    playout(lean, contract, bidders, 0)
+    playout(lean, contract, bidders, 0, playout_policy(variant))
     took_meld = meld[bidders] if (lean.took[bidders] or not settings.meld_requires_trick) else 0
     return Outcome(took_meld + lean.points[bidders], meld, tuple(lean.points), tuple(lean.took), played=True)
 
@@ -55,3 +55,10 @@ def test_a_simulated_contract_scores_as_the_full_game_state_plays_it(variant_id,
             assert simulate_contract(*args) == expected
             unplayed += not expected.played
     assert unplayed < 40 * 4  # most contracts are played out, so the play is compared too
+
+
+def test_simulated_hands_are_played_blind_where_no_seat_has_a_partner() -> None:
+    # Measured per variant (``playout_policy``): blind in six-handed, the deal seen with a partner.
+    assert playout_policy(get_variant("six-handed")) is blind_policy
+    assert playout_policy(get_variant("classic")) is policy
+    assert playout_policy(get_variant("double-deck")) is policy

@@ -5,7 +5,7 @@ Every decision samples deals of the cards it cannot see that fit everything it h
 play, the cards played), preferring deals whose hands explain the auction, and tries each answer on
 those same deals:
 
-* play: each legal card, then a fast playout (``playout_policy``) whose last tricks of at most
+* play: each legal card, then a fast playout (``search.playout_policy``) whose last tricks of at most
   ``PLAYOUT_EXACT_CARDS`` cards are searched exactly (``lean.solve``); once few cards are left
   (``EXACT_CARDS``), the whole rest of the hand is. The natural play (the heuristic's card) stands unless
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
@@ -55,11 +55,10 @@ from ..auction import trump_suits
 from ..cards import Card, Suit, counts_of
 from ..habits import bidder_holds_last_trumps, short_trump
 from ..knowledge import Dealer, Knowledge, knowledge_of
-from ..lean import INFINITY, PlayState, blind_policy, playout, policy, solve
+from ..lean import INFINITY, playout, solve
 from ..play import PlayRules, beats, legal_cards, trick_winner
 from ..scoring import HandEntry, score_hand
-from ..search import Outcome, outcome_scores, play_state, simulate_contract
-from ..variants import Variant
+from ..search import Outcome, outcome_scores, play_state, playout_policy, simulate_contract
 from ..view import BID, PLAY, TRUMP, Answer, Decision, SeatView
 from . import reasons, stakes
 from .analysis import BidAnalysis, auction_misfits, kept, worth_on
@@ -82,7 +81,8 @@ PLAYOUT_EXACT_CARDS = 8  # before that, each play decision's playout searches it
 # two tricks of six cost three times the play CPU, near the 500 ms target, for a gain within the noise
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
-MADE_NEEDED_ALONE = 0.75  # without a partner (six-handed) nobody shares a set
+MADE_NEEDED_ALONE = 0.6  # without a partner (six-handed): its contracts simulated blind
+# (``search.playout_policy``) rate fewer hands safe, and the bids they pass at 60% made 90%
 MADE_NEEDED_SHORT_TRUMP = 0.95  # a contract on a short trump (``habits.short_trump``) needs far more
 THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made rate then needs …
 MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
@@ -280,7 +280,7 @@ class ExpertBot:
         own: list[int] = []
         for hands in self._deals(view, knowledge_of(view), p, self.playouts, deadline):
             state, contract = play_state(view, hands)
-            margins.append(playout(state, contract, side, exact_from=0))
+            margins.append(playout(state, contract, side, 0, playout_policy(view.variant)))
             own.append(contract.scores(state.points, state.took)[side])
         values = {True: _margin(forfeit, side), False: sum(margins) / len(margins)}
         throw_in = values[True] > values[False]
@@ -441,17 +441,6 @@ class ExpertBot:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
-    """The policy a play decision's playouts play by. Without a partner (`six-handed`) every seat
-    plays blind to the sampled deal, as it would at the table (``lean.blind_policy``): a policy that
-    sees the deal rates a card by later plays no player could make. Paired over the same 500 deals
-    (seed 1, against the heuristic): +1.64 a deal (−0.00 … +3.29). With a partner, the policy that
-    sees the deal (``lean.policy``) stands in for partners who read each other's play: the blind one
-    measured −0.37 (−0.92 … +0.18) in `classic` and +0.82 (−1.82 … +3.46) in `double-deck`, neither
-    a clear gain."""
-    return policy if variant.partnerships else blind_policy
 
 
 _ANALYSES: OrderedDict[Hashable, BidAnalysis] = OrderedDict()
