@@ -42,7 +42,8 @@ def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
     lowered to match (``bots.expert.MADE_NEEDED_ALONE``), +1.79 more (+0.18 … +3.40). With a
     partner, the policy that sees the deal (``lean.policy``) stands in for partners who read each
     other's play: blind play decisions measured −0.37 (−0.92 … +0.18) in `classic` and +0.82
-    (−1.82 … +3.46) in `double-deck`, neither a clear gain."""
+    (−1.82 … +3.46) in `double-deck`, neither a clear gain, and blind bids in `classic`, even at a
+    50% made bar, −0.89 (−2.14 … +0.36): a partnership's blind contracts look worse still."""
     return policy if variant.partnerships else blind_policy
 
 
