@@ -462,10 +462,11 @@ def playout(
     contract: Contract,
     side: int,
     exact_from: int,
-    choose: Callable[[PlayState], Card] = policy,
+    choose: Callable[[PlayState], Card],
 ) -> float:
     """Play ``state`` (in place) to the end by ``choose``; ``side``'s margin. The last
-    ``exact_from`` tricks are searched exactly instead."""
+    ``exact_from`` tricks are searched exactly instead. ``choose`` has no default: which policy a
+    variant's simulated hands play by is ``search.playout_policy``'s to say."""
     play = state.play
     while state.left > 1:
         if state.left <= exact_from and not state.trick:

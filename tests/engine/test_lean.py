@@ -236,7 +236,7 @@ def test_a_compact_playout_scores_what_the_list_state_scored(
         return
     lean, contract, old = found
     side %= len(contract.meld)
-    assert playout(lean, contract, side, 0) == reference.playout(old, contract, side)
+    assert playout(lean, contract, side, 0, policy) == reference.playout(old, contract, side)
 
 
 @settings(max_examples=25, deadline=None)

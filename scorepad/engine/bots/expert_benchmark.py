@@ -30,7 +30,7 @@ from ..auction import trump_suits
 from ..game import HandState, deal
 from ..lean import INFINITY, playout, policy, solve
 from ..match import TimedBot, percentile
-from ..search import contract_state, lean_of
+from ..search import contract_state, lean_of, playout_policy
 from ..simulate import play_hand
 from ..variants import VARIANTS, Variant
 from ..view import PLAY
@@ -66,9 +66,10 @@ def first_leads(variant: Variant, count: int, seed: int) -> list[HandState]:
 def playout_speed(variant: Variant, hands: int, seed: int) -> dict[str, float]:
     states = first_leads(variant, hands, seed)
     leans = [lean_of(state) for state in states]
+    choose = playout_policy(variant)
     wall, cpu = time.perf_counter(), time.process_time()
     for lean, contract in leans:
-        playout(lean.copy(), contract, 0, 0)
+        playout(lean.copy(), contract, 0, 0, choose)
     lean_wall, lean_cpu = time.perf_counter() - wall, time.process_time() - cpu
     bots = [HeuristicBot(seat) for seat in range(variant.seats)]
     wall, cpu = time.perf_counter(), time.process_time()
