@@ -20,6 +20,9 @@ from scorepad.engine.variants import get_variant
 from scorepad.engine.view import SeatView
 
 CLASSIC = get_variant("classic")
+# Six-handed: seat 1, at 950 of 1000, bids 100 on this deal and seat 2 (at 850) is to call. Making it
+# ends the game, and seat 2's hand is one it would pass (seeds 2, 10, 24 and 31 plant it too).
+LEADER_DEAL, LEADER_TOTALS = 4, (800, 950, 850, 800, 800, 800)
 
 
 def bid_after(seed: int, totals: tuple[int, ...], *bids: int | None, variant_id: str = "classic") -> SeatView:
@@ -61,8 +64,7 @@ def test_when_whoever_makes_the_contract_goes_out_the_expert_outbids_them() -> N
 def test_in_six_handed_the_others_push_the_leader_who_would_go_out_into_a_set() -> None:
     # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 (at 850) bids on a hand it
     # would pass.
-    totals = (800, 950, 850, 800, 800, 800)
-    blind, aware, why = answers(bid_after(4, totals, 100, variant_id="six-handed"))
+    blind, aware, why = answers(bid_after(LEADER_DEAL, LEADER_TOTALS, 100, variant_id="six-handed"))
     assert blind is None
     assert aware == 110
     assert why is not None
@@ -128,12 +130,13 @@ def test_a_bidding_war_simulates_the_pass_once_a_hand(monkeypatch) -> None:
         return simulate(*args, **kwargs)
 
     monkeypatch.setattr(analysis_module, "simulate_contract", counted)
-    totals = (800, 950, 850, 800, 800, 800)
     bot = ExpertBot(2, random.Random(1), playouts=100)
-    assert bot.decide(bid_after(4, totals, 100, variant_id="six-handed")) == 110
+    assert bot.decide(bid_after(LEADER_DEAL, LEADER_TOTALS, 100, variant_id="six-handed")) == 110
     first = len(simulated)
     assert first > 0  # the pass was weighed
-    again = bid_after(4, totals, 100, 110, None, None, None, None, 120, variant_id="six-handed")
+    again = bid_after(
+        LEADER_DEAL, LEADER_TOTALS, 100, 110, None, None, None, None, 120, variant_id="six-handed"
+    )
     assert again.seat == 2
     bot.decide(again)
     assert len(simulated) == first
