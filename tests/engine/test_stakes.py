@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 
-from scorepad.engine.bots import ExpertBot, make_bot
+from scorepad.engine.bots import ExpertBot, expert, make_bot
 from scorepad.engine.bots import analysis as analysis_module
 from scorepad.engine.bots.analysis import REFIT_KEPT_SHARE, BidAnalysis, auction_misfits, kept, worth_of
 from scorepad.engine.bots.heuristic import profile_of
@@ -20,9 +20,10 @@ from scorepad.engine.variants import get_variant
 from scorepad.engine.view import SeatView
 
 CLASSIC = get_variant("classic")
-# Six-handed: seat 1, at 950 of 1000, bids 100 on this deal and seat 2 (at 850) is to call. Making it
-# ends the game, and seat 2's hand is one it would pass (seeds 2, 10, 24 and 31 plant it too).
-LEADER_DEAL, LEADER_TOTALS = 4, (800, 950, 850, 800, 800, 800)
+# Six-handed: seat 1, at 950 of 1000, bids 100 on this deal and seat 2 (at 600) is to call. Making it
+# ends the game, and seat 2's hand is one it would pass, though it makes 110 often enough to bid
+# (seed 169 plants it too).
+LEADER_DEAL, LEADER_TOTALS = 56, (700, 950, 600, 700, 700, 700)
 
 
 def bid_after(seed: int, totals: tuple[int, ...], *bids: int | None, variant_id: str = "classic") -> SeatView:
@@ -67,6 +68,22 @@ def test_in_six_handed_the_others_push_the_leader_who_would_go_out_into_a_set() 
     blind, aware, why = answers(bid_after(LEADER_DEAL, LEADER_TOTALS, 100, variant_id="six-handed"))
     assert blind is None
     assert aware == 110
+    assert why is not None
+    assert why.startswith("pushing them: they go out if they make it (in ")
+
+
+def test_without_a_partner_a_push_short_of_the_made_bar_is_left_to_the_others(monkeypatch) -> None:
+    # Seat 1 at 950 bid 100; seat 2, at 850, would push it on a hand that makes 110 too rarely to
+    # bid. Four other seats want to stop the leader too: below the lone bar the usual rule answers.
+    view = bid_after(4, (800, 950, 850, 800, 800, 800), 100, variant_id="six-handed")
+    blind, aware, why = answers(view)
+    assert blind is None
+    assert aware is None
+    assert why is not None
+    assert not why.startswith("pushing them")
+    monkeypatch.setattr(expert, "game_bid_floor", lambda p, seat: 0.0)  # as with a partner
+    _, pushed, why = answers(view)
+    assert pushed == 110
     assert why is not None
     assert why.startswith("pushing them: they go out if they make it (in ")
 
