@@ -17,9 +17,9 @@ bids to go out, keeps bidding where the other side would go out by making its co
 its own set loses the game), and lets a hand go when the game is safe without it; with
 `bidder_out` making the contract is what wins, and in `six-handed` any other seat going out is a
 loss, so everyone stops the leader (the expert, though, takes no contract for the game below its
-lone made bar there: ``expert.game_bid_floor``). It answers only when this hand can end the game (a side's
-total within the most any side scored in the bot's simulated hands of the target); otherwise
-``None``, and the bot's usual rule stands.
+lone made bar there: ``expert.game_bid_floor``). It answers only when this hand can end the game
+(a side's total within the most any side scored in the bot's simulated hands of the target);
+otherwise ``None``, and the bot's usual rule stands.
 """
 
 from __future__ import annotations
