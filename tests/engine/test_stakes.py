@@ -63,7 +63,7 @@ def test_when_whoever_makes_the_contract_goes_out_the_expert_outbids_them() -> N
 
 
 def test_in_six_handed_the_others_push_the_leader_who_would_go_out_into_a_set() -> None:
-    # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 (at 850) bids on a hand it
+    # Seat 1 at 950 of 1000 bid 100: making it ends the game, so seat 2 (at 600) bids on a hand it
     # would pass.
     blind, aware, why = answers(bid_after(LEADER_DEAL, LEADER_TOTALS, 100, variant_id="six-handed"))
     assert blind is None
