@@ -14,7 +14,7 @@ Nothing here sees a real hidden card: callers pass deals they sampled themselves
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_from_counts
@@ -166,16 +166,18 @@ def simulate_contract(
     trump: Suit,
     passer: Passer,
     *,
+    passes: Mapping[int, Sequence[Card]] | None = None,
     exact_from: int = 0,
 ) -> Outcome:
     """Simulate the hand with ``bidder`` playing in ``trump``: what each side melds and takes.
+    ``passes`` are the cards some seats pass, already chosen (``passer`` chooses the others').
 
     The bid only decides the score, so it is left out: score an ``Outcome`` at any bid with
     ``outcome_scores``. (One above the minimum stands in while playing: the play rules look at the
     bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
     """
     bid = settings.min_bid + 1
-    held = passed_hands(variant, settings, dealer, hands, bidder, bid, trump, passer)
+    held = passed_hands(variant, settings, dealer, hands, bidder, bid, trump, passer, passes or {})
     # The meld as points only: nobody looks at the cards shown in a simulated hand, and laying
     # them out (``meld.shown_cards``) took a third of a bid search. Past the meld the rules are
     # ``HandState._show_meld``'s: a short meld stops play, a bidder who may concede plays on.
@@ -199,17 +201,28 @@ def passed_hands(
     bid: int,
     trump: Suit,
     passer: Passer,
+    passes: Mapping[int, Sequence[Card]],
 ) -> Sequence[Sequence[int]]:
-    """The deal ``hands`` once the cards are passed (§1.3), ``passer`` answering for each seat that
-    passes (from a real ``HandState``'s seat view); ``hands`` itself where nobody passes."""
+    """The deal ``hands`` once the cards are passed (§1.3): ``passes[seat]`` where given, else
+    ``passer``'s answer from that seat's view of a real ``HandState``; ``hands`` itself where
+    nobody passes."""
     partner = next((s for s in variant.sides[variant.side_of(bidder)] if s != bidder), None)
     if not settings.pass_cards or partner is None:
         return hands
-    state = trump_named(variant, settings, dealer, hands, bidder, bid, trump)
-    state.push(passer(seat_view(state, partner)))
-    # The bidder's pass back moves the cards here: pushed, it would lay out every seat's meld.
-    held = [hand[:] for hand in state.hands]
-    for c in passer(seat_view(state, bidder)):
+    sent, returned = passes.get(partner), passes.get(bidder)
+    if sent is None or returned is None:  # a seat chooses: it needs its view, so a real state
+        state = trump_named(variant, settings, dealer, hands, bidder, bid, trump)
+        if sent is None:
+            sent = passer(seat_view(state, partner))
+        state.push(tuple(sent))
+        if returned is None:
+            returned = passer(seat_view(state, bidder))
+    # Both passes move the cards here: the state would lay out every seat's meld once they were in.
+    held = [list(hand) for hand in hands]
+    for c in sent:
+        held[partner][c] -= 1
+        held[bidder][c] += 1
+    for c in returned:
         held[bidder][c] -= 1
         held[partner][c] += 1
     return held

@@ -57,6 +57,33 @@ def test_a_simulated_contract_scores_as_the_full_game_state_plays_it(variant_id,
     assert unplayed < 40 * 4  # most contracts are played out, so the play is compared too
 
 
+@pytest.mark.parametrize("rules", [{}, {"pass_cards": 3}], ids=["four passed", "three passed"])
+def test_passes_chosen_beforehand_are_the_passes_the_simulated_hand_makes(rules) -> None:
+    # The expert weighs its own candidate passes this way; with both passes given no state is built.
+    variant = get_variant("classic")
+    settings = variant.settings(rules)
+    heuristic = partial(choose_pass, p=profile_of(variant, settings))
+    rng = random.Random(5)
+    for _ in range(20):
+        hands = deal(variant, settings, 0, rng).hands
+        bidder = rng.randrange(variant.seats)
+        partner = (bidder + 2) % 4
+        trump = rng.choice(trump_suits(hands[bidder], settings))
+        chosen: dict[int, tuple] = {}
+
+        def recording(view, chosen=chosen):
+            chosen[view.seat] = heuristic(view)
+            return chosen[view.seat]
+
+        def never(view):
+            raise AssertionError(f"seat {view.seat}'s pass was given")
+
+        args = (variant, settings, 0, hands, bidder, trump)
+        expected = through_the_game_state(*args, recording)
+        assert simulate_contract(*args, never, passes=chosen) == expected
+        assert simulate_contract(*args, heuristic, passes={partner: chosen[partner]}) == expected
+
+
 def test_simulated_hands_are_played_blind_where_no_seat_has_a_partner() -> None:
     # Measured per variant (``playout_policy``): blind in six-handed, the deal seen with a partner.
     assert playout_policy(get_variant("six-handed")) is blind_policy

@@ -429,7 +429,8 @@ class ExpertBot:
                     hands,
                     view.bidder,
                     view.trump,
-                    _fixed_passer(fixed, passer),
+                    passer,
+                    passes=fixed,
                 )
                 scores = outcome_scores(
                     view.variant, view.settings, outcome, view.bidder, view.bid or 0, view.trump
@@ -700,12 +701,6 @@ def _partner_holds_bid(view: SeatView) -> bool:
     if high is None or high[0] == view.seat:
         return False
     return view.variant.side_of(high[0]) == view.variant.side_of(view.seat)
-
-
-def _fixed_passer(
-    fixed: dict[int, tuple[Card, ...]], otherwise: Callable[[SeatView], tuple[Card, ...]]
-) -> Callable[[SeatView], tuple[Card, ...]]:
-    return lambda seen: fixed[seen.seat] if seen.seat in fixed else otherwise(seen)
 
 
 def pass_candidates(view: SeatView, p: Profile) -> list[tuple[Card, ...]]:
