@@ -1,6 +1,7 @@
 """``manage.py practice_benchmark`` prints the bots' time per player action, and saves nothing."""
 
 import io
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_the_benchmark_prints_p50_and_p95_per_variant_and_stage_and_rolls_back():
     out = io.StringIO()
     call_command("practice_benchmark", "--hands", "2", "--variant", "six-handed", stdout=out)
-    line, *stages = out.getvalue().splitlines()
+    line, *stages, machine = out.getvalue().splitlines()
     assert line.startswith("six-handed")
     assert "bots p50" in line
     assert "p95" in line
@@ -22,6 +23,9 @@ def test_the_benchmark_prints_p50_and_p95_per_variant_and_stage_and_rolls_back()
     assert names[-1] == "play"
     assert set(names) <= {"bid", "trump", "play"}
     assert all("bots CPU p50" in stage and "p95" in stage for stage in stages)
+    speed = re.fullmatch(r"machine: ([\d,]+) classic playouts per CPU second \(expert_benchmark's\)", machine)
+    assert speed is not None
+    assert int(speed[1].replace(",", "")) > 0
     assert not PracticeGame.objects.exists()
 
 

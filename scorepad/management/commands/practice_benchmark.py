@@ -8,6 +8,9 @@ p50, p95 and the worst, per variant; then, per stage (bid, trump, pass, concede,
 CPU time per player action in that stage: the sum, over the bots that decided in that stage
 between two of the player's decisions, of each decision's CPU time (``Move.cpu_seconds``, one
 core's worth whatever else the machine runs). Everything runs in a transaction that is rolled back.
+
+A last line gives the machine's speed as ``expert_benchmark`` reads it: classic playouts per CPU
+second. Machines here differ by a third or more, so figures from two runs compare through it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from django.db import DatabaseError, transaction
 
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
+from scorepad.engine.bots.expert_benchmark import playout_speed
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS
@@ -34,6 +38,8 @@ from scorepad.services.practice import (
     practice_next_hand,
     practice_start,
 )
+
+YARDSTICK_HANDS = 2000  # classic playouts timed for the machine's speed: a quarter of a second
 
 
 class Command(EngineCommand):
@@ -75,6 +81,8 @@ class Command(EngineCommand):
                         f"  {stage:<21} {len(samples):>5} actions   bots CPU p50 {ms(samples, 50)}"
                         f"  p95 {ms(samples, 95)}  max {max(samples) * 1000:7.1f} ms"
                     )
+        speed = playout_speed(VARIANTS["classic"], YARDSTICK_HANDS, seed=1)["per_cpu_second"]
+        self.stdout.write(f"machine: {speed:,.0f} classic playouts per CPU second (expert_benchmark's)")
 
 
 def play(
