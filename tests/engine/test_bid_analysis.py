@@ -92,16 +92,33 @@ def test_practice_seeds_a_bots_analysis_by_the_hand_and_seat_not_the_moves_so_fa
 
 
 HAND = "AS TS KS QS JS AH TH KH QH 9D JC 9C"  # a spade run, a heart marriage with A-10; no more
+TWIN_HAND = "AS TS KS QS 9S AH TH KH QH 9H JC 9C"  # spades and hearts alike, diamonds and clubs worse
 
 
-def test_a_bid_analysis_simulates_only_the_two_suits_the_heuristic_values_most():
+def test_a_bid_analysis_simulates_the_suit_the_heuristic_values_most_and_another_only_if_close():
     variant = get_variant("classic")
     p = profile_of(variant, variant.defaults)
-    assert analysed_trumps(parse_cards(HAND), p) == (SPADES, HEARTS)
+    assert analysed_trumps(parse_cards(TWIN_HAND), p) == (SPADES, HEARTS)  # not clubs, third
+    # The run puts spades 11 points (over half a least bid of 20) ahead of hearts.
+    assert analysed_trumps(parse_cards(HAND), p) == (SPADES,)
+
+
+def test_a_suit_left_out_of_an_analysis_changes_nothing_the_other_suit_was_simulated_on():
+    # Why leaving a far second suit out is safe: the kept suit's deals and outcomes are the same.
+    variant = get_variant("classic")
+    p = profile_of(variant, variant.defaults)
+    view = replace(after_auction("bid", TWIN_HAND, seat=1), bidder=None, bid=None, auction=())
+    both, alone = (
+        ExpertBot(1, random.Random(3), **QUICK)._analysis(view, p, float("inf"), trumps, bidder=1)
+        for trumps in ((SPADES, HEARTS), (SPADES,))
+    )
+    assert alone.deals == both.deals
+    assert alone.outcomes[SPADES] == both.outcomes[SPADES]
+    assert set(alone.outcomes) == {SPADES}
 
 
 def test_a_review_still_weighs_a_trump_the_bid_analysis_left_out():
-    view = after_auction("trump", HAND, seat=1, legal=(0, 1, 2, 3))
+    view = after_auction("trump", TWIN_HAND, seat=1, legal=(0, 1, 2, 3))
     plain = ExpertBot(1, random.Random(1), **QUICK).evaluate(view)
     assert plain.answer in (SPADES, HEARTS)
     assert set(plain.values) == {SPADES, HEARTS}
