@@ -308,21 +308,21 @@ def choose_pass(view: SeatView, p: Profile) -> PassAnswer:
     return tuple(chosen)
 
 
-def _best_to_pass(
-    n: list[int],
-    trump: Suit | None,
-    priority: Callable[[Card, list[int], Suit | None, Profile], float],
-    p: Profile,
-) -> Card:
+# A card's priority to pass: (card, suit lengths of the hand, trump, profile) -> higher goes first.
+type PassPriority = Callable[[Card, Sequence[int], Suit | None, Profile], float]
+
+
+def _best_to_pass(n: list[int], trump: Suit | None, priority: PassPriority, p: Profile) -> Card:
     """The card with the best priority less its meld loss (``meld_points`` before and after).
 
     A loss only lowers a priority, so the cards are tried best priority first and the search
     stops once no priority left can beat the best found: a few meld counts instead of one a card.
+    (Every simulated hand of a classic bid analysis passes twice, so this is on the bots' hot path:
+    the suit lengths are counted once a card, not once a candidate.)
     """
     meld = meld_points(n, trump, p.variant, p.settings)
-    ranked = sorted(
-        ((priority(Card(c), n, trump, p), Card(c)) for c in range(CARD_COUNT) if n[c]), reverse=True
-    )
+    lengths = [sum(n[suit * 6 : suit * 6 + 6]) for suit in range(4)]
+    ranked = sorted([(priority(c, lengths, trump, p), c) for c in _CARDS if n[c]], reverse=True)
     best, best_score = ranked[0][1], -math.inf
     for upper, c in ranked:
         if upper <= best_score:
@@ -335,7 +335,10 @@ def _best_to_pass(
     return best
 
 
-def _send_priority(c: Card, n: list[int], trump: Suit | None, p: Profile) -> float:
+_CARDS = tuple(Card(c) for c in range(CARD_COUNT))
+
+
+def _send_priority(c: Card, lengths: Sequence[int], trump: Suit | None, p: Profile) -> float:
     """The partner sends what wins tricks and builds meld in the bidder's hand: trumps, then aces."""
     if c // 6 == trump:
         kind = 3000
@@ -346,10 +349,9 @@ def _send_priority(c: Card, n: list[int], trump: Suit | None, p: Profile) -> flo
     return kind - 10 * (c % 6)
 
 
-def _return_priority(c: Card, n: list[int], trump: Suit | None, p: Profile) -> float:
+def _return_priority(c: Card, lengths: Sequence[int], trump: Suit | None, p: Profile) -> float:
     """The bidder returns low non-counters, from short side suits: trumps and counters stay."""
-    suit_length = sum(n[c // 6 * 6 : c // 6 * 6 + 6])
-    cost = p.value_weight * p.value[c] + 3000 * (c // 6 == trump) + 20 * (5 - c % 6) + 40 * suit_length
+    cost = p.value_weight * p.value[c] + 3000 * (c // 6 == trump) + 20 * (5 - c % 6) + 40 * lengths[c // 6]
     return -cost
 
 
