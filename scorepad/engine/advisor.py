@@ -128,7 +128,7 @@ def advise(
     for done in range(1, samples + 1):
         hands = dealer.deal(rng)
         for t in trumps:
-            results[t].append(simulate_contract(variant, settings, DEALER, hands, BIDDER, t, passer))
+            results[t].append(simulate_contract(variant, settings, hands, BIDDER, t, passer))
         if budget_s is not None and done >= MIN_SAMPLES and time.perf_counter() - started > budget_s:
             break
     melds = {t: meld_points(counts, t, variant, settings) for t in trumps}

@@ -6,7 +6,7 @@
   passing (§1.3) and the meld (a real ``HandState``, so every rule applies) up to the first lead.
 * ``playout_policy(variant)``: the lean policy every simulated hand of the variant is played by.
 * ``simulate_contract(...)``: the same contract played out by that policy: what the hand
-  scores. It passes through a ``HandState`` (``passed_hands``) but counts the meld as points only,
+  scores. It passes the cards on the counts (``passed_hands``) and counts the meld as points only,
   since nobody looks at a simulated hand's shown cards; a test holds it to ``contract_state``.
 
 Nothing here sees a real hidden card: callers pass deals they sampled themselves.
@@ -24,10 +24,22 @@ from .meld import meld_points
 from .play import close_trick, play_rules
 from .scoring import HandEntry, score_hand, short_meld_stops_play
 from .variants import Settings, Variant
-from .view import CONCEDE, PASS, PLAY, SeatView
+from .view import CONCEDE, PASS, PLAY, PassingView, SeatView
 
-# Chooses the cards a seat passes, from that seat's own view.
-Passer = Callable[[SeatView], tuple[Card, ...]]
+# Chooses the cards a seat passes, from that seat's own view (a real ``SeatView`` in a game state,
+# a ``PassingSeat`` in a simulated hand).
+Passer = Callable[[PassingView], tuple[Card, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class PassingSeat:
+    """A seat about to pass in a simulated hand: what a passer reads of its view (``PassingView``)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    bidder: int
+    trump: Suit
+    pass_count: int
 
 
 def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
@@ -160,7 +172,6 @@ class Outcome:
 def simulate_contract(
     variant: Variant,
     settings: Settings,
-    dealer: int,
     hands: Sequence[Sequence[int]],
     bidder: int,
     trump: Suit,
@@ -174,10 +185,11 @@ def simulate_contract(
 
     The bid only decides the score, so it is left out: score an ``Outcome`` at any bid with
     ``outcome_scores``. (One above the minimum stands in while playing: the play rules look at the
-    bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".)
+    bid only for `bidder_must_lead_trump`'s "unless the bid was the minimum".) Nor does the dealer
+    count: the bidder leads.
     """
     bid = settings.min_bid + 1
-    held = passed_hands(variant, settings, dealer, hands, bidder, bid, trump, passer, passes or {})
+    held = passed_hands(variant, settings, hands, bidder, trump, passer, passes or {})
     # The meld as points only: nobody looks at the cards shown in a simulated hand, and laying
     # them out (``meld.shown_cards``) took a third of a bid search. Past the meld the rules are
     # ``HandState._show_meld``'s: a short meld stops play, a bidder who may concede plays on.
@@ -195,36 +207,31 @@ def simulate_contract(
 def passed_hands(
     variant: Variant,
     settings: Settings,
-    dealer: int,
     hands: Sequence[Sequence[int]],
     bidder: int,
-    bid: int,
     trump: Suit,
     passer: Passer,
     passes: Mapping[int, Sequence[Card]],
 ) -> Sequence[Sequence[int]]:
-    """The deal ``hands`` once the cards are passed (§1.3): ``passes[seat]`` where given, else
-    ``passer``'s answer from that seat's view of a real ``HandState``; ``hands`` itself where
-    nobody passes."""
+    """The deal ``hands`` once the cards are passed (§1.3), the partner first: ``passes[seat]`` where
+    given, else ``passer``'s answer for that seat (a ``PassingSeat``: a game state's whole view is not
+    needed, and building one for every simulated hand cost a sixth of a classic bid analysis);
+    ``hands`` itself where nobody passes. ``tests/engine/test_search.py`` holds the result to a real
+    ``HandState``'s passing."""
     partner = next((s for s in variant.sides[variant.side_of(bidder)] if s != bidder), None)
     if not settings.pass_cards or partner is None:
         return hands
-    sent, returned = passes.get(partner), passes.get(bidder)
-    if sent is None or returned is None:  # a seat chooses: it needs its view, so a real state
-        state = trump_named(variant, settings, dealer, hands, bidder, bid, trump)
-        if sent is None:
-            sent = passer(seat_view(state, partner))
-        state.push(tuple(sent))
-        if returned is None:
-            returned = passer(seat_view(state, bidder))
-    # Both passes move the cards here: the state would lay out every seat's meld once they were in.
     held = [list(hand) for hand in hands]
-    for c in sent:
-        held[partner][c] -= 1
-        held[bidder][c] += 1
-    for c in returned:
-        held[bidder][c] -= 1
-        held[partner][c] += 1
+    for giver, taker in ((partner, bidder), (bidder, partner)):
+        cards = passes.get(giver)
+        if cards is None:
+            seat = PassingSeat(
+                giver, tuple(cards_from_counts(held[giver])), bidder, trump, settings.pass_cards
+            )
+            cards = passer(seat)
+        for c in cards:
+            held[giver][c] -= 1
+            held[taker][c] += 1
     return held
 
 

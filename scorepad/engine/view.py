@@ -53,6 +53,22 @@ class Trick:
         return data
 
 
+class PassingView(Protocol):
+    """What choosing a pass reads of a seat's view (a ``SeatView`` is one): simulated hands pass
+    from this alone, without a game state to take a view of."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+    @property
+    def bidder(self) -> int | None: ...
+    @property
+    def trump(self) -> Suit | None: ...
+    @property
+    def pass_count(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     variant: Variant

@@ -50,9 +50,10 @@ def test_a_simulated_contract_scores_as_the_full_game_state_plays_it(variant_id,
         hands = deal(variant, settings, number % variant.seats, rng).hands
         bidder = rng.randrange(variant.seats)
         for trump in trump_suits(hands[bidder], settings):
-            args = (variant, settings, number % variant.seats, hands, bidder, trump, passer)
-            expected = through_the_game_state(*args)
-            assert simulate_contract(*args) == expected
+            expected = through_the_game_state(
+                variant, settings, number % variant.seats, hands, bidder, trump, passer
+            )
+            assert simulate_contract(variant, settings, hands, bidder, trump, passer) == expected
             unplayed += not expected.played
     assert unplayed < 40 * 4  # most contracts are played out, so the play is compared too
 
@@ -78,8 +79,8 @@ def test_passes_chosen_beforehand_are_the_passes_the_simulated_hand_makes(rules)
         def never(view):
             raise AssertionError(f"seat {view.seat}'s pass was given")
 
-        args = (variant, settings, 0, hands, bidder, trump)
-        expected = through_the_game_state(*args, recording)
+        expected = through_the_game_state(variant, settings, 0, hands, bidder, trump, recording)
+        args = (variant, settings, hands, bidder, trump)
         assert simulate_contract(*args, never, passes=chosen) == expected
         assert simulate_contract(*args, heuristic, passes={partner: chosen[partner]}) == expected
 

@@ -165,7 +165,7 @@ def test_a_refit_keeps_the_analysis_deals_that_explain_the_calls_since() -> None
     p = profile_of(first.variant, first.settings)
     dealer = Dealer(knowledge_of(first))
     rng = random.Random(2)
-    analysis = BidAnalysis({}, tuple(kept(dealer.deal(rng)) for _ in range(40)), p, first.dealer)
+    analysis = BidAnalysis({}, tuple(kept(dealer.deal(rng)) for _ in range(40)), p)
 
     def worth(deal: int, seat: int = 4) -> float:
         return worth_of(analysis.valued(deal, seat))

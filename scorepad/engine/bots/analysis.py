@@ -67,13 +67,12 @@ def worth_of(valued: Valued) -> float:
 @dataclass(frozen=True, slots=True)
 class BidAnalysis:
     """A seat's hand simulated as its contract (``outcomes``, per trump, one per deal) on ``deals``
-    (dealt by ``dealer``, played by the rules of ``profile``), and what later calls read from those
+    (played by the rules of ``profile``), and what later calls read from those
     deals, kept as they ask for it."""
 
     outcomes: dict[Suit, list[Outcome]]
     deals: tuple[Deal, ...]
     profile: Profile
-    dealer: int
     _valued: dict[tuple[int, int], Valued] = field(default_factory=dict)
     _taken: dict[tuple[int, int, Suit], Outcome] = field(default_factory=dict)
 
@@ -107,7 +106,7 @@ class BidAnalysis:
             p = self.profile
             passer = partial(choose_pass, p=p)
             self._taken[key] = simulate_contract(
-                p.variant, p.settings, self.dealer, self.deals[deal], bidder, trump, passer
+                p.variant, p.settings, self.deals[deal], bidder, trump, passer
             )
         return self._taken[key]
 

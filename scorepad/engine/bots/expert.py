@@ -311,10 +311,8 @@ class ExpertBot:
         for hands in self._deals(view, knowledge_of(view), p, self._per_trump(trumps), deadline, rng):
             deals.append(kept(hands))
             for t in trumps:
-                results[t].append(
-                    simulate_contract(view.variant, view.settings, view.dealer, hands, bidder, t, passer)
-                )
-        return BidAnalysis(results, tuple(deals), p, view.dealer)
+                results[t].append(simulate_contract(view.variant, view.settings, hands, bidder, t, passer))
+        return BidAnalysis(results, tuple(deals), p)
 
     def _per_trump(self, trumps: Sequence[Suit]) -> int:
         """Deals per simulated trump: a share of the playouts as if all four suits were tried, so
@@ -430,7 +428,6 @@ class ExpertBot:
                 outcome = simulate_contract(
                     view.variant,
                     view.settings,
-                    view.dealer,
                     hands,
                     view.bidder,
                     view.trump,

@@ -33,6 +33,7 @@ from ..view import (
     ConcedeAnswer,
     Decision,
     PassAnswer,
+    PassingView,
     PlayAnswer,
     SeatView,
     Trick,
@@ -296,7 +297,7 @@ def choose_concede(view: SeatView, p: Profile) -> ConcedeAnswer:
     return need > HOPELESS_SHARE * p.total_points
 
 
-def choose_pass(view: SeatView, p: Profile) -> PassAnswer:
+def choose_pass(view: PassingView, p: Profile) -> PassAnswer:
     """Greedy, one card at a time, re-counting the meld each time a card leaves the hand."""
     n = list(counts_of(view.hand))
     priority = _send_priority if view.seat != view.bidder else _return_priority
