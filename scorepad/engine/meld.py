@@ -358,6 +358,17 @@ class _MeldCounter:
         total += queens_[min(n[3], n[9], n[15], n[21])] + jacks[min(n[4], n[10], n[16], n[22])]
         return total + self.pinochle[min(n[3], n[16])]
 
+    def points_by_trump(self, n: Counts) -> tuple[int, int, int, int]:
+        """``points(n, suit)`` for each suit, the melds that do not depend on trump counted once."""
+        common = self.points(n, None)
+        by_trump = []
+        for b in (0, 6, 12, 18):
+            kings, queens = n[b + 2], n[b + 3]
+            runs_held = min(n[b], n[b + 1], kings, queens, n[b + 4])
+            trump_melds = self.trump_points[runs_held][kings][queens] + self.dix * n[b + 5]
+            by_trump.append(common + trump_melds - min(kings, queens) * self.marriage)
+        return by_trump[0], by_trump[1], by_trump[2], by_trump[3]
+
 
 def _trump_points_for(runs_held: int, kings: int, queens: int, scale: MeldScale) -> int:
     """``trump_melds`` for a trump suit holding exactly these runs, kings and queens."""
@@ -391,6 +402,15 @@ def meld_points(counts: Counts, trump: Suit | None, variant: Variant, settings: 
     if counter.simple:
         return counter.points(counts, trump)
     return count_meld(counts, trump, variant, settings).total
+
+
+def meld_points_by_trump(counts: Counts, variant: Variant, settings: Settings) -> tuple[int, ...]:
+    """``meld_points`` with each suit as trump, in suit order: what the bots value a hand by, for
+    every sampled deal of a bid analysis, so the melds every trump shares are counted once."""
+    counter = _counter(variant, settings)
+    if counter.simple:
+        return counter.points_by_trump(counts)
+    return tuple(count_meld(counts, suit, variant, settings).total for suit in range(4))
 
 
 def best_trumps(counts: Counts, variant: Variant, settings: Settings) -> list[tuple[Suit, MeldResult]]:

@@ -15,6 +15,7 @@ from scorepad.engine.meld import (
     meld_ceiling,
     meld_json,
     meld_points,
+    meld_points_by_trump,
     parse_hand,
     shown_cards,
 )
@@ -416,6 +417,15 @@ def test_meld_points_equals_count_meld_total(deal, trump, overrides):
     rules = variant.settings(overrides)
     counts = counts_of(hand)
     assert meld_points(counts, trump, variant, rules) == count_meld(counts, trump, variant, rules).total
+
+
+@given(legal_hands(), st.one_of(st.just({}), MELD_SETTINGS))
+def test_meld_by_trump_is_meld_points_with_each_suit_as_trump(deal, overrides):
+    variant, hand = deal
+    rules = variant.settings(overrides)
+    counts = counts_of(hand)
+    expected = tuple(meld_points(counts, suit, variant, rules) for suit in range(4))
+    assert meld_points_by_trump(counts, variant, rules) == expected
 
 
 @given(legal_hands(), TRUMPS, st.one_of(st.just({}), MELD_SETTINGS), st.data())

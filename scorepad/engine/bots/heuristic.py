@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..auction import high_bid, trump_suits
 from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
-from ..meld import meld_points
+from ..meld import meld_points, meld_points_by_trump
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
 from ..view import (
@@ -143,10 +143,13 @@ def _build_profile(variant: Variant, settings: Settings) -> Profile:
     )
 
 
-def winners(n: Sequence[int], trump: Suit, p: Profile) -> float:
-    """Roughly how many tricks a hand wins with this trump: top trumps, length, side aces, voids."""
+def winners(n: Sequence[int], trump: Suit, p: Profile, lengths: Sequence[int] | None = None) -> float:
+    """Roughly how many tricks a hand wins with this trump: top trumps, length, side aces, voids.
+    ``lengths`` (cards per suit) where the caller has counted them already."""
+    if lengths is None:
+        lengths = [sum(n[base : base + 6]) for base in (0, 6, 12, 18)]
     total = 0.0
-    trumps = sum(n[trump * 6 : trump * 6 + 6])
+    trumps = lengths[trump]
     for suit in range(4):
         base = suit * 6
         aces, tens, kings = n[base + ACE], n[base + TEN], n[base + KING]
@@ -155,14 +158,14 @@ def winners(n: Sequence[int], trump: Suit, p: Profile) -> float:
             total += max(0.0, trumps - p.average_trumps) * LONG_TRUMP
         elif aces:
             total += SIDE_ACE + (aces - 1) * SIDE_EXTRA_ACE + tens * GUARDED_TEN
-        elif trumps and not sum(n[base : base + 6]):
+        elif trumps and not lengths[suit]:
             total += VOID_WITH_TRUMP
     return total
 
 
-def trick_points(n: Sequence[int], trump: Suit, p: Profile) -> float:
+def trick_points(n: Sequence[int], trump: Suit, p: Profile, lengths: Sequence[int] | None = None) -> float:
     """The trick points this hand's side should take: its share of the winners at the table."""
-    mine = BIDDER_EDGE * (winners(n, trump, p) + p.passed_winners)
+    mine = BIDDER_EDGE * (winners(n, trump, p, lengths) + p.passed_winners)
     others = p.average_winners
     share = (mine + (p.side_size - 1) * others) / (mine + (p.seats - 1) * others)
     return share * p.total_points
@@ -219,11 +222,12 @@ def suit_values(hand: tuple[Card, ...], p: Profile) -> tuple[tuple[int, float], 
 
 
 def counted_suit_values(n: Sequence[int], p: Profile) -> tuple[tuple[int, float], ...]:
-    """``suit_values`` of the hand held as ``n`` (24 counts): what a sampled deal deals."""
-    return tuple(
-        (meld_points(n, suit, p.variant, p.settings), trick_points(n, suit, p))
-        for suit in trump_suits(n, p.settings)
-    )
+    """``suit_values`` of the hand held as ``n`` (24 counts): what a sampled deal deals. (Fitting
+    a deal to the auction values every hand on it, so the suit lengths and the melds every trump
+    shares are counted once a hand.)"""
+    lengths = [sum(n[base : base + 6]) for base in (0, 6, 12, 18)]
+    meld = meld_points_by_trump(n, p.variant, p.settings)
+    return tuple((meld[suit], trick_points(n, suit, p, lengths)) for suit in trump_suits(n, p.settings))
 
 
 def meld_allowance(seat: int, p: Profile) -> float:
