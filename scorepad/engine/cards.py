@@ -115,6 +115,11 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards)
 
 
+def suit_lengths(counts: Sequence[int]) -> list[int]:
+    """How many cards of each suit (S H D C) the hand held as ``counts`` (24 counts) has."""
+    return [sum(counts[base : base + 6]) for base in (0, 6, 12, 18)]
+
+
 def counts_of(cards: Iterable[Card]) -> tuple[int, ...]:
     counts = [0] * CARD_COUNT
     for c in cards:

@@ -348,11 +348,7 @@ class _MeldCounter:
         married = min(n[2], n[3]) + min(n[8], n[9]) + min(n[14], n[15]) + min(n[20], n[21])
         total = married * self.marriage
         if trump is not None:
-            b = trump * 6
-            kings, queens = n[b + 2], n[b + 3]
-            runs_held = min(n[b], n[b + 1], kings, queens, n[b + 4])
-            total += self.trump_points[runs_held][kings][queens] + self.dix * n[b + 5]
-            total -= min(kings, queens) * self.marriage  # the trump K-Q are no plain marriage
+            total += self._trump_part(n, trump * 6)
         aces, kings_, queens_, jacks = self.arounds
         total += aces[min(n[0], n[6], n[12], n[18])] + kings_[min(n[2], n[8], n[14], n[20])]
         total += queens_[min(n[3], n[9], n[15], n[21])] + jacks[min(n[4], n[10], n[16], n[22])]
@@ -361,13 +357,19 @@ class _MeldCounter:
     def points_by_trump(self, n: Counts) -> tuple[int, int, int, int]:
         """``points(n, suit)`` for each suit, the melds that do not depend on trump counted once."""
         common = self.points(n, None)
-        by_trump = []
-        for b in (0, 6, 12, 18):
-            kings, queens = n[b + 2], n[b + 3]
-            runs_held = min(n[b], n[b + 1], kings, queens, n[b + 4])
-            trump_melds = self.trump_points[runs_held][kings][queens] + self.dix * n[b + 5]
-            by_trump.append(common + trump_melds - min(kings, queens) * self.marriage)
-        return by_trump[0], by_trump[1], by_trump[2], by_trump[3]
+        part = self._trump_part
+        return common + part(n, 0), common + part(n, 6), common + part(n, 12), common + part(n, 18)
+
+    def _trump_part(self, n: Counts, b: int) -> int:
+        """What naming the suit whose cards start at ``b`` adds to the meld: its Class I and dix,
+        less the plain marriages its K-Q no longer are."""
+        kings, queens = n[b + 2], n[b + 3]
+        runs_held = min(n[b], n[b + 1], kings, queens, n[b + 4])
+        return (
+            self.trump_points[runs_held][kings][queens]
+            + self.dix * n[b + 5]
+            - min(kings, queens) * self.marriage
+        )
 
 
 def _trump_points_for(runs_held: int, kings: int, queens: int, scale: MeldScale) -> int:

@@ -25,6 +25,7 @@ from scorepad.engine.cards import (
     parse_suit,
     rank_of,
     sort_cards,
+    suit_lengths,
     suit_of,
 )
 
@@ -99,3 +100,8 @@ def test_counts_count_identical_copies_and_round_trip():
 def test_cards_read_as_players_write_them():
     assert cards_in_words(parse_cards("TH AS QS 9C")) == "10♥ A♠ Q♠ 9♣"
     assert card_name(parse_card("TD")) == "Ten of diamonds"
+
+
+def test_suit_lengths_count_each_suit_of_a_hand_in_suit_order():
+    hand = counts_of(parse_cards("AS TS KS AH 9D 9D JD QD"))
+    assert suit_lengths(hand) == [3, 1, 4, 0]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..auction import high_bid, trump_suits
-from ..cards import ACE, CARD_COUNT, KING, TEN, Card, Suit, counts_of
+from ..cards import ACE, ALL_CARDS, CARD_COUNT, KING, TEN, Card, Suit, counts_of, suit_lengths
 from ..meld import meld_points, meld_points_by_trump
 from ..play import beats, trick_winner
 from ..variants import Settings, Variant
@@ -147,7 +147,7 @@ def winners(n: Sequence[int], trump: Suit, p: Profile, lengths: Sequence[int] | 
     """Roughly how many tricks a hand wins with this trump: top trumps, length, side aces, voids.
     ``lengths`` (cards per suit) where the caller has counted them already."""
     if lengths is None:
-        lengths = [sum(n[base : base + 6]) for base in (0, 6, 12, 18)]
+        lengths = suit_lengths(n)
     total = 0.0
     trumps = lengths[trump]
     for suit in range(4):
@@ -225,7 +225,7 @@ def counted_suit_values(n: Sequence[int], p: Profile) -> tuple[tuple[int, float]
     """``suit_values`` of the hand held as ``n`` (24 counts): what a sampled deal deals. (Fitting
     a deal to the auction values every hand on it, so the suit lengths and the melds every trump
     shares are counted once a hand.)"""
-    lengths = [sum(n[base : base + 6]) for base in (0, 6, 12, 18)]
+    lengths = suit_lengths(n)
     meld = meld_points_by_trump(n, p.variant, p.settings)
     return tuple((meld[suit], trick_points(n, suit, p, lengths)) for suit in trump_suits(n, p.settings))
 
@@ -326,8 +326,8 @@ def _best_to_pass(n: list[int], trump: Suit | None, priority: PassPriority, p: P
     the suit lengths are counted once a card, not once a candidate.)
     """
     meld = meld_points(n, trump, p.variant, p.settings)
-    lengths = [sum(n[suit * 6 : suit * 6 + 6]) for suit in range(4)]
-    ranked = sorted([(priority(c, lengths, trump, p), c) for c in _CARDS if n[c]], reverse=True)
+    lengths = suit_lengths(n)
+    ranked = sorted([(priority(c, lengths, trump, p), c) for c in ALL_CARDS if n[c]], reverse=True)
     best, best_score = ranked[0][1], -math.inf
     for upper, c in ranked:
         if upper <= best_score:
@@ -338,9 +338,6 @@ def _best_to_pass(n: list[int], trump: Suit | None, priority: PassPriority, p: P
         if score > best_score:
             best, best_score = c, score
     return best
-
-
-_CARDS = tuple(Card(c) for c in range(CARD_COUNT))
 
 
 def _send_priority(c: Card, lengths: Sequence[int], trump: Suit | None, p: Profile) -> float:
