@@ -215,6 +215,7 @@ class PlayState:
     """
 
     __slots__ = (
+        "bidders",
         "counts",
         "done",
         "leader",
@@ -243,8 +244,10 @@ class PlayState:
         points: list[int],
         took: list[bool],
         done: int,
+        bidder: int | None = None,  # the bidder's seat, where a policy asks who defends
     ) -> None:
         table = table_of(rules, trump)
+        self.bidders = None if bidder is None else table.side_of[bidder]
         self.rules = rules
         self.table = table
         self.trump = trump
@@ -273,6 +276,7 @@ class PlayState:
     def copy(self) -> PlayState:
         copied = PlayState.__new__(PlayState)
         copied.rules, copied.table, copied.trump = self.rules, self.table, self.trump
+        copied.bidders = self.bidders
         copied.counts, copied.masks = self.counts[:], self.masks[:]
         copied.trick, copied.points, copied.took = self.trick[:], self.points[:], self.took[:]
         copied.leader, copied.led, copied.done, copied.left = self.leader, self.led, self.done, self.left
@@ -444,8 +448,16 @@ def _unseen(state: PlayState) -> int:
 
 
 def _bosses_blind(state: PlayState, legal: int) -> int:
-    """The cards of ``legal`` no card the seat to act cannot see beats in its suit."""
-    return _unbeaten(legal, _unseen(state))
+    """The cards of ``legal`` no card the seat to act cannot see beats in its suit; a defender's
+    trumps left out. A defender does not cash its boss trumps, as the heuristic's does not: a trump
+    lead pulls the bidder's trumps for it. Played so, six-handed's simulated defenders are nearer
+    the heuristic's (on the 220 contracts of "Where the bots stand" three trumps are overvalued by
+    12 points a contract, not 25), and the expert gained +1.29 a deal (+0.17 … +2.42) over 1,000
+    paired deals."""
+    sure = _unbeaten(legal, _unseen(state))
+    if state.bidders is not None and state.table.side_of[state.to_act] != state.bidders:
+        sure &= ~state.table.trump_mask
+    return sure
 
 
 def _safe_blind(state: PlayState, c: Card) -> bool:

@@ -80,6 +80,7 @@ def play_state(view: SeatView, hands: Sequence[Sequence[int]]) -> tuple[PlayStat
         points,
         took,
         len(view.tricks),
+        view.bidder,
     )
     meld = variant.side_totals(view.meld)
     return state, Contract(variant, settings, view.bidder, view.bid, view.trump, meld)
@@ -154,7 +155,7 @@ def first_lead(
     contract (``meld`` per side)."""
     rules = play_rules(variant, settings, bid)
     sides = rules.sides
-    lean = PlayState(rules, trump, hands, bidder, [], [0] * sides, [False] * sides, 0)
+    lean = PlayState(rules, trump, hands, bidder, [], [0] * sides, [False] * sides, 0, bidder)
     return lean, Contract(variant, settings, bidder, bid, trump, meld)
 
 

@@ -263,12 +263,12 @@ def test_a_playout_searches_exactly_its_last_tricks_and_plays_the_policy_before(
         assert playout(lean.copy(), contract, side, exact, choose) == expected
 
 
-def planted(leader: int, trick: str, *hands: str) -> PlayState:
+def planted(leader: int, trick: str, *hands: str, bidder: int | None = None) -> PlayState:
     """`classic` trick play with hearts trump: four seats' hands (and the trick so far, led by ``leader``)."""
     variant = get_variant("classic")
     rules = play_rules(variant, variant.defaults, 25)
     counts = [counts_of(parse_cards(hand)) for hand in hands]
-    return PlayState(rules, HEARTS, counts, leader, parse_cards(trick), [0, 0], [False, False], 8)
+    return PlayState(rules, HEARTS, counts, leader, parse_cards(trick), [0, 0], [False, False], 8, bidder)
 
 
 def test_the_blind_policy_judges_sure_winners_by_the_cards_it_cannot_see_not_by_where_they_lie() -> None:
@@ -283,3 +283,19 @@ def test_the_blind_policy_judges_sure_winners_by_the_cards_it_cannot_see_not_by_
     follow = planted(2, "KS 9S", "TD 9D", "QS JD", "AS", "QC")
     assert policy(follow) == parse_cards("TD")[0]
     assert blind_policy(follow) == parse_cards("9D")[0]
+
+
+def test_a_blind_defender_on_lead_keeps_its_boss_trump_and_the_bidders_side_cashes_it() -> None:
+    # Seat 0 leads with the A♥ (every other heart is out) and the 9♦. Defending, it does not pull
+    # the bidder's trumps for it: it leads the nine. On the bidder's side it cashes the ace. (No
+    # bidder known: the policy as the sure-winner rule alone, the ace.)
+    hands = ("AH 9D", "JH QD", "KH QC", "QH JD")
+    assert blind_policy(planted(0, "", *hands, bidder=1)) == parse_cards("9D")[0]
+    assert blind_policy(planted(0, "", *hands, bidder=2)) == parse_cards("AH")[0]
+    assert blind_policy(planted(0, "", *hands, bidder=0)) == parse_cards("AH")[0]
+    assert blind_policy(planted(0, "", *hands)) == parse_cards("AH")[0]
+    # With a side boss as well, the defender cashes that before anything.
+    assert (
+        blind_policy(planted(0, "", "AH AD 9C", "JH QD KC", "KH QC JC", "QH JD 9S", bidder=1))
+        == (parse_cards("AD")[0])
+    )
