@@ -22,7 +22,7 @@ from scorepad.engine.view import SeatView
 CLASSIC = get_variant("classic")
 # Six-handed: seat 1, at 950 of 1000, bids 100 on this deal and seat 2 (at 600) is to call. Making it
 # ends the game, and seat 2's hand is one it would pass, though it makes 110 often enough to bid
-# (seed 169 plants it too).
+# (seeds 115 and 222 plant it too).
 LEADER_DEAL, LEADER_TOTALS = 46, (700, 950, 600, 700, 700, 700)
 
 
