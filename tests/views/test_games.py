@@ -896,14 +896,14 @@ def test_the_bid_advisor_link_refuses_an_off_site_way_back(client, game):
     assert "Back without counting" not in page
 
 
-@pytest.mark.parametrize("page", ["hand_delete", "hand_edit"])
+@pytest.mark.parametrize("view_name", ["hand_delete", "hand_edit"])
 def test_a_hand_deleted_on_another_phone_while_the_post_is_read_goes_back_to_the_game(
-    client, game, monkeypatch, page
+    client, game, monkeypatch, view_name
 ):
     """The other phone's delete lands after this request found the hand, before its own write."""
     hand_record(game=game, number=0, data=SET_HAND)
-    url = hand_url(page, game, 0)
-    write = "hand_delete" if page == "hand_delete" else "hand_edit"
+    url = hand_url(view_name, game, 0)
+    write = "hand_delete" if view_name == "hand_delete" else "hand_edit"
     real = getattr(games_views, write)
 
     def other_phone_first(**kwargs):
@@ -911,7 +911,7 @@ def test_a_hand_deleted_on_another_phone_while_the_post_is_read_goes_back_to_the
         return real(**kwargs)
 
     monkeypatch.setattr(games_views, write, other_phone_first)
-    data = {"version": 1} if page == "hand_delete" else form_data(version=1)
+    data = {"version": 1} if view_name == "hand_delete" else form_data(version=1)
     response = client.post(url, data, follow=True)
     assert response.status_code == 200
     assert b"no longer in the game" in response.content
