@@ -19,13 +19,19 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml), but the browser
-    tests share one worker and run one at a time: two chromiums with their live servers on a small
-    machine would starve each other, while the tests without a browser spread over the others."""
-    for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+    tests (``tests/browser/``) share one worker and run one at a time: two chromiums with their live
+    servers on a small machine would starve each other, while the tests without a browser spread
+    over the others. (xdist's own ``loadgroup`` marks a group by editing each test's node id, which
+    pytest 9.2 no longer lets it do: the groups silently fell apart.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+
+    return BrowserTestsTogether(config, log)
 
 
 @pytest.fixture(autouse=True)
