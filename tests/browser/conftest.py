@@ -1,13 +1,26 @@
 """Phones for the browser tests that need more than the one ``page``: each a fresh browser context.
 
 They are closed when the test ends, before its database is emptied: a scoreboard left open would
-go on polling the live server through the tests that follow.
+go on polling the live server through the tests that follow. And the database connections the
+browser tests open are closed before Playwright stops (``_connections_closed_before_playwright_stops``).
 """
 
 from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from django.db import connections
+from playwright.sync_api import Browser, BrowserContext, Playwright
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _connections_closed_before_playwright_stops(playwright: Playwright) -> Iterator[None]:
+    """While Playwright's sync API is up, its event loop counts as running in this thread, so Django
+    keeps this thread's database connections apart from the ones it opened before (asgiref's
+    thread-critical ``Local`` turns into a context variable). Left open, such a connection outlives
+    Playwright and the worker's test database cannot be dropped at the end (PostgreSQL: "is being
+    accessed by other users"). Set up after Playwright starts, this closes them before it stops."""
+    yield
+    connections.close_all()
 
 
 @pytest.fixture
