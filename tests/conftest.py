@@ -28,7 +28,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
+        def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadgroup overrides it so
             return "browser" if nodeid.startswith("tests/browser/") else nodeid
 
     return BrowserTestsTogether(config, log)
