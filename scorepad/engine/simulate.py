@@ -15,10 +15,12 @@ from typing import Any
 
 from .game import HandState, IllegalAction, new_game, next_hand, seat_view
 from .variants import Settings, Variant
-from .view import Bot
+from .view import BID, Bot
 
 BotFactory = Callable[[str, int, random.Random], Bot]
 MAX_HANDS_PER_GAME = 10_000  # a guard against a game that never ends (a bot that always goes set)
+MAX_BOT_CALLS = 200  # a guard against an auction the bots never end: far past any real one (classic's
+# bids would be past 200), and what a practice worker spends before it stops is bounded
 
 
 class GameStopped(RuntimeError):
@@ -42,15 +44,22 @@ def advance_until(
     """Let the bots answer, in place, until a seat of ``stop_at`` must decide or the hand is over.
 
     ``bots`` needs a bot for every seat that is not in ``stop_at``. Returns the bots' moves in
-    the order they were made (practice mode shows the bots' cards in that order).
+    the order they were made (practice mode shows the bots' cards in that order). ``GameStopped`` if
+    a bot answers what the rules refuse, or the bots' auction runs past ``MAX_BOT_CALLS`` calls.
     """
     moves: list[Move] = []
+    calls = 0
     while state.decision is not None:
         seat = state.to_act
         assert seat is not None
         if seat in stop_at:
             break
         decision = state.decision
+        calls += decision == BID
+        if calls > MAX_BOT_CALLS:
+            raise GameStopped(
+                f"the bots made more than {MAX_BOT_CALLS} calls in one auction without ending it"
+            )
         started = time.process_time()
         answer = bots[seat].decide(seat_view(state, seat))
         cpu = time.process_time() - started

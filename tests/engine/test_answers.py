@@ -10,7 +10,7 @@ from scorepad.engine.answers import AnswerError, parse_form, read_form, read_lin
 from scorepad.engine.bots import BotError, make_bot
 from scorepad.engine.cards import HEARTS, SPADES, parse_card
 from scorepad.engine.game import deal_hands, new_game, seat_view
-from scorepad.engine.simulate import advance_until
+from scorepad.engine.simulate import MAX_BOT_CALLS, GameStopped, advance_until
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import BID, PASS, PLAY, TRUMP, Trick
 from tests.engine.test_bots import cards, make_view, play_view
@@ -135,3 +135,23 @@ def test_advance_until_plays_a_whole_hand_without_a_stop():
     assert state.decision is None
     assert sum(move.decision == PLAY for move in moves) == 48
     assert seat_view(state, 0).decision == "done"
+
+
+class AlwaysRaises:
+    """A bot that bids the least bid at every call: with four of them an auction never ends."""
+
+    name = "always-raises"
+
+    def decide(self, view):
+        return view.least_bid
+
+    def close(self) -> None:
+        pass
+
+
+def test_advance_until_stops_an_auction_the_bots_never_end():
+    variant = get_variant("classic")
+    state = new_game(variant, variant.defaults, random.Random(3))
+    with pytest.raises(GameStopped, match=f"more than {MAX_BOT_CALLS} calls in one auction"):
+        advance_until(state, [AlwaysRaises() for _ in range(4)])
+    assert len(state.auction) == MAX_BOT_CALLS  # every call the guard let through was a raise

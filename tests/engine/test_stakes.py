@@ -17,7 +17,7 @@ from scorepad.engine.bots.stakes import game_value, game_won
 from scorepad.engine.game import deal, seat_view
 from scorepad.engine.knowledge import Dealer, knowledge_of
 from scorepad.engine.variants import get_variant
-from scorepad.engine.view import SeatView
+from scorepad.engine.view import BID, SeatView
 
 CLASSIC = get_variant("classic")
 # Six-handed: seat 1, at 950 of 1000, bids 100 on this deal and seat 2 (at 600) is to call. Making it
@@ -81,11 +81,32 @@ def test_without_a_partner_a_push_short_of_the_made_bar_is_left_to_the_others(mo
     assert aware is None
     assert why is not None
     assert not why.startswith("pushing them")
-    monkeypatch.setattr(expert, "game_bid_floor", lambda p, seat: 0.0)  # as with a partner
+    monkeypatch.setattr(expert, "game_bid_floor", lambda p, seat, **_: 0.0)  # as with a partner
     _, pushed, why = answers(view)
     assert pushed == 110
     assert why is not None
     assert why.startswith("pushing them: they go out if they make it (in ")
+
+
+def test_two_experts_of_one_side_never_bid_each_other_up_for_the_game() -> None:
+    # Classic: the others (side 0, at 129 of 150) go out on their defence alone. Seat 3 holds the
+    # bid at 41, far more than its side can make; seat 1, its partner, is to call. Passing leaves
+    # the partner set at 41, bidding 42 gets this seat set instead: both lose the game. Before the
+    # bar over a partner a hair of the race between them chose the bid (here seat 1 bid 42), and in
+    # a game of `botmatch --variant classic --games 20 --seed 3` two experts raised each other
+    # past 7,000.
+    state = deal(CLASSIC, CLASSIC.defaults, 0, random.Random(1), totals=(129, 83))
+    for bid in (40, None, 41, None):
+        state.push(bid)
+    experts = {seat: ExpertBot(seat, random.Random(seat), playouts=100) for seat in (1, 3)}
+    calls = 0
+    while state.decision == BID and calls < 10:
+        seat = state.to_act
+        assert seat in experts
+        state.push(experts[seat].decide(seat_view(state, seat)))
+        calls += 1
+    assert state.decision != BID
+    assert state.auction[-1] == (1, None)  # seat 1 passed: its partner's 41 stands
 
 
 def test_a_game_won_without_the_contract_lets_it_go() -> None:

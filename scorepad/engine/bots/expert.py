@@ -23,7 +23,8 @@ those same deals:
   ``analysis_seed`` in a process-wide cache); it raises while its best trump makes the next bid
   often enough and gains on average; a short trump or a thin gain needs a higher made rate
   (``stricter_made_needed``), and near the end of a game the bid is weighed for the game
-  (``stakes``), without a partner never below the lone bar (``game_bid_floor``);
+  (``stakes``), without a partner never below the lone bar and over a partner's bid never below
+  the bar over a partner (``game_bid_floor``);
 * trump: of those suits, the one whose simulated hands score best at the bid won, a short one only
   when clearly better than the best longer suit (``long_trump_first``);
 * pass: a handful of sensible candidates (the heuristic's, trump-first, aces-first, voiding a short
@@ -368,7 +369,8 @@ class ExpertBot:
         if isinstance(also, int) and also not in values:
             values[also] = best_trump_at(view, scored_at(view, outcomes, also))[2]
         stake = stakes.game_bid(view, scored, analysis) if self.score_aware else None
-        if stake is not None and (not stake.bid or made >= game_bid_floor(p, view.seat)):
+        floor = game_bid_floor(p, view.seat, over_partner=partner_high)
+        if stake is not None and (not stake.bid or made >= floor):
             return Choice(least if stake.bid else None, stake.reason, values, samples)  # the game at stake
         if made >= needed and gain > 0:
             return Choice(least, reasons.bid_reason(view, least, trump, made_in, samples), values, samples)
@@ -693,7 +695,7 @@ def long_trump_first(
     return best if clearly_better(margins[best], margins[other], *doubtful_bar(p)) else other
 
 
-def game_bid_floor(p: Profile, seat: int) -> float:
+def game_bid_floor(p: Profile, seat: int, *, over_partner: bool = False) -> float:
     """The made rate below which a bid for the game (``stakes``) gives way to the usual rule.
 
     With a partner, none: the game's value decides, a sacrifice included. Without one, the lone
@@ -702,7 +704,15 @@ def game_bid_floor(p: Profile, seat: int) -> float:
     went set half the time (38 of 78 made, in 80 games). Six-handed games, seeds 1 to 4, 40 a seed
     (``botmatch --games 20``): 120 of 160 won and one shared with the floor, 114 without it; made
     87.7% of contracts, not 84.1%. Classic with its bar as the floor won 31 of 40 on seed 1, not 33:
-    there only the other side can stop the leader."""
+    there only the other side can stop the leader.
+
+    Over a partner's bid, the bar over a partner (``MADE_NEEDED_OVER_PARTNER``): the side holds the
+    contract already, so there is nothing to sacrifice for. Without it, near the end of a game the
+    others win on their defence alone, two experts of one side raised each other without end: the
+    pass (the partner set at its bid) and the bid (this seat set at one more) both lose the game,
+    and a hair of the race chose the bid (classic, ``botmatch --games 20 --seed 3``: past 7,000)."""
+    if over_partner:
+        return MADE_NEEDED_OVER_PARTNER
     return 0.0 if p.partners[seat] else MADE_NEEDED_ALONE
 
 
