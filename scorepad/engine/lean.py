@@ -451,9 +451,9 @@ def _bosses_blind(state: PlayState, legal: int) -> int:
     """The cards of ``legal`` no card the seat to act cannot see beats in its suit; a defender's
     trumps left out. A defender does not cash its boss trumps, as the heuristic's does not: a trump
     lead pulls the bidder's trumps for it. Played so, six-handed's simulated defenders are nearer
-    the heuristic's (on the 220 contracts of "Where the bots stand" three trumps are overvalued by
-    12 points a contract, not 25), and the expert gained +1.29 a deal (+0.17 … +2.42) over 1,000
-    paired deals."""
+    the heuristic's (on the sixteenth session's 220 contracts in ``bots/MEASUREMENTS.md``, three
+    trumps are overvalued by 12 points a contract, not 25), and the expert gained +1.29 a deal
+    (+0.17 … +2.42) over 1,000 paired deals."""
     sure = _unbeaten(legal, _unseen(state))
     if state.bidders is not None and state.table.side_of[state.to_act] != state.bidders:
         sure &= ~state.table.trump_mask
