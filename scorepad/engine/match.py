@@ -125,6 +125,27 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def paired_difference(before: Sequence[float], after: Sequence[float]) -> dict[str, Any]:
+    """How much a change moved the margin, deal by deal: the same deals' margins before and after it
+    (the first ``min(len)`` of each), their mean difference with its 95% interval (normal
+    approximation) and how many deals changed at all.
+
+    Pairing is what makes a change's effect measurable: the bots' generators are seeded per deal, so
+    a deal where no decision changed scores the same, and the interval is of the per-deal
+    difference, far narrower than the two margins' own intervals (over 500 deals, ±0.3 to ±1.6
+    points a deal against ±1.5 to ±3)."""
+    diffs = [new - old for old, new in zip(before, after, strict=False)]
+    n = len(diffs)
+    mean = statistics.fmean(diffs) if n else 0.0
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+    return {
+        "deals": n,
+        "difference": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "deals_changed": sum(1 for d in diffs if abs(d) > 1e-9),
+    }
+
+
 def _rate(made: int, bids: int) -> float | None:
     return round(made / bids, 4) if bids else None
 

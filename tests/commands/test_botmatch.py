@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from django.core.management import CommandError, call_command
 
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import deal
-from scorepad.engine.match import MatchResult, duplicate_games, play_deal_twice, wilson
+from scorepad.engine.match import MatchResult, duplicate_games, paired_difference, play_deal_twice, wilson
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import Answer, SeatView
 from tests.engine.test_bots import tiny_bot
@@ -247,3 +248,67 @@ def test_both_games_of_a_pair_get_the_same_hands_with_the_bots_swapped(variant):
         both = min(len(first), len(second))
         assert both >= 2  # the comparison covers more than the first hand
         assert first[:both] == second[:both]
+
+
+def test_a_paired_difference_is_the_mean_change_deal_by_deal():
+    paired = paired_difference([1.0, 2.0, 3.0, 4.0, 9.0], [1.0, 2.0, 5.0, 8.0])  # the first four deals
+    assert paired["deals"] == 4
+    assert paired["difference"] == 1.5  # changes 0, 0, 2, 4
+    assert paired["deals_changed"] == 2
+    assert paired["ci95"] == [-0.38, 3.38]  # ± 1.96 × stdev(0, 0, 2, 4) / √4
+
+
+def test_a_match_run_against_its_own_per_deal_file_changed_nothing(tmp_path):
+    before = tmp_path / "before.jsonl"
+    match = ["--variant", "six-handed", "--deals", "4", "--seed", "2", "--b", "heuristic"]
+    first = run(*match, "--a", "random", "--per-deal", str(before))
+    lines = [json.loads(line) for line in before.read_text().splitlines()]
+    assert lines[0]["file"] == "botmatch per deal"
+    assert [line["deal"] for line in lines[1:]] == [0, 1, 2, 3]
+    assert round(sum(line["margin"] for line in lines[1:]) / 4, 2) == first["margin_per_deal"]
+    again = run(*match, "--a", "random", "--against", str(before))
+    assert again["paired"] == {"deals": 4, "difference": 0, "ci95": [0, 0], "deals_changed": 0}
+    changed = run(*match, "--a", "heuristic", "--against", str(before))  # another bot: every deal moves
+    assert changed["paired"]["deals_changed"] == 4
+    assert changed["paired"]["difference"] == pytest.approx(
+        changed["margin_per_deal"] - first["margin_per_deal"], abs=0.011
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "3"], "was played with seed 2, this match with 3: its deals are not these"),
+        (["--house-rules", '{"target": 200}'], "was played with house_rules"),
+        (["--variant", "six-handed"], "was played with variant 'classic', this match with 'six-handed'"),
+        (["--games", "1"], "--per-deal and --against are for deal matches, not --games"),
+    ],
+)
+def test_deals_that_are_not_the_same_are_never_paired(tmp_path, args, message):
+    before = tmp_path / "before.jsonl"
+    match = {"--variant": "classic", "--deals": "2", "--seed": "2", "--a": "random", "--b": "heuristic"}
+    run(*[f"{k}={v}" for k, v in match.items()], "--per-deal", str(before))
+    other = {**match, **dict(zip(args[::2], args[1::2], strict=True))}
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command(
+            "botmatch",
+            *[f"{k}={v}" for k, v in other.items()],
+            "--against",
+            str(before),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+
+
+def test_a_file_that_is_not_a_per_deal_file_is_refused_in_words(tmp_path):
+    base = ["--variant", "classic", "--deals", "1", "--a", "random", "--b", "heuristic"]
+    for path, message in [
+        (ROOT / "README.md", "README.md is not a file written by botmatch --per-deal"),
+        (tmp_path / "missing.jsonl", "cannot read"),
+    ]:
+        with pytest.raises(CommandError, match=message):
+            call_command("botmatch", *base, "--against", str(path), stdout=StringIO(), stderr=StringIO())
+    with pytest.raises(CommandError, match="--per-deal: cannot write"):
+        call_command(
+            "botmatch", *base, "--per-deal", str(tmp_path / "no" / "x"), stdout=StringIO(), stderr=StringIO()
+        )

@@ -15,6 +15,12 @@ a_games_won, b_games_won, games_shared`` (six-handed co-winners from both bots: 
 ``a_win_rate`` with ``a_win_ci95`` (Wilson, over the games played), ``hands_per_game``, then the
 same ``a_made_rate … habits`` as a deal match.
 
+``--per-deal FILE`` writes each deal's margin to FILE as it is played (JSON lines: a first line
+``{"file": "botmatch per deal", "variant", "seed", "house_rules", "a", "b"}``, then ``{"deal",
+"margin"}`` per deal); ``--against FILE`` pairs this match's deals with such a file's (the same
+variant, seed and house rules, else refused) and adds ``paired: {deals, difference, ci95,
+deals_changed}`` to the JSON line: what a change to a bot moved, deal by deal.
+
 Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
 SIGTERM), it still prints the line for the deals (games) played so far, then exits with status 130.
 """
@@ -26,13 +32,15 @@ import random
 import signal
 import sys
 from argparse import ArgumentParser
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
 from scorepad.engine.habits import Habit
-from scorepad.engine.match import MatchResult, duplicate_games, duplicate_match
+from scorepad.engine.match import MatchResult, duplicate_games, duplicate_match, paired_difference
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
 from scorepad.management.base import EngineCommand, progress_bar, variant_rules
@@ -68,6 +76,14 @@ class Command(EngineCommand):
             default=DEFAULT_BUDGET_MS,
             help=f"expert: wall clock per decision ({DEFAULT_BUDGET_MS:g} ms)",
         )
+        parser.add_argument(
+            "--per-deal", metavar="FILE", help="write each deal's margin to FILE, for a later --against"
+        )
+        parser.add_argument(
+            "--against",
+            metavar="FILE",
+            help="pair every deal with an earlier --per-deal run's: what the change moved, deal by deal",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         variant, settings = variant_rules(options["variant"], options["house_rules"])
@@ -87,18 +103,36 @@ class Command(EngineCommand):
                 factory(options[option], 0, random.Random(0)).close()
             except ValueError as error:
                 raise CommandError(f"--{option}: {error}") from None
+        if games is not None and (options["per_deal"] or options["against"]):
+            raise CommandError("--per-deal and --against are for deal matches, not --games")
         a, b = options["a"], options["b"]
+        deals_played = {"variant": variant.id, "seed": options["seed"], "house_rules": settings.to_json()}
+        before = read_per_deal(options["against"], deals_played) if options["against"] else None
         result = MatchResult(variant.id, a, b, games=games is not None)
+
+        def summary() -> str:
+            found = result.to_json()
+            if before is not None:
+                found["paired"] = paired_difference(before, result.margins)
+            return json.dumps(found)
+
         play = duplicate_match if games is None else duplicate_games
         previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            play(variant, settings, a, b, deals, options["seed"], factory, progress_bar(deals, noun), result)
+            with per_deal_writer(options["per_deal"], {**deals_played, "a": a, "b": b}, result) as written:
+                show = progress_bar(deals, noun)
+
+                def on_deal(index: int) -> None:
+                    written(index)
+                    show(index)
+
+                play(variant, settings, a, b, deals, options["seed"], factory, on_deal, result)
         except (GameStopped, ValueError) as error:  # bots.BotError is a ValueError
             raise CommandError(str(error)) from None
         except KeyboardInterrupt:
             # Stopped early (Ctrl-C, kill): what was played so far is still a result; say so.
             sys.stderr.write("\n")
-            self.stdout.write(json.dumps(result.to_json()))
+            self.stdout.write(summary())
             played, total = (len(result.winners), 2 * deals) if games else (len(result.margins), deals)
             raise CommandError(f"stopped after {played} of {total} {noun}s", returncode=130) from None
         finally:
@@ -106,7 +140,64 @@ class Command(EngineCommand):
         sys.stderr.write("\n")
         if options["habits"]:
             self.stdout.write(habit_table(result))
-        self.stdout.write(json.dumps(result.to_json()))
+        self.stdout.write(summary())
+
+
+PER_DEAL = "botmatch per deal"  # the first line of a --per-deal file says what the file is
+
+
+@contextmanager
+def per_deal_writer(
+    path: str | None, header: dict[str, Any], result: MatchResult
+) -> Iterator[Callable[[int], None]]:
+    """Write each deal's margin to ``path`` as it is played (JSON lines after ``header``), so that a
+    match stopped early leaves the deals it played; with no ``path``, write nothing."""
+    if path is None:
+        yield lambda index: None
+        return
+    try:
+        # Opened here so that a path it cannot write is refused in words; closed by the ``with`` below.
+        file = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise CommandError(f"--per-deal: cannot write {path}: {error.strerror}") from None
+    with file:
+        file.write(json.dumps({"file": PER_DEAL, **header}) + "\n")
+
+        def write(index: int) -> None:
+            file.write(json.dumps({"deal": index, "margin": result.margins[index]}) + "\n")
+            file.flush()
+
+        yield write
+
+
+def read_per_deal(path: str, deals_played: dict[str, Any]) -> list[float]:
+    """The margins of an earlier ``--per-deal`` file, deal by deal, or one line saying why they
+    cannot be paired with this match (its deals must be the same: variant, seed and house rules)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = [json.loads(line) for line in file if line.strip()]
+    except OSError as error:
+        raise CommandError(f"--against: cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError:
+        lines = []
+    header, rows = (lines[0], lines[1:]) if lines else ({}, [])
+    shaped = (
+        isinstance(header, dict)
+        and header.get("file") == PER_DEAL
+        and all(
+            isinstance(row, dict) and row.get("deal") == index and isinstance(row.get("margin"), int | float)
+            for index, row in enumerate(rows)
+        )
+    )
+    if not shaped:
+        raise CommandError(f"--against: {path} is not a file written by botmatch --per-deal")
+    for key, value in deals_played.items():
+        if header.get(key) != value:
+            raise CommandError(
+                f"--against: {path} was played with {key} {header.get(key)!r}, this match with "
+                f"{value!r}: its deals are not these"
+            )
+    return [float(row["margin"]) for row in rows]
 
 
 def habit_table(result: MatchResult) -> str:
