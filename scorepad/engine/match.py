@@ -101,18 +101,25 @@ class MatchResult:
         }
 
     def _deals_json(self) -> dict[str, Any]:
-        n = len(self.margins)
-        mean = statistics.fmean(self.margins) if n else 0.0
-        half = 1.96 * statistics.stdev(self.margins) / math.sqrt(n) if n > 1 else 0.0
+        mean, low, high = mean_ci95(self.margins)
         return {
             "variant": self.variant,
-            "deals": n,
+            "deals": len(self.margins),
             "a": self.a,
             "b": self.b,
             "margin_per_deal": round(mean, 2),
-            "ci95": [round(mean - half, 2), round(mean + half, 2)],
+            "ci95": [round(low, 2), round(high, 2)],
             **self._common_json(),
         }
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval, by the normal approximation (no width from
+    fewer than two values; a mean of 0 from none)."""
+    n = len(values)
+    mean = statistics.fmean(values) if n else 0.0
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
+    return mean, mean - half, mean + half
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,13 +142,11 @@ def paired_difference(before: Sequence[float], after: Sequence[float]) -> dict[s
     difference, far narrower than the two margins' own intervals (over 500 deals, ±0.3 to ±1.6
     points a deal against ±1.5 to ±3)."""
     diffs = [new - old for old, new in zip(before, after, strict=False)]
-    n = len(diffs)
-    mean = statistics.fmean(diffs) if n else 0.0
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+    mean, low, high = mean_ci95(diffs)
     return {
-        "deals": n,
+        "deals": len(diffs),
         "difference": round(mean, 2),
-        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "ci95": [round(low, 2), round(high, 2)],
         "deals_changed": sum(1 for d in diffs if abs(d) > 1e-9),
     }
 
