@@ -302,8 +302,11 @@ def test_deals_that_are_not_the_same_are_never_paired(tmp_path, args, message):
 
 def test_a_file_that_is_not_a_per_deal_file_is_refused_in_words(tmp_path):
     base = ["--variant", "classic", "--deals", "1", "--a", "random", "--b", "heuristic"]
+    binary = tmp_path / "binary.dat"
+    binary.write_bytes(bytes(range(128, 256)))  # not UTF-8 text
     for path, message in [
         (ROOT / "README.md", "README.md is not a file written by botmatch --per-deal"),
+        (binary, "binary.dat is not a file written by botmatch --per-deal"),
         (tmp_path / "missing.jsonl", "cannot read"),
     ]:
         with pytest.raises(CommandError, match=message):

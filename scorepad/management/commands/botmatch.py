@@ -178,7 +178,7 @@ def read_per_deal(path: str, deals_played: dict[str, Any]) -> list[float]:
             lines = [json.loads(line) for line in file if line.strip()]
     except OSError as error:
         raise CommandError(f"--against: cannot read {path}: {error.strerror}") from None
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or not even text (json.JSONDecodeError, UnicodeDecodeError)
         lines = []
     header, rows = (lines[0], lines[1:]) if lines else ({}, [])
     shaped = (
