@@ -72,6 +72,14 @@ class MatchResult:
     def to_json(self) -> dict[str, Any]:
         return self._games_json() if self.games else self._deals_json()
 
+    def paired_values(self) -> list[float]:
+        """What a change to a bot is paired on: each deal's margin or, in whole games, ``a``'s share
+        of each pair of games (0 to 1, a shared game half a win): the pair holds the same cards."""
+        if not self.games:
+            return self.margins
+        shares = [{"a": 1.0, "b": 0.0, "shared": 0.5}[winner] for winner in self.winners]
+        return [(shares[i] + shares[i + 1]) / 2 for i in range(0, len(shares) - 1, 2)]
+
     def _common_json(self) -> dict[str, Any]:
         return {
             "a_made_rate": _rate(self.made["a"], self.bids["a"]),
@@ -132,10 +140,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def paired_difference(before: Sequence[float], after: Sequence[float]) -> dict[str, Any]:
+def paired_difference(
+    before: Sequence[float], after: Sequence[float], *, unit: str = "deals", digits: int = 2
+) -> dict[str, Any]:
     """How much a change moved the margin, deal by deal: the same deals' margins before and after it
     (the first ``min(len)`` of each), their mean difference with its 95% interval (normal
-    approximation) and how many deals changed at all.
+    approximation) and how many deals changed at all. Whole games are paired the same way, a pair
+    of games at a time (``unit`` "pairs", ``MatchResult.paired_values``: a win rate, so more
+    ``digits``).
 
     Pairing is what makes a change's effect measurable: the bots' generators are seeded per deal, so
     a deal where no decision changed scores the same, and the interval is of the per-deal
@@ -144,10 +156,10 @@ def paired_difference(before: Sequence[float], after: Sequence[float]) -> dict[s
     diffs = [new - old for old, new in zip(before, after, strict=False)]
     mean, low, high = mean_ci95(diffs)
     return {
-        "deals": len(diffs),
-        "difference": round(mean, 2),
-        "ci95": [round(low, 2), round(high, 2)],
-        "deals_changed": sum(1 for d in diffs if abs(d) > 1e-9),
+        unit: len(diffs),
+        "difference": round(mean, digits),
+        "ci95": [round(low, digits), round(high, digits)],
+        f"{unit}_changed": sum(1 for d in diffs if abs(d) > 1e-9),
     }
 
 

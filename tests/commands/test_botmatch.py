@@ -275,13 +275,50 @@ def test_a_match_run_against_its_own_per_deal_file_changed_nothing(tmp_path):
     )
 
 
+def test_whole_games_are_paired_a_pair_of_games_at_a_time(tmp_path):
+    before = tmp_path / "before.jsonl"
+    match = ["--variant", "classic", "--games", "3", "--seed", "2", "--b", "heuristic"]
+    first = run(*match, "--a", "random", "--per-deal", str(before))
+    lines = [json.loads(line) for line in before.read_text().splitlines()]
+    assert lines[0]["file"] == "botmatch per game"
+    assert [line["pair"] for line in lines[1:]] == [0, 1, 2]
+    assert sum(line["a_share"] for line in lines[1:]) / 3 == pytest.approx(first["a_win_rate"], abs=1e-4)
+    again = run(*match, "--a", "random", "--against", str(before))
+    assert again["paired"] == {"pairs": 3, "difference": 0, "ci95": [0, 0], "pairs_changed": 0}
+    changed = run(*match, "--a", "heuristic", "--against", str(before))  # heuristic against itself: half
+    assert changed["a_win_rate"] == 0.5
+    assert changed["paired"]["difference"] == pytest.approx(0.5 - first["a_win_rate"], abs=1e-4)
+    with pytest.raises(CommandError, match=re.escape("before.jsonl holds pairs and this match plays deals")):
+        call_command(
+            "botmatch",
+            *match[:2],
+            "--seed",
+            "2",
+            "--a",
+            "random",
+            "--b",
+            "heuristic",
+            "--against",
+            str(before),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+
+
+def test_a_pair_of_games_counts_a_shared_game_as_half_a_win():
+    result = MatchResult(
+        "six-handed", "expert", "heuristic", games=True, winners=["a", "shared", "b", "b", "a"]
+    )
+    assert result.paired_values() == [0.75, 0.0]  # the fifth game's pair is not over
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--seed", "3"], "was played with seed 2, this match with 3: its deals are not these"),
         (["--house-rules", '{"target": 200}'], "was played with house_rules"),
         (["--variant", "six-handed"], "was played with variant 'classic', this match with 'six-handed'"),
-        (["--games", "1"], "--per-deal and --against are for deal matches, not --games"),
+        (["--games", "1"], "before.jsonl holds deals and this match plays pairs"),
     ],
 )
 def test_deals_that_are_not_the_same_are_never_paired(tmp_path, args, message):

@@ -19,7 +19,11 @@ same ``a_made_rate … habits`` as a deal match.
 ``{"file": "botmatch per deal", "variant", "seed", "house_rules", "a", "b"}``, then ``{"deal",
 "margin"}`` per deal); ``--against FILE`` pairs this match's deals with such a file's (the same
 variant, seed and house rules, else refused) and adds ``paired: {deals, difference, ci95,
-deals_changed}`` to the JSON line: what a change to a bot moved, deal by deal.
+deals_changed}`` to the JSON line: what a change to a bot moved, deal by deal. With ``--games``
+the same two options pair whole games, a pair of games (the same cards, the seats swapped) at a
+time: the file is ``"botmatch per game"`` with ``{"pair", "a_share"}`` rows (``a``'s share of the
+pair's two games, 0 to 1), and ``paired`` is ``{pairs, difference, ci95, pairs_changed}``, the
+difference in ``a``'s win rate.
 
 Bad arguments, and a bot's illegal answer, exit non-zero with one line. Stopped early (Ctrl-C or
 SIGTERM), it still prints the line for the deals (games) played so far, then exits with status 130.
@@ -34,6 +38,7 @@ import sys
 from argparse import ArgumentParser
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -77,12 +82,14 @@ class Command(EngineCommand):
             help=f"expert: wall clock per decision ({DEFAULT_BUDGET_MS:g} ms)",
         )
         parser.add_argument(
-            "--per-deal", metavar="FILE", help="write each deal's margin to FILE, for a later --against"
+            "--per-deal",
+            metavar="FILE",
+            help="write each deal's margin (each pair of games' result) to FILE, for a later --against",
         )
         parser.add_argument(
             "--against",
             metavar="FILE",
-            help="pair every deal with an earlier --per-deal run's: what the change moved, deal by deal",
+            help="pair every deal (pair of games) with an earlier --per-deal run's: what the change moved",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -103,23 +110,25 @@ class Command(EngineCommand):
                 factory(options[option], 0, random.Random(0)).close()
             except ValueError as error:
                 raise CommandError(f"--{option}: {error}") from None
-        if games is not None and (options["per_deal"] or options["against"]):
-            raise CommandError("--per-deal and --against are for deal matches, not --games")
         a, b = options["a"], options["b"]
+        kind = GAMES if games is not None else DEALS
         deals_played = {"variant": variant.id, "seed": options["seed"], "house_rules": settings.to_json()}
-        before = read_per_deal(options["against"], deals_played) if options["against"] else None
+        before = read_per_deal(options["against"], deals_played, kind) if options["against"] else None
         result = MatchResult(variant.id, a, b, games=games is not None)
 
         def summary() -> str:
             found = result.to_json()
             if before is not None:
-                found["paired"] = paired_difference(before, result.margins)
+                found["paired"] = paired_difference(
+                    before, result.paired_values(), unit=kind.unit, digits=kind.digits
+                )
             return json.dumps(found)
 
         play = duplicate_match if games is None else duplicate_games
         previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            with per_deal_writer(options["per_deal"], {**deals_played, "a": a, "b": b}, result) as written:
+            header = {**deals_played, "a": a, "b": b}
+            with per_deal_writer(options["per_deal"], header, result, kind) as written:
                 show = progress_bar(deals, noun)
 
                 def on_deal(index: int) -> None:
@@ -143,15 +152,27 @@ class Command(EngineCommand):
         self.stdout.write(summary())
 
 
-PER_DEAL = "botmatch per deal"  # the first line of a --per-deal file says what the file is
+@dataclass(frozen=True, slots=True)
+class PerDealFile:
+    """What a ``--per-deal`` file holds: its first line's name, and a row per deal (or pair of games)."""
+
+    name: str
+    key: str  # the row's index
+    value: str  # the row's figure: ``MatchResult.paired_values``
+    unit: str  # what ``paired`` counts
+    digits: int  # the paired difference's rounding
+
+
+DEALS = PerDealFile("botmatch per deal", "deal", "margin", "deals", 2)
+GAMES = PerDealFile("botmatch per game", "pair", "a_share", "pairs", 4)
 
 
 @contextmanager
 def per_deal_writer(
-    path: str | None, header: dict[str, Any], result: MatchResult
+    path: str | None, header: dict[str, Any], result: MatchResult, kind: PerDealFile
 ) -> Iterator[Callable[[int], None]]:
-    """Write each deal's margin to ``path`` as it is played (JSON lines after ``header``), so that a
-    match stopped early leaves the deals it played; with no ``path``, write nothing."""
+    """Write each deal's margin (pair of games' share) to ``path`` as it is played (JSON lines after
+    ``header``), so that a match stopped early leaves what it played; with no ``path``, write nothing."""
     if path is None:
         yield lambda index: None
         return
@@ -161,18 +182,18 @@ def per_deal_writer(
     except OSError as error:
         raise CommandError(f"--per-deal: cannot write {path}: {error.strerror}") from None
     with file:
-        file.write(json.dumps({"file": PER_DEAL, **header}) + "\n")
+        file.write(json.dumps({"file": kind.name, **header}) + "\n")
 
         def write(index: int) -> None:
-            file.write(json.dumps({"deal": index, "margin": result.margins[index]}) + "\n")
+            file.write(json.dumps({kind.key: index, kind.value: result.paired_values()[index]}) + "\n")
             file.flush()
 
         yield write
 
 
-def read_per_deal(path: str, deals_played: dict[str, Any]) -> list[float]:
-    """The margins of an earlier ``--per-deal`` file, deal by deal, or one line saying why they
-    cannot be paired with this match (its deals must be the same: variant, seed and house rules)."""
+def read_per_deal(path: str, deals_played: dict[str, Any], kind: PerDealFile) -> list[float]:
+    """The margins (pairs' shares) of an earlier ``--per-deal`` file, in order, or one line saying why
+    they cannot be paired with this match (its deals must be the same: variant, seed, house rules)."""
     try:
         with open(path, encoding="utf-8") as file:
             lines = [json.loads(line) for line in file if line.strip()]
@@ -181,11 +202,16 @@ def read_per_deal(path: str, deals_played: dict[str, Any]) -> list[float]:
     except ValueError:  # not JSON, or not even text (json.JSONDecodeError, UnicodeDecodeError)
         lines = []
     header, rows = (lines[0], lines[1:]) if lines else ({}, [])
+    other = GAMES if kind is DEALS else DEALS
+    if isinstance(header, dict) and header.get("file") == other.name:
+        raise CommandError(f"--against: {path} holds {other.unit} and this match plays {kind.unit}")
     shaped = (
         isinstance(header, dict)
-        and header.get("file") == PER_DEAL
+        and header.get("file") == kind.name
         and all(
-            isinstance(row, dict) and row.get("deal") == index and isinstance(row.get("margin"), int | float)
+            isinstance(row, dict)
+            and row.get(kind.key) == index
+            and isinstance(row.get(kind.value), float | int)
             for index, row in enumerate(rows)
         )
     )
@@ -197,7 +223,7 @@ def read_per_deal(path: str, deals_played: dict[str, Any]) -> list[float]:
                 f"--against: {path} was played with {key} {header.get(key)!r}, this match with "
                 f"{value!r}: its deals are not these"
             )
-    return [float(row["margin"]) for row in rows]
+    return [float(row[kind.value]) for row in rows]
 
 
 def habit_table(result: MatchResult) -> str:
