@@ -105,7 +105,19 @@ class MatchResult:
             "a_win_rate": round(share / n, 4) if n else None,
             "a_win_ci95": [round(low, 4), round(high, 4)] if n else None,
             "hands_per_game": round(statistics.fmean(self.hands), 2) if n else None,
+            **self._pairs_json(),
             **self._common_json(),
+        }
+
+    def _pairs_json(self) -> dict[str, int]:
+        """How the pairs of games went for ``a``: won both ways, split (each seating won by the bot
+        that held it, or shared), lost both ways. A split pair is one the seats' cards decided, and
+        only those can move ``a``'s win rate up."""
+        shares = self.paired_values()
+        return {
+            "pairs_won_both": sum(1 for share in shares if share == 1),
+            "pairs_split": sum(1 for share in shares if 0 < share < 1),
+            "pairs_lost_both": sum(1 for share in shares if share == 0),
         }
 
     def _deals_json(self) -> dict[str, Any]:

@@ -44,6 +44,9 @@ GAME_KEYS = {
     "a_win_rate",
     "a_win_ci95",
     "hands_per_game",
+    "pairs_won_both",
+    "pairs_split",
+    "pairs_lost_both",
     "a_made_rate",
     "b_made_rate",
     "decision_ms_p50",
@@ -306,10 +309,11 @@ def test_whole_games_are_paired_a_pair_of_games_at_a_time(tmp_path):
 
 
 def test_a_pair_of_games_counts_a_shared_game_as_half_a_win():
-    result = MatchResult(
-        "six-handed", "expert", "heuristic", games=True, winners=["a", "shared", "b", "b", "a"]
-    )
-    assert result.paired_values() == [0.75, 0.0]  # the fifth game's pair is not over
+    winners = ["a", "shared", "b", "b", "a", "b", "a", "a", "a"]  # the fifth pair is not over
+    result = MatchResult("six-handed", "expert", "heuristic", games=True, winners=winners, hands=[12] * 9)
+    assert result.paired_values() == [0.75, 0.0, 0.5, 1.0]
+    summary = result.to_json()
+    assert (summary["pairs_won_both"], summary["pairs_split"], summary["pairs_lost_both"]) == (1, 2, 1)
 
 
 @pytest.mark.parametrize(

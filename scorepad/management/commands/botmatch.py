@@ -12,8 +12,9 @@ decision times are bot ``a``'s; ``habits`` gives, per bot, each habit of ``engin
 ``--games N`` plays N whole games to the target instead, each twice with the seats swapped (hand k
 of game g dealt the same in both): 2N games. Its JSON line has ``variant, games, a, b,
 a_games_won, b_games_won, games_shared`` (six-handed co-winners from both bots: half a win each),
-``a_win_rate`` with ``a_win_ci95`` (Wilson, over the games played), ``hands_per_game``, then the
-same ``a_made_rate … habits`` as a deal match.
+``a_win_rate`` with ``a_win_ci95`` (Wilson, over the games played), ``hands_per_game``,
+``pairs_won_both, pairs_split, pairs_lost_both`` (each pair of games, the same cards with the seats
+swapped, as it went for ``a``), then the same ``a_made_rate … habits`` as a deal match.
 
 ``--per-deal FILE`` writes each deal's margin to FILE as it is played (JSON lines: a first line
 ``{"file": "botmatch per deal", "variant", "seed", "house_rules", "a", "b"}``, then ``{"deal",
