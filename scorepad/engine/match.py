@@ -111,8 +111,8 @@ class MatchResult:
 
     def _pairs_json(self) -> dict[str, int]:
         """How the pairs of games went for ``a``: won both ways, split (each seating won by the bot
-        that held it, or shared), lost both ways. A split pair is one the seats' cards decided, and
-        only those can move ``a``'s win rate up."""
+        that held it, or shared), lost both ways. A split pair is one the seats' cards decided; a pair
+        won both ways is the only kind a change cannot win more of."""
         shares = self.paired_values()
         return {
             "pairs_won_both": sum(1 for share in shares if share == 1),
