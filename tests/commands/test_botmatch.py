@@ -291,21 +291,9 @@ def test_whole_games_are_paired_a_pair_of_games_at_a_time(tmp_path):
     changed = run(*match, "--a", "heuristic", "--against", str(before))  # heuristic against itself: half
     assert changed["a_win_rate"] == 0.5
     assert changed["paired"]["difference"] == pytest.approx(0.5 - first["a_win_rate"], abs=1e-4)
+    deals = ["--variant", "classic", "--deals", "1", "--seed", "2", "--a", "random", "--b", "heuristic"]
     with pytest.raises(CommandError, match=re.escape("before.jsonl holds pairs and this match plays deals")):
-        call_command(
-            "botmatch",
-            *match[:2],
-            "--seed",
-            "2",
-            "--a",
-            "random",
-            "--b",
-            "heuristic",
-            "--against",
-            str(before),
-            stdout=StringIO(),
-            stderr=StringIO(),
-        )
+        call_command("botmatch", *deals, "--against", str(before), stdout=StringIO(), stderr=StringIO())
 
 
 def test_a_pair_of_games_counts_a_shared_game_as_half_a_win():
