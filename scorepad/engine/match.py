@@ -68,6 +68,7 @@ class MatchResult:
     games: bool = False  # whole games (``duplicate_games``) rather than single deals
     winners: list[str] = field(default_factory=list)  # per game played: "a", "b" or "shared"
     hands: list[int] = field(default_factory=list)  # per game played: how many hands it took
+    auctions: list[str] = field(default_factory=list)  # per deal: who won its two auctions (``auction_kind``)
 
     def to_json(self) -> dict[str, Any]:
         return self._games_json() if self.games else self._deals_json()
@@ -129,8 +130,27 @@ class MatchResult:
             "b": self.b,
             "margin_per_deal": round(mean, 2),
             "ci95": [round(low, 2), round(high, 2)],
+            "by_auction": self._by_auction_json(),
             **self._common_json(),
         }
+
+    def _by_auction_json(self) -> dict[str, dict[str, float]]:
+        """Per kind of deal (``AUCTION_KINDS``, those that occurred): how many deals, their mean margin,
+        and their part of ``margin_per_deal`` (the parts add up to it): whether a bot's margin comes
+        from winning other auctions than the other bot or from playing the same contracts better."""
+        found: dict[str, dict[str, float]] = {}
+        total = len(self.margins)
+        for kind in AUCTION_KINDS:
+            # Not strict: a match stopped between a deal's two records leaves its kind without a margin.
+            margins = [m for m, k in zip(self.margins, self.auctions, strict=False) if k == kind]
+            if margins:
+                part = sum(margins) / total
+                found[kind] = {
+                    "deals": len(margins),
+                    "margin": round(statistics.fmean(margins), 2),
+                    "part": round(part, 2),
+                }
+        return found
 
 
 def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
@@ -203,8 +223,10 @@ def play_deal_twice(
     rng: random.Random,
     result: MatchResult,
 ) -> float:
-    """Play ``state`` once with ``a`` at the even seats and once at the odd ones; the deal's margin."""
+    """Play ``state`` once with ``a`` at the even seats and once at the odd ones; the deal's margin,
+    recorded in ``result`` with who won the two auctions (``auction_kind``)."""
     margins = []
+    winners: list[tuple[int, str] | None] = []  # per playing: the auction's winning seat and its bot
     for labels in (seat_bots(variant, "a", "b"), seat_bots(variant, "b", "a")):
         bots = _seated(labels, names, make_bot, rng, result)
         playing = state.copy()
@@ -215,7 +237,29 @@ def play_deal_twice(
                 bot.close()
         margins.append(_margin(variant, playing, labels))
         _count(playing, labels, result)
-    return statistics.fmean(margins)
+        winners.append(None if playing.bidder is None else (playing.bidder, labels[playing.bidder]))
+    margin = statistics.fmean(margins)
+    result.auctions.append(auction_kind(*winners))
+    result.margins.append(margin)
+    return margin
+
+
+# A duplicate deal by who won its two auctions: the same seat (each bot held that contract once, so
+# only the bid's level and the play differ), other seats won by ``a``'s bots both times, by ``b``'s
+# both times, or by one of each; a playing without a contract (everyone passed, `redeal`).
+AUCTION_KINDS = ("same_seat", "a_both", "b_both", "one_each", "no_contract")
+
+
+def auction_kind(first: tuple[int, str] | None, second: tuple[int, str] | None) -> str:
+    """The ``AUCTION_KINDS`` of a deal whose two playings' auctions went to ``first`` and ``second``:
+    each the winning seat and its bot (``"a"`` or ``"b"``), or None where nobody took a contract."""
+    if first is None or second is None:
+        return "no_contract"
+    if first[0] == second[0]:
+        return "same_seat"
+    if first[1] == second[1]:
+        return f"{first[1]}_both"
+    return "one_each"
 
 
 def play_game_twice(
@@ -308,7 +352,7 @@ def duplicate_match(
             variant, settings, number % variant.seats, random.Random(master.getrandbits(64)), game=number
         )
         bot_rng = random.Random(master.getrandbits(64))
-        result.margins.append(play_deal_twice(variant, settings, state, (a, b), make_bot, bot_rng, result))
+        play_deal_twice(variant, settings, state, (a, b), make_bot, bot_rng, result)
         if on_deal is not None:
             on_deal(number)
     return result

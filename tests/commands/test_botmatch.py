@@ -14,7 +14,14 @@ from django.core.management import CommandError, call_command
 
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import deal
-from scorepad.engine.match import MatchResult, duplicate_games, paired_difference, play_deal_twice, wilson
+from scorepad.engine.match import (
+    MatchResult,
+    auction_kind,
+    duplicate_games,
+    paired_difference,
+    play_deal_twice,
+    wilson,
+)
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import Answer, SeatView
 from tests.engine.test_bots import tiny_bot
@@ -27,6 +34,7 @@ KEYS = {
     "b",
     "margin_per_deal",
     "ci95",
+    "by_auction",
     "a_made_rate",
     "b_made_rate",
     "decision_ms_p50",
@@ -70,6 +78,9 @@ def test_the_last_line_is_the_match_summary(variant):
     low, high = summary["ci95"]
     assert low <= summary["margin_per_deal"] <= high
     assert summary["decision_ms_p50"] <= summary["decision_ms_p95"]
+    kinds = summary["by_auction"].values()
+    assert sum(kind["deals"] for kind in kinds) == 3
+    assert sum(kind["part"] for kind in kinds) == pytest.approx(summary["margin_per_deal"], abs=0.02)
 
 
 def test_habits_print_as_a_table_whose_counts_match_the_json_line():
@@ -97,6 +108,55 @@ def test_a_bot_against_itself_with_the_same_answers_scores_a_zero_margin():
     )
     assert summary["margin_per_deal"] == 0
     assert summary["ci95"] == [0, 0]
+    # … and the same seat wins both auctions of every deal.
+    assert summary["by_auction"] == {"same_seat": {"deals": 4, "margin": 0, "part": 0}}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        ((2, "a"), (2, "b"), "same_seat"),
+        ((0, "a"), (3, "a"), "a_both"),
+        ((1, "b"), (4, "b"), "b_both"),
+        ((0, "a"), (1, "b"), "one_each"),
+        (None, (1, "b"), "no_contract"),
+    ],
+)
+def test_a_deal_is_sorted_by_who_won_its_two_auctions(first, second, kind):
+    assert auction_kind(first, second) == kind
+
+
+def test_a_hand_everyone_passed_in_is_a_deal_without_a_contract():
+    variant = get_variant("classic")
+    settings = variant.settings({"all_pass": "redeal"})
+
+    class Passer:
+        name = "passer"
+
+        def __init__(self, seat: int) -> None:
+            self.inner = make_bot("heuristic", seat, random.Random(0))
+
+        def decide(self, view: SeatView) -> Answer:
+            return None if view.decision == "bid" else self.inner.decide(view)
+
+        def close(self) -> None:
+            pass
+
+    result = MatchResult("classic", "p", "q")
+    state = deal(variant, settings, 0, random.Random(1))
+    play_deal_twice(variant, settings, state, ("p", "q"), lambda n, s, r: Passer(s), random.Random(2), result)
+    assert result.to_json()["by_auction"] == {"no_contract": {"deals": 1, "margin": 0, "part": 0}}
+
+
+def test_the_kinds_of_deal_split_the_margin_into_parts_that_add_up_to_it():
+    result = MatchResult("six-handed", "expert", "heuristic", margins=[10.0, -2.0, 4.0])
+    result.auctions = ["same_seat", "a_both", "same_seat"]
+    summary = result.to_json()
+    assert summary["margin_per_deal"] == 4.0
+    assert summary["by_auction"] == {
+        "same_seat": {"deals": 2, "margin": 7.0, "part": 4.67},
+        "a_both": {"deals": 1, "margin": -2.0, "part": -0.67},
+    }
 
 
 def test_each_deal_is_played_twice_with_the_bots_swapped():
