@@ -4,9 +4,11 @@
     python manage.py botmatch --variant classic --games 16 --seed 1 --a expert --b heuristic
 
 A progress bar goes to stderr; the last line on stdout is one JSON object: ``variant, deals, a, b,
-margin_per_deal, ci95, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95, habits`` (the
-decision times are bot ``a``'s; ``habits`` gives, per bot, each habit of ``engine.habits`` as
-``{"rate", "shown", "of"}``). ``--habits`` also prints them as a table, above the JSON line.
+margin_per_deal, ci95, by_auction, a_made_rate, b_made_rate, decision_ms_p50, decision_ms_p95,
+habits`` (``by_auction`` gives, per kind of deal by who won its two auctions (``match.AUCTION_KINDS``),
+``{"deals", "margin", "part"}``; the decision times are bot ``a``'s; ``habits`` gives, per bot, each
+habit of ``engine.habits`` as ``{"rate", "shown", "of"}``). ``--habits`` also prints them as a
+table, above the JSON line.
 ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
 
 ``--games N`` plays N whole games to the target instead, each twice with the seats swapped (hand k
