@@ -17,7 +17,8 @@ and the playouts are averaged over many): it cashes winners nobody can beat, fee
 partner whose card nobody can beat, wins as cheaply as it can for certain, and otherwise throws its
 cheapest card. ``blind_policy`` makes the same choices as a player at the table would, judging "for
 certain" by the cards the seat cannot see, wherever they lie: what every simulated hand is played
-by where no seat has a partner (``search.playout_policy``: measured).
+by where no seat has a partner (``search.playout_policy``: measured). A ``Plan`` plays one seat's
+cards in the playouts of a search instead, learnt across the deals it samples (an open-loop tree).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress
+from math import log, sqrt
 
 from .cards import ALL_CARDS, CARD_COUNT, Card, Suit
 from .play import PlayRules
@@ -53,6 +55,7 @@ def mask_of(counts: Sequence[int]) -> int:
 
 
 Order = tuple[tuple[int, Card], ...]  # (bit, card), the preferred card first
+Chooser = Callable[["PlayState"], Card]  # a playout's policy: the card for the seat to act
 
 
 def _order(key: Callable[[int], tuple[object, ...]], *, highest: bool) -> Order:
@@ -486,6 +489,64 @@ def playout(
         play(choose(state))
     _last_trick(state)
     return contract.margin(state.points, state.took, side)
+
+
+class Plan:
+    """What a seat searching its play learns about its own later cards, across the deals it
+    samples for one candidate: an open-loop tree keyed by the cards that seat has chosen since
+    (never by what a deal holds or what the others played), so every line it learns is one the
+    seat could follow at the table. A playout of a fixed policy plays each deal as the policy
+    would, one trick at a time; a plan can learn a line that pays over several tricks (draw the
+    trumps, then cash), and cannot learn one that only pays on some deals it cannot tell apart.
+
+    A node follows the policy for its first ``patience`` visits, then picks by UCB1 over its
+    cards: the mean margin in units of ``scale`` points plus ``explore`` times the usual bonus
+    (a card never tried there first)."""
+
+    __slots__ = ("explore", "nodes", "patience", "scale", "seat")
+
+    def __init__(self, seat: int, scale: float, *, patience: int, explore: float) -> None:
+        self.seat, self.scale, self.patience, self.explore = seat, scale, patience, explore
+        # per line (the seat's choices so far): [visits, {card: [times chosen, margin summed]}]
+        self.nodes: dict[tuple[Card, ...], tuple[list[int], dict[Card, list[float]]]] = {}
+
+    def playout(self, state: PlayState, contract: Contract, side: int, exact: int, choose: Chooser) -> float:
+        """``playout`` (``exact`` its ``exact_from``) with the plan's seat choosing by the plan and
+        every other seat by ``choose``; the plan then learns the margin of each card it chose."""
+        line: list[Card] = []
+        chosen: list[tuple[dict[Card, list[float]], Card]] = []
+
+        def by_plan(state: PlayState) -> Card:
+            if state.to_act == self.seat:
+                legal = state.legal_mask()
+                if legal & (legal - 1):
+                    visits, cards = self.nodes.setdefault(tuple(line), ([0], {}))
+                    visits[0] += 1
+                    c = choose(state) if visits[0] <= self.patience else self._pick(visits[0], cards, legal)
+                    chosen.append((cards, c))
+                    line.append(c)
+                    return c
+            return choose(state)
+
+        value = playout(state, contract, side, exact, by_plan)
+        for cards, c in chosen:
+            tally = cards.setdefault(c, [0, 0.0])
+            tally[0] += 1
+            tally[1] += value
+        return value
+
+    def _pick(self, visits: int, cards: dict[Card, list[float]], legal: int) -> Card:
+        """UCB1 over the cards of ``legal`` at a node visited ``visits`` times."""
+        best, pick = -INFINITY, Card(0)
+        bonus = self.explore * sqrt(log(visits))
+        for c in cards_of(legal):
+            tally = cards.get(c)
+            if tally is None or not tally[0]:
+                return c
+            score = tally[1] / tally[0] / self.scale + bonus / sqrt(tally[0])
+            if score > best:
+                best, pick = score, c
+        return pick
 
 
 def _last_trick(state: PlayState) -> None:

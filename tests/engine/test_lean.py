@@ -4,14 +4,26 @@ state against the list state it replaced (``lean_reference``): the same card at 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from itertools import permutations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.engine.bots import HeuristicBot
-from scorepad.engine.cards import HEARTS, counts_of, parse_cards
+from scorepad.engine.cards import HEARTS, Card, Suit, counts_of, parse_cards
 from scorepad.engine.game import deal, seat_view
-from scorepad.engine.lean import INFINITY, Contract, PlayState, blind_policy, playout, policy, solve
+from scorepad.engine.lean import (
+    INFINITY,
+    Chooser,
+    Contract,
+    Plan,
+    PlayState,
+    blind_policy,
+    playout,
+    policy,
+    solve,
+)
 from scorepad.engine.play import play_rules
 from scorepad.engine.search import play_state
 from scorepad.engine.variants import COUNT_SYSTEMS, FOLLOW, HEAD, VARIANTS, get_variant
@@ -299,3 +311,79 @@ def test_a_blind_defender_on_lead_keeps_its_boss_trump_and_the_bidders_side_cash
         blind_policy(planted(0, "", "AH AD 9C", "JH QD KC", "KH QC JC", "QH JD 9S", bidder=1))
         == (parse_cards("AD")[0])
     )
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), extra_steps=st.integers(0, 40))
+def test_a_plan_still_within_its_patience_plays_the_policys_playout(seed: int, extra_steps: int) -> None:
+    """Until a node has had ``patience`` visits the plan's seat plays the policy's card: so a plan
+    changes nothing until it has something to go on, and its playout is the plain one."""
+    state, _ = playing_hand("six-handed", seed, extra_steps, {})
+    if state is None or state.decision is None:
+        return
+    assert state.to_act is not None
+    lean, contract = play_state(seat_view(state, state.to_act), state.hands)
+    seat, side = lean.to_act, lean.table.side_of[lean.to_act]
+    plan = Plan(seat, 10.0, patience=1_000, explore=0.5)
+    value = plan.playout(lean.copy(), contract, side, 0, blind_policy)
+    assert value == playout(lean.copy(), contract, side, 0, blind_policy)
+    # and it has counted each choice the seat had on the way once, with this playout's margin
+    for visits, cards in plan.nodes.values():
+        assert visits == [1]
+        assert list(cards.values()) == [[1, value]]
+    if len(lean.legal()) > 1:
+        assert plan.nodes[()][1] == {blind_policy(lean): [1, value]}
+
+
+def _by_line(seat: int, line: Sequence[Card], choose: Chooser) -> Chooser:
+    """A chooser playing ``line``'s cards for ``seat`` wherever it has a choice, ``choose`` for the
+    others (an impossible card where the line's next card is not legal)."""
+    left = list(line)
+
+    def chooser(state: PlayState) -> Card:
+        if state.to_act == seat:
+            legal = state.legal_mask()
+            if legal & (legal - 1):
+                return left.pop(0) if left and legal >> left[0] & 1 else Card(-1)
+        return choose(state)
+
+    return chooser
+
+
+PLAN_TRIES = 2_000
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_plan_learns_the_best_line_of_the_seats_own_cards(seed: int) -> None:
+    """Three tricks of `classic` played again and again from the same deal: the others by the
+    policy, seat 0 by its plan. The line the plan then follows (its most chosen card at each of
+    its choices) scores what the best order of seat 0's own cards scores, found by trying them all."""
+    rng = random.Random(seed)
+    variant = get_variant("classic")
+    rules = play_rules(variant, variant.defaults, 25)
+    trump = Suit(rng.randrange(4))
+    cards = rng.sample(variant.deck(), 12)
+    hands = [counts_of(cards[3 * seat : 3 * seat + 3]) for seat in range(4)]
+    contract = Contract(variant, variant.defaults, 0, 25, trump, (0, 0))
+    start = PlayState(rules, trump, hands, 0, [], [0, 0], [False, False], 9, 0)
+
+    def line_value(line: Sequence[Card]) -> float | None:
+        state = start.copy()
+        chooser = _by_line(0, line, policy)
+        while not state.over():
+            c = chooser(state)
+            if c < 0 or not state.legal_mask() >> c & 1:
+                return None  # not a line seat 0 can play on this deal
+            state.play(c)
+        return contract.margin(state.points, state.took, 0)
+
+    lines = {tuple(order[:n]) for order in permutations(cards[:3]) for n in range(4)}
+    best = max(v for v in map(line_value, lines) if v is not None)
+    plan = Plan(0, 10.0, patience=0, explore=0.5)  # margins here span a few tens of points
+    for _ in range(PLAN_TRIES):
+        plan.playout(start.copy(), contract, 0, 0, policy)
+    learned: list[Card] = []
+    while (node := plan.nodes.get(tuple(learned))) is not None:
+        learned.append(max(node[1], key=lambda c: node[1][c][0]))
+    assert line_value(learned) == best
