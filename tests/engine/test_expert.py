@@ -28,6 +28,7 @@ from scorepad.engine.bots.expert import (
     habit_free,
     habit_move,
     long_trump_first,
+    plans_of,
     scored_at,
     stricter_made_needed,
 )
@@ -159,6 +160,29 @@ def test_the_natural_play_gives_way_only_to_a_card_clearly_better_on_the_same_de
     noisy = [v + gain for v, gain in zip(natural, [40, -30, 35, -25, 30, -20], strict=True)]
     assert sum(noisy) > sum(natural)  # better on average …
     assert not clearly_better(noisy, natural)  # … but within the noise of six deals
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "bidder", "planned"),
+    [
+        ("classic", 0, True),
+        ("classic", 2, False),
+        ("classic", 1, False),
+        ("six-handed", 0, True),
+        ("six-handed", 3, False),
+        ("double-deck", 0, False),
+    ],
+)
+def test_only_the_bidder_plans_its_later_cards_and_only_where_that_was_measured_to_gain(
+    variant_id: str, bidder: int, planned: bool
+) -> None:
+    """``plans_of``: seat 0 leading, one plan per candidate for the bidder in classic and
+    six-handed; none for its partner or a defender, nor in double-deck (measured: MEASUREMENTS.md)."""
+    legal = tuple(parse_cards("AS KD"))
+    view = make_view(variant_id, hand="AS KD", bidder=bidder, bid=60, trump=HEARTS, legal=legal)
+    plans = plans_of(view, legal)
+    assert set(plans) == (set(legal) if planned else set())
+    assert all(plan.seat == 0 for plan in plans.values())
 
 
 # ---------------------------------------------------------------- habits players hate (issue 17)

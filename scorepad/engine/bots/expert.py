@@ -7,8 +7,8 @@ those same deals:
 
 * play: each legal card, then a fast playout (``search.playout_policy``) whose last tricks of at most
   ``PLAYOUT_EXACT_CARDS`` cards are searched exactly (``lean.solve``); once few cards are left
-  (``EXACT_CARDS``), the whole rest of the hand is. A bidder without a partner plays its own later
-  cards in those playouts by a plan each candidate learns across the sampled deals (``plans_of``,
+  (``EXACT_CARDS``), the whole rest of the hand is. The bidder plays its own later cards in those
+  playouts by a plan each candidate learns across the sampled deals (``plans_of``,
   ``lean.Plan``: an open-loop tree of its own choices, so a line it can follow without seeing the
   deal, such as drawing the trumps before cashing). The natural play (the heuristic's card) stands unless
   another card beats it on the same sampled deals by clearly more than the noise (``clearly_better``):
@@ -101,8 +101,10 @@ EXPOSED_SHARE = 0.1  # a counter on a trick our side wins for now is exposed (a 
 # opponent still to play could take that trick on more than this share of the sampled deals
 LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder holds every trump
 # outside the leader's hand on more than this share of the sampled deals (``habits.py``'s rule)
-PLAN_PATIENCE = 8  # a lone bidder's plan node (``plans_of``) follows the policy this many visits …
+PLAN_PATIENCE = 8  # a bidder's plan node (``plans_of``) follows the policy this many visits …
 PLAN_EXPLORE = 0.5  # … then picks by UCB1 with this much exploration (margins in bids)
+PLAN_MAX_HAND = 12  # … in hands of at most this many cards: classic (12) and six-handed (8) gained,
+# double-deck (20) only +0.35 unpaired, its defenders' trump leads then over their habit bar
 PASS_PLAYOUT_SHARE = 2  # a pass weighs its candidates on the playouts / this: measured against 3,200,
 # the choice at 400 lost 0.077 points a pass and at 200 0.094 (153 classic positions), for half the CPU
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
@@ -461,11 +463,12 @@ _ANALYSES: OrderedDict[Hashable, BidAnalysis] = OrderedDict()
 
 
 def plans_of(view: SeatView, legal: Sequence[Card]) -> dict[Card, Plan]:
-    """Per candidate card, the ``lean.Plan`` its playouts learn the seat's later cards by; none
-    where the seat has a partner or defends. Where the bidder plays alone against five, its play
-    is where a search gains most (every hidden card shown to the bidder's play alone: +2.97 a
-    deal), and a plan of its own later cards is a search no fixed playout policy is."""
-    if view.variant.partnerships or view.seat != view.bidder:
+    """Per candidate card, the ``lean.Plan`` its playouts learn the bidder's own later cards by;
+    none for the other seats, or where a hand is longer than ``PLAN_MAX_HAND``. The bidder's play
+    is where a search gains most (six-handed: every hidden card shown to the bidder's play alone
+    was worth +2.97 a deal, the defenders' +0.96), and a plan of its own later cards is a search
+    no fixed playout policy is: it can learn to draw the trumps before it cashes."""
+    if view.seat != view.bidder or view.variant.hand_size > PLAN_MAX_HAND:
         return {}
     scale = float(view.bid or 1)  # margins in bids: about one either way
     return {c: Plan(view.seat, scale, patience=PLAN_PATIENCE, explore=PLAN_EXPLORE) for c in legal}
