@@ -477,7 +477,7 @@ def playout(
     contract: Contract,
     side: int,
     exact_from: int,
-    choose: Callable[[PlayState], Card],
+    choose: Chooser,
 ) -> float:
     """Play ``state`` (in place) to the end by ``choose``; ``side``'s margin. The last
     ``exact_from`` tricks are searched exactly instead. ``choose`` has no default: which policy a
@@ -507,8 +507,10 @@ class Plan:
 
     def __init__(self, seat: int, scale: float, *, patience: int, explore: float) -> None:
         self.seat, self.scale, self.patience, self.explore = seat, scale, patience, explore
-        # per line (the seat's choices so far): [visits, {card: [times chosen, margin summed]}]
-        self.nodes: dict[tuple[Card, ...], tuple[list[int], dict[Card, list[float]]]] = {}
+        # per line (the seat's choices so far): {card: [times chosen, margin summed]}; a node's
+        # visits are its cards' times chosen (each is tallied as its playout ends, and a line is
+        # met at most once a playout)
+        self.nodes: dict[tuple[Card, ...], dict[Card, list[float]]] = {}
 
     def playout(self, state: PlayState, contract: Contract, side: int, exact: int, choose: Chooser) -> float:
         """``playout`` (``exact`` its ``exact_from``) with the plan's seat choosing by the plan and
@@ -520,9 +522,9 @@ class Plan:
             if state.to_act == self.seat:
                 legal = state.legal_mask()
                 if legal & (legal - 1):
-                    visits, cards = self.nodes.setdefault(tuple(line), ([0], {}))
-                    visits[0] += 1
-                    c = choose(state) if visits[0] <= self.patience else self._pick(visits[0], cards, legal)
+                    cards = self.nodes.setdefault(tuple(line), {})
+                    visits = 1 + sum(tally[0] for tally in cards.values())  # this one included
+                    c = choose(state) if visits <= self.patience else self._pick(visits, cards, legal)
                     chosen.append((cards, c))
                     line.append(c)
                     return c
@@ -535,7 +537,7 @@ class Plan:
             tally[1] += value
         return value
 
-    def _pick(self, visits: int, cards: dict[Card, list[float]], legal: int) -> Card:
+    def _pick(self, visits: float, cards: dict[Card, list[float]], legal: int) -> Card:
         """UCB1 over the cards of ``legal`` at a node visited ``visits`` times."""
         best, pick = -INFINITY, Card(0)
         bonus = self.explore * sqrt(log(visits))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Suit, cards_from_counts
 from .game import HandState, seat_view
-from .lean import Contract, PlayState, blind_policy, playout, policy
+from .lean import Chooser, Contract, PlayState, blind_policy, playout, policy
 from .meld import meld_points
 from .play import close_trick, play_rules
 from .scoring import HandEntry, score_hand, short_meld_stops_play
@@ -42,7 +42,7 @@ class PassingSeat:
     pass_count: int
 
 
-def playout_policy(variant: Variant) -> Callable[[PlayState], Card]:
+def playout_policy(variant: Variant) -> Chooser:
     """The policy every simulated hand of ``variant`` is played by: the expert's play decisions'
     playouts, its bid analyses' contracts (``simulate_contract``) and the bid advisor's.
 

@@ -328,11 +328,10 @@ def test_a_plan_still_within_its_patience_plays_the_policys_playout(seed: int, e
     value = plan.playout(lean.copy(), contract, side, 0, blind_policy)
     assert value == playout(lean.copy(), contract, side, 0, blind_policy)
     # and it has counted each choice the seat had on the way once, with this playout's margin
-    for visits, cards in plan.nodes.values():
-        assert visits == [1]
+    for cards in plan.nodes.values():
         assert list(cards.values()) == [[1, value]]
     if len(lean.legal()) > 1:
-        assert plan.nodes[()][1] == {blind_policy(lean): [1, value]}
+        assert plan.nodes[()] == {blind_policy(lean): [1, value]}
 
 
 def _by_line(seat: int, line: Sequence[Card], choose: Chooser) -> Chooser:
@@ -385,5 +384,5 @@ def test_a_plan_learns_the_best_line_of_the_seats_own_cards(seed: int) -> None:
         plan.playout(start.copy(), contract, 0, 0, policy)
     learned: list[Card] = []
     while (node := plan.nodes.get(tuple(learned))) is not None:
-        learned.append(max(node[1], key=lambda c: node[1][c][0]))
+        learned.append(max(node, key=lambda c: node[c][0]))
     assert line_value(learned) == best
