@@ -17,6 +17,16 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 
+class HtmxHttpRequest(HttpRequest):
+    """A request as our views get it: ``HtmxMiddleware`` has set ``htmx`` (falsy without htmx).
+
+    django-htmx's documented way to type views; annotate a view's ``request`` with it and read
+    ``request.htmx`` directly.
+    """
+
+    htmx: HtmxDetails
+
+
 def htmx_of(request: HttpRequest) -> HtmxDetails:
     """What django-htmx's middleware read from the request's HX-* headers (falsy without htmx)."""
     details: HtmxDetails = request.htmx  # type: ignore[attr-defined]  # set by HtmxMiddleware
