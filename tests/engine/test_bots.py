@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pinochle_site.tools.benchmarks.bots_benchmark import versus
 from scorepad.engine import bots as bots_package
 from scorepad.engine.bots import (
     PRACTICE_STRENGTHS,
@@ -24,7 +25,6 @@ from scorepad.engine.bots import (
     check_answer,
     make_bot,
 )
-from scorepad.engine.bots.benchmark import versus
 from scorepad.engine.bots.outside import parse_answer
 from scorepad.engine.cards import HEARTS, SPADES, counts_of, parse_card, parse_cards, parse_suit
 from scorepad.engine.game import HandState, new_game, seat_view

@@ -1,5 +1,6 @@
 """The engine is pure Python: no module under scorepad/engine/ imports Django or the app around
-it (``scorepad.models``, ``..services`` …), even lazily or by a relative import."""
+it (``scorepad.models``, ``..services`` …), even lazily or by a relative import. And it is a
+library, not a set of programs: benchmarks and other scripts live in ``pinochle_site/tools/``."""
 
 import ast
 from pathlib import Path
@@ -86,3 +87,34 @@ def test_a_bot_module_two_levels_down_may_import_the_engine_but_not_above_it():
 
 def test_the_checker_ignores_names_that_only_start_alike():
     assert outside_imports("import djangoish\nfrom .django_free import x\nimport scorepadish") == []
+
+
+def script_parts(source: str) -> list[str]:
+    """What makes ``source`` a program rather than a library module: an ``if __name__ ==
+    "__main__"`` block, an argparse import, a ``print`` call."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and ast.unparse(node.left) == "__name__":
+            found.append(ast.unparse(node))
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name == "argparse"]
+        elif isinstance(node, ast.ImportFrom) and node.module == "argparse":
+            found.append("argparse")
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "print":
+            found.append("print")
+    return found
+
+
+@pytest.mark.parametrize("path", engine_modules(), ids=lambda path: str(path.relative_to(ENGINE)))
+def test_engine_module_is_no_script(path):
+    assert script_parts(path.read_text()) == []
+
+
+def test_no_benchmark_lives_in_the_engine():
+    assert [str(path.relative_to(ROOT)) for path in ENGINE.rglob("*benchmark*")] == []
+
+
+def test_the_script_checker_catches_a_main_block_argparse_and_print():
+    source = "import argparse\nfrom argparse import ArgumentParser\nif __name__ == '__main__':\n    print()\n"
+    assert script_parts(source) == ["argparse", "argparse", "__name__ == '__main__'", "print"]
+    assert script_parts("def name(card):\n    return card.__name__\n") == []

@@ -23,9 +23,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.db import DatabaseError, transaction
 
+from pinochle_site.tools.benchmarks.expert_benchmark import playout_speed
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
-from scorepad.engine.bots.expert_benchmark import playout_speed
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS

@@ -1,4 +1,4 @@
-"""How well and how fast the bots play: ``python -m scorepad.engine.bots.benchmark``.
+"""How well and how fast the bots play: ``python -m pinochle_site.tools.benchmarks.bots_benchmark``.
 
 For each variant it prints two lines of figures:
 
@@ -19,9 +19,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ..simulate import play_game
-from ..variants import VARIANTS, Variant
-from . import make_bot
+from scorepad.engine.bots import make_bot
+from scorepad.engine.simulate import play_game
+from scorepad.engine.variants import VARIANTS, Variant
 
 
 def versus(variant: Variant, games: int, seed: int) -> dict[str, float]:
@@ -68,7 +68,9 @@ def speed(variant: Variant, games: int, seed: int) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorepad.engine.bots.benchmark", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m pinochle_site.tools.benchmarks.bots_benchmark", description=__doc__
+    )
     parser.add_argument("--games", type=int, default=200, help="games per variant and test (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--variant", choices=list(VARIANTS), action="append", help="default: all three")

@@ -1,4 +1,4 @@
-"""Does conceding pay? ``python -m scorepad.engine.bots.concede_benchmark``.
+"""Does conceding pay? ``python -m pinochle_site.tools.benchmarks.concede_benchmark``.
 
 A duplicate match of a bot against itself under ``bidder_may_concede``: every deal is played
 twice by the same bots with the same seeds, once as they are and once with every concede
@@ -17,11 +17,11 @@ import random
 import sys
 from collections.abc import Sequence
 
-from ..game import HandState, deal
-from ..simulate import advance_until
-from ..variants import VARIANTS, Variant
-from ..view import CONCEDE, Answer, Bot, SeatView
-from . import make_bot
+from scorepad.engine.bots import make_bot
+from scorepad.engine.game import HandState, deal
+from scorepad.engine.simulate import advance_until
+from scorepad.engine.variants import VARIANTS, Variant
+from scorepad.engine.view import CONCEDE, Answer, Bot, SeatView
 
 
 class PlaysOn:
@@ -86,7 +86,7 @@ def match(variant: Variant, deals: int, seed: int, bot: str, playouts: int) -> d
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m scorepad.engine.bots.concede_benchmark", description=__doc__
+        prog="python -m pinochle_site.tools.benchmarks.concede_benchmark", description=__doc__
     )
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)

@@ -1,10 +1,10 @@
-"""What a hand review costs: ``python -m scorepad.engine.review_benchmark``.
+"""What a hand review costs: ``python -m pinochle_site.tools.benchmarks.review_benchmark``.
 
 For each variant, ``--hands`` hands are played by heuristic bots (the player's seat 0 too) and
 seat 0's decisions are reviewed as practice reviews them (``REVIEW_PLAYOUTS`` per decision),
 then the deal is played again with the expert in seat 0 (the duplicate). It prints the CPU
-seconds per hand for the review and for the duplicate: mean and slowest. The issue's bound is
-5 s of CPU per hand. CPU time, not wall clock, so a busy machine does not inflate it.
+seconds per hand for the review and for the duplicate: mean and slowest. The bound a review must
+stay within is 5 s of CPU per hand. CPU time, not wall clock, so a busy machine does not inflate it.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import time
 from collections.abc import Mapping, Sequence
 from functools import partial
 
-from .bots import ExpertBot, HeuristicBot
-from .game import HandState, deal
-from .log import hand_line
-from .review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, expert_duplicate, review_hand
-from .simulate import play_hand
-from .variants import VARIANTS, Variant
-from .view import Bot
+from scorepad.engine.bots import ExpertBot, HeuristicBot
+from scorepad.engine.game import HandState, deal
+from scorepad.engine.log import hand_line
+from scorepad.engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, expert_duplicate, review_hand
+from scorepad.engine.simulate import play_hand
+from scorepad.engine.variants import VARIANTS, Variant
+from scorepad.engine.view import Bot
 
 
 def same_bots(bots: Mapping[int, Bot], _state: HandState) -> Mapping[int, Bot]:
@@ -50,7 +50,9 @@ def review_seconds(variant: Variant, hands: int, seed: int) -> tuple[list[float]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorepad.engine.review_benchmark", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m pinochle_site.tools.benchmarks.review_benchmark", description=__doc__
+    )
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=list(VARIANTS), action="append", help="default: all three")

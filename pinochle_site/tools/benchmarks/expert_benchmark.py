@@ -1,4 +1,4 @@
-"""How fast the expert searches: ``python -m scorepad.engine.bots.expert_benchmark``.
+"""How fast the expert searches: ``python -m pinochle_site.tools.benchmarks.expert_benchmark``.
 
 For each variant it prints two lines:
 
@@ -26,16 +26,16 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ..auction import trump_suits
-from ..game import HandState, deal
-from ..lean import INFINITY, playout, policy, solve
-from ..match import TimedBot, percentile
-from ..search import contract_state, lean_of, playout_policy
-from ..simulate import play_hand
-from ..variants import VARIANTS, Variant
-from ..view import PLAY
-from .expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, EXACT_CARDS, ExpertBot
-from .heuristic import HeuristicBot, choose_pass, profile_of
+from scorepad.engine.auction import trump_suits
+from scorepad.engine.bots.expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, EXACT_CARDS, ExpertBot
+from scorepad.engine.bots.heuristic import HeuristicBot, choose_pass, profile_of
+from scorepad.engine.game import HandState, deal
+from scorepad.engine.lean import INFINITY, playout, policy, solve
+from scorepad.engine.match import TimedBot, percentile
+from scorepad.engine.search import contract_state, lean_of, playout_policy
+from scorepad.engine.simulate import play_hand
+from scorepad.engine.variants import VARIANTS, Variant
+from scorepad.engine.view import PLAY
 
 
 def first_leads(variant: Variant, count: int, seed: int) -> list[HandState]:
@@ -121,7 +121,7 @@ def decision_times(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    prog = "python -m scorepad.engine.bots.expert_benchmark"
+    prog = "python -m pinochle_site.tools.benchmarks.expert_benchmark"
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--playout-hands", type=int, default=1000, help="hands played out per variant")
     parser.add_argument("--exact-positions", type=int, default=20, help="positions per exact search size")
