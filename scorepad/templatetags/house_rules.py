@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..forms.house_rules import house_rules_brief
+from ..pages.house_rules import house_rules_brief
 from ..selectors.games import Scoresheet
 
 register = template.Library()

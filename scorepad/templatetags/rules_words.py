@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..selectors.rules import term_parts as split_terms
+from ..pages.rules import term_parts as split_terms
 
 register = template.Library()
 

@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from ..engine.variants import VARIANTS, Variant, get_variant
+from ..pages.lessons import lesson
+from ..pages.rules import RulesPage, glossary, rules_page
 from ..selectors.access import get_game_for_user
-from ..selectors.lessons import lesson
 from ..selectors.practice import get_practice_for_request
-from ..selectors.rules import RulesPage, glossary, rules_page
 from .rendering import page_or_partial
 
 

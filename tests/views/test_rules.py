@@ -9,9 +9,10 @@ from django.test import Client
 from scorepad.engine.meld import MeldScale
 from scorepad.engine.variants import VARIANTS
 from scorepad.models import Game
-from scorepad.selectors.lessons import lesson
-from scorepad.selectors.rules import glossary, meld_rows
+from scorepad.pages.lessons import lesson
+from scorepad.pages.rules import glossary, meld_rows
 from scorepad.services.practice import practice_start
+from tests.pages.test_lessons import follow_suggestions
 from tests.sample_games import make_household, make_user
 
 pytestmark = pytest.mark.django_db
@@ -52,34 +53,6 @@ def test_meld_table_on_each_rules_page_is_the_engines_table(client: Client, vari
     assert page["Aces around"] == [
         scale.arounds[0][k] if 4 * k <= variant.hand_size else None for k in range(1, variant.copies + 1)
     ]
-
-
-def test_meld_tables_match_the_numbers_of_rules_md():
-    """A cross-check against RULES.md §1.4, §2.4 and §3.3, typed here on purpose."""
-    tables = {
-        v: {row.name: row.values for row in meld_rows(VARIANTS[v], VARIANTS[v].defaults)} for v in VARIANTS
-    }
-    classic, double, six = tables["classic"], tables["double-deck"], tables["six-handed"]
-    assert classic["Run"] == (15, 150)
-    assert classic["Pinochle"] == (4, 30)
-    assert classic["Aces around"] == (10, 100)
-    assert classic["Jacks around"] == (4, 40)
-    assert classic["Dix"][0] == 1
-    assert classic["Extra trump K or Q beside a run"][0] == 2
-    assert classic["Roundhouse"][0] == 24
-    assert double["Run"] == (15, 150, 225, 300)
-    assert double["Pinochle"] == (4, 30, 60, 90)
-    assert double["Kings around"] == (8, 80, 120, 160)
-    assert double["Royal marriage"] == (4, 8, 12, 16)
-    assert double["Roundhouse"][:2] == (24, 160)
-    assert "Dix" not in double
-    assert six["Run"] == (150, None)  # a double run needs 10 cards: no 8-card hand holds one
-    assert six["Marriage"][0] == 20
-    assert six["Royal marriage"][0] == 40
-    assert six["Dix"][0] == 10
-    assert six["Pinochle"] == (40, 300)
-    assert six["Aces around"] == (100, 1000)
-    assert six["Roundhouse"][0] == 240
 
 
 @pytest.mark.parametrize(
@@ -222,38 +195,6 @@ def test_every_glossary_link_on_the_rules_pages_has_an_entry(client: Client):
 
 
 # -- Learn to play -------------------------------------------------------------------------------
-
-
-def follow_suggestions(variant_id: str) -> list:
-    """Every page of the guided hand, taking the suggested answer each time."""
-    pages, moves = [], ""
-    while True:
-        page = lesson(variant_id, moves)
-        pages.append(page)
-        suggested = [choice for choice in page.choices if choice.suggested]
-        if not suggested:
-            return pages
-        moves = suggested[0].moves
-
-
-@pytest.mark.parametrize("variant_id", list(VARIANTS))
-def test_the_guided_hand_goes_through_every_stage_and_the_learner_makes_the_bid(variant_id: str):
-    pages = follow_suggestions(variant_id)
-    stages = [page.stage for page in pages]
-    last = pages[-1]
-
-    expected = ["deal", "bid", "trump", *(["pass"] if variant_id == "classic" else []), "meld", "play", "end"]
-    assert [stage for i, stage in enumerate(stages) if i == 0 or stage != stages[i - 1]][
-        : len(expected) - 1
-    ] == expected[:-1]
-    assert stages[-1] == "end"
-    assert last.state.bidder == 0
-    assert last.state.result.made
-    assert sum(1 for points in last.state.points if points) >= 2  # someone else takes counters too
-    assert stages.count("bid") <= 4  # a short auction for a first hand
-    assert not any(page.refused for page in pages)
-    assert last.counting
-    assert last.melds[0].total > 0
 
 
 @pytest.mark.parametrize("variant_id", list(VARIANTS))

@@ -46,7 +46,7 @@ from ..engine.meld import (
 )
 from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, HandEntry, score_hand
 from ..engine.variants import FOLLOW, HEAD, VARIANTS, Settings, Variant
-from ..forms.house_rules import house_rules_brief
+from .house_rules import house_rules_brief
 
 COUNT_WORDS = ("", "single", "double", "triple", "quadruple")
 RANK_PLURALS = {ACE: "aces", KING: "kings", QUEEN: "queens", JACK: "jacks"}
