@@ -180,12 +180,20 @@ CPU_BUDGETS = {
         "bid-advice": (20, 60, 10 * 60),
     }.items()
 }
+# What writes or reads a whole household at once: restores and game imports, and the exports
+# (hands.csv, backup.json, a game's JSON). Uses allowed per account, per address, and the window
+# in seconds: far above a household's evenings, far below a script restoring its 30,000 hands
+# a dozen times in half a minute.
+EXCHANGE_LIMITS = {"restore": (10, 30, 60 * 60), "export": (60, 180, 60 * 60)}
 # Visitors' practice games kept per browser: starting another deletes the oldest, which the browser
 # could no longer open anyway.
 PRACTICE_GAMES_PER_VISITOR = 20
 # Behind a reverse proxy every request comes from the proxy: read the client's address from the
 # X-Forwarded-For entry the proxy appends (it must set it), so the limits are per client.
 BEHIND_PROXY = envbool("BEHIND_PROXY")
+
+
+CACHE_TIMEOUT_SECONDS = 0.25  # a Redis on the same network answers in a millisecond
 
 
 def cache_settings(url: str) -> dict[str, object]:
@@ -199,7 +207,11 @@ def cache_settings(url: str) -> dict[str, object]:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # The cache is a helper, never a dependency: a Redis that is down or paused costs a request
+        # a quarter of a second per call, then the caller goes on without it (scorepad/throttle.py
+        # counts in its own process, the tallies are scored from the database).
+        options = {"socket_timeout": CACHE_TIMEOUT_SECONDS, "socket_connect_timeout": CACHE_TIMEOUT_SECONDS}
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "OPTIONS": options}
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r} is not a Redis URL: use redis://host:6379/0 (rediss:// for TLS), "
         "or leave it unset for a cache on this machine only."

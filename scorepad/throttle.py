@@ -20,35 +20,40 @@ Windows are fixed: the first counted attempt opens one, and the count starts aga
 A count is one increment: atomic in Redis (``INCR``), so servers counting at once never lose each
 other's attempts; in the file cache a read and a write, so one machine's workers counting at the
 same instant may lose one.
+
+While the shared cache does not answer (Redis down, restarting or paused: the settings give each
+call a quarter-second timeout), every limit is counted in this process instead (``_counting``),
+and the shared cache is tried again after ``SHARED_CACHE_RETRY_SECONDS``. Neither open nor closed:
+a guesser or a script still meets each limit, once per web process (so at most the number of
+processes times the limit), and no member, table or player is refused because of the outage.
+
+This module only counts: the 429 page is drawn by the views (``scorepad/views/limits.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.signing import BadSignature
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from redis.exceptions import RedisError
 
-from .views.rendering import page_or_partial, wants_partial
-
 logger = logging.getLogger(__name__)
-# A cache that does not answer (Redis restarting, a full disk): log-ins and sign-ups are refused
-# in words rather than let through unlimited; what costs CPU goes on unlimited meanwhile.
+# A cache that does not answer (Redis down, restarting or paused; a full disk for the file cache).
 CACHE_ERRORS = (RedisError, OSError)
-UNCHECKED = "The log-in limits cannot be checked for a moment: try again in a minute."
+SHARED_CACHE_RETRY_SECONDS = 5.0  # after a failure, this process counts on its own this long
 CHECK_SECONDS = 60  # a check's turn is let go after it, or after this if its worker died
 TOO_MANY_REQUESTS = 429
 KNOWN_DEVICE_COOKIE = "known_device"
@@ -64,6 +69,59 @@ class Limit:
     seconds: int  # the window's length
 
 
+# -- where the counts are kept ----------------------------------------------------------------------
+
+
+@dataclass
+class _StandIn:
+    """This process's own counters for one shared cache, used while that cache does not answer."""
+
+    counters: BaseCache
+    retry_at: float = 0.0  # time.monotonic() from which the shared cache is tried again
+
+
+_stand_ins: dict[object, _StandIn] = {}
+_stand_ins_lock = threading.Lock()
+
+
+def _shared() -> BaseCache:
+    """This thread's connection to the shared cache (Django's ``cache`` is a per-thread proxy)."""
+    connections = getattr(cache, "_connections", None)
+    backend: BaseCache = connections[cache._alias] if connections is not None else cache  # type: ignore[attr-defined]
+    return backend
+
+
+def _stand_in(shared: BaseCache) -> _StandIn:
+    """The stand-in for ``shared``, one per cache location, so every thread of the process counts
+    together in it."""
+    where: object = (type(shared).__name__, tuple(getattr(shared, "_servers", ())) or id(shared))
+    with _stand_ins_lock:
+        if where not in _stand_ins:
+            options = {"OPTIONS": {"MAX_ENTRIES": 100_000}}
+            counters = LocMemCache(f"throttle-stand-in-{len(_stand_ins)}", options)
+            counters.clear()
+            _stand_ins[where] = _StandIn(counters)
+        return _stand_ins[where]
+
+
+def _counting[T](action: Callable[[BaseCache], T]) -> T:
+    """``action`` on the shared cache; while that does not answer, on this process's stand-in.
+
+    Every limit fails the same way, by a stated choice: neither open (a guesser or a script would
+    go unlimited for as long as Redis is away) nor closed (every member, table and player would be
+    refused for the outage): counted per process, a client gets at most the limit once per web
+    process meanwhile, and nobody is refused for the outage itself."""
+    shared = _shared()
+    stand_in = _stand_in(shared)
+    if time.monotonic() >= stand_in.retry_at:
+        try:
+            return action(shared)
+        except CACHE_ERRORS as error:
+            stand_in.retry_at = time.monotonic() + SHARED_CACHE_RETRY_SECONDS
+            logger.warning("limits counted in this process, the shared cache did not answer: %s", error)
+    return action(stand_in.counters)
+
+
 # -- counting ---------------------------------------------------------------------------------------
 
 
@@ -71,9 +129,9 @@ def _key(limit: Limit, who: str) -> str:
     return f"throttle:{limit.name}:{hashlib.sha256(who.encode()).hexdigest()}"
 
 
-def _window(limit: Limit, who: str, now: float) -> float | None:
+def _window(store: BaseCache, limit: Limit, who: str, now: float) -> float | None:
     """When the open window ends (seconds since the epoch), or None when none is open."""
-    ends = cache.get(_key(limit, who))
+    ends = store.get(_key(limit, who))
     return ends if isinstance(ends, float) and ends > now else None
 
 
@@ -83,45 +141,57 @@ def _count_key(limit: Limit, who: str, ends: float) -> str:
 
 def wait_seconds(limit: Limit, who: str) -> int:
     """How long ``who`` must wait before the next attempt: 0 while under the limit."""
+    return _counting(lambda store: _wait_seconds(store, limit, who))
+
+
+def _wait_seconds(store: BaseCache, limit: Limit, who: str) -> int:
     now = time.time()
-    ends = _window(limit, who, now)
-    if ends is None or cache.get(_count_key(limit, who, ends), 0) < limit.attempts:
+    ends = _window(store, limit, who, now)
+    if ends is None or store.get(_count_key(limit, who, ends), 0) < limit.attempts:
         return 0
     return max(1, math.ceil(ends - now))
 
 
 def count_attempt(limit: Limit, who: str) -> int:
     """Count one attempt in the open window (opening one if none is); the window's count now."""
+    return _counting(lambda store: _count_attempt(store, limit, who))
+
+
+def _count_attempt(store: BaseCache, limit: Limit, who: str) -> int:
     now = time.time()
-    ends = _window(limit, who, now)
+    ends = _window(store, limit, who, now)
     if ends is None:
         opened = now + limit.seconds
         # Two servers opening a window at once: the first add wins and both count in its window.
-        if cache.add(_key(limit, who), opened, timeout=limit.seconds):
+        if store.add(_key(limit, who), opened, timeout=limit.seconds):
             ends = opened
-        elif (ends := _window(limit, who, now)) is None:  # one that ended lingers: replace it
-            cache.set(_key(limit, who), opened, timeout=limit.seconds)
+        elif (ends := _window(store, limit, who, now)) is None:  # one that ended lingers: replace it
+            store.set(_key(limit, who), opened, timeout=limit.seconds)
             ends = opened
     counter = _count_key(limit, who, ends)
     timeout = max(1, math.ceil(ends - now))
-    cache.add(counter, 0, timeout=timeout)
+    store.add(counter, 0, timeout=timeout)
     try:
-        return int(cache.incr(counter))
+        return int(store.incr(counter))
     except ValueError:  # it expired between the two calls: this attempt is the new count
-        cache.set(counter, 1, timeout=timeout)
+        store.set(counter, 1, timeout=timeout)
         return 1
 
 
 def forget(limit: Limit, who: str) -> None:
-    cache.delete(_key(limit, who))
+    _counting(lambda store: store.delete(_key(limit, who)))
 
 
 def take_back(limit: Limit, who: str) -> None:
     """Uncount one attempt (it succeeded), in the window it was counted in."""
-    ends = _window(limit, who, time.time())
-    if ends is not None and cache.get(_count_key(limit, who, ends), 0) > 0:
+    _counting(lambda store: _take_back(store, limit, who))
+
+
+def _take_back(store: BaseCache, limit: Limit, who: str) -> None:
+    ends = _window(store, limit, who, time.time())
+    if ends is not None and store.get(_count_key(limit, who, ends), 0) > 0:
         with suppress(ValueError):  # the window ended meanwhile: nothing left to take back
-            cache.decr(_count_key(limit, who, ends))
+            store.decr(_count_key(limit, who, ends))
 
 
 def in_words(seconds: int) -> str:
@@ -130,13 +200,34 @@ def in_words(seconds: int) -> str:
 
 
 def client_address(request: HttpRequest) -> str:
-    """The caller's address; behind our own proxy (``BEHIND_PROXY``), the one it appended last
-    to X-Forwarded-For, since anything before it was sent by the client and may be made up."""
+    """Who the limits count per network: the caller's IPv4 address, or its IPv6 /64; behind our own
+    proxy (``BEHIND_PROXY``), the address it appended last to X-Forwarded-For, since anything before
+    it was sent by the client and may be made up."""
+    address = str(request.META.get("REMOTE_ADDR", ""))
     if settings.BEHIND_PROXY:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
-        if forwarded:
-            return forwarded
-    return str(request.META.get("REMOTE_ADDR", ""))
+        address = forwarded or address
+    return _network(address)
+
+
+IPV6_PREFIX = 64
+
+
+def _network(address: str) -> str:
+    """An IPv4 address as it is: one household behind its router, as a v4 network gives it one.
+    An IPv6 address by its /64: a /64 is the smallest block a provider gives a home or a phone
+    (RFC 6177), inside which its owner may take any of 2^64 addresses at will (privacy addresses
+    change daily), so counting single addresses would hand a guesser endless fresh ones. Not a
+    wider prefix: a /56 or /48 is often shared by many customers of one provider or one office."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address  # not an address (a misconfigured proxy): counted as the text it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
 
 
 # -- log-in and sign-up -----------------------------------------------------------------------------
@@ -147,6 +238,7 @@ class LoginLimits:
     pair: Limit  # failures for one account from one address: the lock a guesser meets first
     address: Limit  # failures from one address, whatever the accounts (many accounts tried)
     account: Limit  # failures for one account from everywhere: only for browsers new to it
+    device: Limit  # failures for one account from one browser that logged in to it before
 
 
 def login_limits() -> LoginLimits:
@@ -154,6 +246,7 @@ def login_limits() -> LoginLimits:
         Limit("login-account-address", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
         Limit("login-address", *settings.LOGIN_FAILURES_PER_ADDRESS),
         Limit("login-account", *settings.LOGIN_FAILURES_PER_ACCOUNT),
+        Limit("login-known-device", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
     )
 
 
@@ -168,6 +261,12 @@ class Refused(Exception):
 
 def _device_mark(name: str) -> str:
     return hashlib.sha256(f"known-device:{name}".encode()).hexdigest()[:16]
+
+
+def _known_device_id(request: HttpRequest) -> str:
+    """This browser, by its signed mark as sent: only the server can sign one, and it signs a new
+    one (a new timestamp) at each log-in, so each is one browser's."""
+    return hashlib.sha256(request.COOKIES.get(KNOWN_DEVICE_COOKIE, "").encode()).hexdigest()
 
 
 def _device_marks(request: HttpRequest) -> list[str]:
@@ -200,22 +299,41 @@ def remember_device(request: HttpRequest, response: HttpResponse, username: str)
 
 
 def _login_counts(request: HttpRequest, username: str) -> list[tuple[Limit, str, str]]:
-    """Each limit a log-in counts against: (limit, who, the refusal's words)."""
+    """Each limit a log-in counts against: (limit, who, the refusal's words).
+
+    A browser that logged in to the account before (a valid signed mark) proves itself: it meets
+    only its own count of wrong passwords, never the locks that guessers on its network or
+    elsewhere ran into, so a member is not kept out by someone else's guessing. Every other
+    browser meets the account's lock from its address, its address's lock, and the account's lock
+    from everywhere, each a fixed window: a lock ends when its window does, and attempts refused
+    meanwhile are not counted, so a slow drip of guesses cannot stretch one lock out."""
     limits, name, place = login_limits(), username.casefold(), client_address(request)
-    counts = [
+    if known_device(request, username):
+        return [
+            (
+                limits.device,
+                f"{name}\n{_known_device_id(request)}",
+                f"Too many wrong passwords for {username} from this browser",
+            )
+        ]
+    return [
         (limits.pair, f"{name}\n{place}", f"Too many wrong passwords for {username} from your network"),
         (limits.address, place, "Too many failed log-ins from your network"),
+        (
+            limits.account,
+            name,
+            f"Too many wrong passwords for {username} from many places: it is locked for browsers "
+            "that have not logged in to it before",
+        ),
     ]
-    if not known_device(request, username):
-        counts.append(
-            (
-                limits.account,
-                name,
-                f"Too many wrong passwords for {username} from many places: it is locked for browsers "
-                "that have not logged in to it before",
-            )
-        )
-    return counts
+
+
+def _checking_turn(request: HttpRequest, username: str) -> str:
+    """Whose turn a password check takes: the address's, or a known browser's own (so a flood of
+    guesses from its network never keeps it waiting)."""
+    if known_device(request, username):
+        return f"throttle:checking:{_known_device_id(request)}"
+    return f"{_key(login_limits().address, client_address(request))}:checking"
 
 
 @contextmanager
@@ -225,52 +343,60 @@ def password_check(request: HttpRequest, username: str) -> Iterator[None]:
     time and leaves the other cores to the players. Otherwise counted against each limit first
     (``login_succeeded`` takes it back)."""
     counts = _login_counts(request, username)
-    turn = f"{_key(login_limits().address, client_address(request))}:checking"
+    turn = _checking_turn(request, username)
+    for limit, who, words in counts:
+        if wait := wait_seconds(limit, who):
+            raise Refused(f"{words}: try again in {in_words(wait)}.")
+    if not _counting(lambda store: store.add(turn, True, timeout=CHECK_SECONDS)):
+        raise Refused("Another log-in from your network is being checked: try again.")
     try:
-        for limit, who, words in counts:
-            if wait := wait_seconds(limit, who):
-                raise Refused(f"{words}: try again in {in_words(wait)}.")
-        if not cache.add(turn, True, timeout=CHECK_SECONDS):
-            raise Refused("Another log-in from your network is being checked: try again.")
-    except CACHE_ERRORS as error:
-        logger.warning("log-in limits unavailable: %s", error)
-        raise Refused(UNCHECKED) from None
-    try:
-        try:
-            for limit, who, _ in counts:
-                count_attempt(limit, who)
-        except CACHE_ERRORS as error:
-            logger.warning("log-in limits unavailable: %s", error)
-            raise Refused(UNCHECKED) from None
+        for limit, who, _ in counts:
+            count_attempt(limit, who)
         yield
     finally:
-        with suppress(*CACHE_ERRORS):
-            cache.delete(turn)
+        _counting(lambda store: store.delete(turn))
 
 
 def login_succeeded(request: HttpRequest, username: str) -> None:
-    """The right password clears its count for this account from this address, and takes this
-    attempt off the others'."""
-    try:
-        for limit, who, _ in _login_counts(request, username):
-            if limit.name == login_limits().pair.name:
-                forget(limit, who)
-            else:
-                take_back(limit, who)
-    except CACHE_ERRORS as error:  # the password was right: the log-in stands
-        logger.warning("log-in limits unavailable: %s", error)
+    """The right password clears its count for this account from this address (or this browser),
+    and takes this attempt off the others'."""
+    limits = login_limits()
+    for limit, who, _ in _login_counts(request, username):
+        if limit.name in (limits.pair.name, limits.device.name):
+            forget(limit, who)
+        else:
+            take_back(limit, who)
 
 
 def signup_refusal(request: HttpRequest) -> str | None:
     """Why this sign-up is refused before it is read, or None; a form that is read is counted."""
     limit, address = signup_limit(), client_address(request)
-    try:
-        if wait := wait_seconds(limit, address):
-            return f"Too many sign-ups from your network: try again in {in_words(wait)}."
-        count_attempt(limit, address)
-    except CACHE_ERRORS as error:
-        logger.warning("sign-up limit unavailable: %s", error)
-        return "Sign-ups cannot be checked for a moment: try again in a minute."
+    if wait := wait_seconds(limit, address):
+        return f"Too many sign-ups from your network: try again in {in_words(wait)}."
+    count_attempt(limit, address)
+    return None
+
+
+# -- restores, imports and exports -----------------------------------------------------------------
+
+EXCHANGE_WORDS = {"restore": "restores and imports", "export": "exports"}
+
+
+def exchange_refusal(request: HttpRequest, name: str) -> tuple[str, int] | None:
+    """Count one restore or import (``name`` "restore") or export ("export") against its limits
+    per account and per address (``EXCHANGE_LIMITS``), or why not, in words, and the seconds to
+    wait. Nothing is counted while a limit is used up."""
+    per_account, per_address, seconds = settings.EXCHANGE_LIMITS[name]
+    counts = [(Limit(f"{name}-address", per_address, seconds), client_address(request), "from your network")]
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        counts.append((Limit(f"{name}-account", per_account, seconds), str(user.pk), "on your account"))
+    for limit, who, whose in counts:
+        if wait := wait_seconds(limit, who):
+            words = f"Too many {EXCHANGE_WORDS[name]} {whose} in a short time: try again in {in_words(wait)}."
+            return words, wait
+    for limit, who, _ in counts:
+        count_attempt(limit, who)
     return None
 
 
@@ -328,49 +454,7 @@ def _over(name: str, whose: str, wait: int) -> OverBudget:
     return OverBudget(words, wait)
 
 
-View = Callable[..., HttpResponse]
-
-
-def always(request: HttpRequest) -> bool:
-    return True
-
-
-def limited(name: str, *, when: Callable[[HttpRequest], bool] = always) -> Callable[[View], View]:
-    """A view that spends one use of the budget ``name`` per request (or per request for which
-    ``when`` holds), and over it answers 429 with the refusal in words and ``Retry-After``."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            over = spend(request, name) if when(request) else None
-            if over is not None:
-                return too_many_requests(request, over.words, over.seconds)
-            return view(request, *args, **kwargs)
-
-        return wrapped
-
-    return decorate
-
-
-def too_many_requests(request: HttpRequest, words: str, seconds: int) -> HttpResponse:
-    """The 429 page, or for htmx its banner (``429.html#banner``), swapped over the page's own
-    error banner (``base.html``) so the table the player was on stays as it was."""
-    context = {"refusal": words, "back": _way_back(request)}
-    response = page_or_partial(request, "429.html", "banner", context, status=TOO_MANY_REQUESTS)
-    response["Retry-After"] = str(seconds)
-    if wants_partial(request):
-        response["HX-Retarget"] = "#request-error"
-        response["HX-Reswap"] = "outerHTML"
-        response["HX-Push-Url"] = "false"  # the refused URL is not the page now shown
-    return response
-
-
-def _way_back(request: HttpRequest) -> str:
-    """Where the page's link leads: the same address for a GET (to try again), the page the form
-    was sent from for a POST (the form's own URL answers only POST), else the front page."""
-    if request.method == "GET":
-        return request.get_full_path()
-    came_from = request.META.get("HTTP_REFERER", "")
-    if url_has_allowed_host_and_scheme(came_from, {request.get_host()}, request.is_secure()):
-        return came_from
-    return reverse("home")
+# ``limited`` (a view spending a budget) and the 429 page moved to ``scorepad/views/limits.py``:
+# this module only counts, and a lower layer never draws a page. ``spend`` keeps its signature
+# for it. While the shared cache does not answer, ``wait_seconds`` and ``count_attempt`` count in
+# this process (``_counting``) and no longer raise, so budgets keep holding through an outage.

@@ -13,6 +13,7 @@ import uuid
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import CacheHandler
+from django.test import Client
 from django.urls import reverse
 from django.utils.connection import ConnectionProxy
 
@@ -63,15 +64,21 @@ def test_two_servers_count_one_accounts_log_ins_together(client, settings, monke
             redis.delete(*keys)
 
 
-def test_a_cache_that_does_not_answer_refuses_log_ins_in_words_and_lets_practice_on(client, monkeypatch):
-    """Redis restarting: no unlimited guessing, no 500, and the practice table keeps playing."""
+def test_a_cache_that_does_not_answer_lets_members_in_and_still_limits_guessers(
+    client, monkeypatch, settings
+):
+    """Redis restarting: no unlimited guessing, no 500, no member refused, and the practice table
+    keeps playing: each limit is counted in the process meanwhile."""
+    settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = (3, 900)
     User.objects.create_user("ann", password=PASSWORD)
     game = start(client)
     monkeypatch.setattr(throttle, "cache", server(cache_settings("redis://127.0.0.1:1/0")))  # nobody there
-    refused = log_in(client, "ann")
-    assert refused.status_code == 429
-    assert throttle.UNCHECKED in refused.content.decode()
+    assert log_in(client, "ann").status_code == 302
     assert client.post(reverse("practice_act", args=[game.pk]), answer_of(game)).status_code == 302
+    guesser = Client()
+    for _ in range(3):
+        assert log_in(guesser, "ann", "guess", REMOTE_ADDR="10.0.0.7").status_code == 200
+    assert log_in(guesser, "ann", REMOTE_ADDR="10.0.0.7").status_code == 429
 
 
 def test_servers_counting_at_the_same_moment_lose_no_attempt(monkeypatch, redis_settings):

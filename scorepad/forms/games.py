@@ -483,6 +483,6 @@ def _side_points_field(label: str, subject: str) -> forms.IntegerField:
         max_value=SCORE_LIMIT,
         error_messages={
             "invalid": f"{subject} a whole number.",
-            "max_value": f"{subject} at most {SCORE_LIMIT}.",
+            "max_value": f"{subject.replace('%', '%%')} at most {SCORE_LIMIT}.",
         },
     )

@@ -6,19 +6,25 @@ and the like are always scored afresh from the hands as entered (``Game.record()
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import Http404
+from redis.exceptions import RedisError
 
 from ..engine.cards import SUITS
 from ..engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, Variant
 from ..models import Game, Hand, Household, Player, Seat, record_of
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,11 +383,42 @@ def tally_key(game: Game) -> str:
 TALLY_SECONDS = 30 * 24 * 3600  # a month unread, then scored again when next shown
 
 
+# A cache that does not answer (Redis down, restarting or paused; the socket timeout in the
+# settings bounds each wait): the tallies are a copy of what the database holds, so a read scores
+# the games from their hands instead, and a write that committed stands. After a failure this
+# thread's connection rests a few seconds, so a paused Redis costs one timeout, not one per call.
+CACHE_ERRORS = (RedisError, OSError)
+CACHE_REST_SECONDS = 5.0
+_resting_until: dict[int, float] = {}  # by id of a cache connection: when to try it again
+
+
+def _tally_cache[T](call: Callable[[BaseCache], T], instead: T) -> T:
+    connection = caches[DEFAULT_CACHE_ALIAS]  # this thread's own
+    if _resting_until.get(id(connection), 0.0) > time.monotonic():
+        return instead
+    try:
+        return call(connection)
+    except CACHE_ERRORS as error:
+        _resting_until[id(connection)] = time.monotonic() + CACHE_REST_SECONDS
+        logger.warning("tallies scored from the database, the cache did not answer: %s", error)
+        return instead
+
+
+def _cache_get_many(keys: list[str]) -> dict[str, Any]:
+    return _tally_cache(lambda cache: cache.get_many(keys), {}) if keys else {}
+
+
+def _cache_set_many(values: Mapping[str, Any]) -> None:
+    """Keep ``values``; a cache that does not answer loses nothing (the next read scores again)."""
+    _tally_cache(lambda cache: cache.set_many(dict(values), timeout=TALLY_SECONDS), [])
+
+
 def tally_written(games: Sequence[tuple[Game, GameScore]]) -> None:
     """Keep the tallies of games just written, once the write commits (a write rolled back leaves
-    nothing behind): the next statistics view finds them. Aggregated once per write."""
+    nothing behind): the next statistics view finds them. Aggregated once per write. The write has
+    committed by then: a cache that does not answer never turns a stored hand into an error."""
     tallies = {tally_key(game): GameTally.of(scored) for game, scored in games}
-    transaction.on_commit(lambda: cache.set_many(tallies, timeout=TALLY_SECONDS))
+    transaction.on_commit(lambda: _cache_set_many(tallies))
 
 
 def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = None) -> list[GameTally]:
@@ -391,7 +428,7 @@ def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = 
     keys = [tally_key(game) for game in games]
     found = {key: known[key] for key in keys if known and key in known}
     if len(found) < len(keys):
-        found.update(cache.get_many([key for key in keys if key not in found]))
+        found.update(_cache_get_many([key for key in keys if key not in found]))
     missing = [game for game, key in zip(games, keys, strict=True) if key not in found]
     if missing:
         hands: dict[int, list[Hand]] = {game.pk: [] for game in missing}
@@ -401,7 +438,7 @@ def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = 
             tally_key(game): GameTally.of(score_game(*parse_record(record_of(game, hands[game.pk]))))
             for game in missing
         }
-        cache.set_many(scored, timeout=TALLY_SECONDS)
+        _cache_set_many(scored)
         found.update(scored)
     return [found[key] for key in keys]
 
@@ -430,11 +467,11 @@ def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
         if game_id in seated:  # a game started since the games were read waits for the next view
             seated[game_id].append(roster[player_id])
     book_key = household_tallies_key(household)
-    book: dict[str, GameTally] = cache.get(book_key) or {}
+    book: dict[str, GameTally] = _cache_get_many([book_key]).get(book_key) or {}
     tallies = game_tallies(games, known=book)
     current = {tally_key(game): tally for game, tally in zip(games, tallies, strict=True)}
     if current.keys() != book.keys():
-        cache.set(book_key, current, timeout=TALLY_SECONDS)
+        _cache_set_many({book_key: current})
     return [(seated[game.pk], tally) for game, tally in zip(games, tallies, strict=True)]
 
 

@@ -9,7 +9,7 @@ field; the write itself is one transaction.
 import json
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -140,6 +140,14 @@ def _backup_problem(where: str, message: str) -> ServiceError:
     return ServiceError(f"{where}: {message}" if where else message)
 
 
+# The dates a backup may hold: the app was written long after 2000, and nothing it stores is in the
+# future (a day's margin for clocks). A date far outside would be stored by PostgreSQL as a moment
+# before year 1 or after 9999 in UTC, which no page could read back.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST_AHEAD = timedelta(days=1)
+BACKUP_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # what the export writes: a UUID's 32 hex digits
+
+
 def _when(value: Any, where: str) -> datetime:
     try:
         moment = parse_datetime(value) if isinstance(value, str) else None
@@ -147,6 +155,15 @@ def _when(value: Any, where: str) -> datetime:
         moment = None
     if moment is None or moment.tzinfo is None:
         raise _backup_problem(where, "created_at must be a date and time with its zone (ISO 8601)")
+    latest = now() + LATEST_AHEAD
+    try:
+        within = EARLIEST <= moment <= latest
+    except OverflowError:  # its zone takes it past year 1 or 9999
+        within = False
+    if not within:
+        raise _backup_problem(
+            where, f"created_at must be between {EARLIEST:%Y-%m-%d} and {latest:%Y-%m-%d}: {value} is not"
+        )
     return moment
 
 
@@ -159,8 +176,8 @@ def _checked_backup(data: Any) -> dict[str, Any]:
             f"This backup is version {data.get('version')!r}: this app reads version {BACKUP_VERSION}."
         )
     backup_id = data.get("backup_id")
-    if not isinstance(backup_id, str) or not 8 <= len(backup_id) <= 64:
-        raise ServiceError("This backup has no backup_id: export it again.")
+    if not isinstance(backup_id, str) or not BACKUP_ID.fullmatch(backup_id):
+        raise ServiceError("This backup has no backup_id (8 to 64 letters and digits): export it again.")
     household = data.get("household")
     if (
         not isinstance(household, dict)
@@ -168,6 +185,8 @@ def _checked_backup(data: Any) -> dict[str, Any]:
         or not household["name"].strip()
     ):
         raise ServiceError("household: a household needs a name.")
+    if len(household["name"].strip()) > HOUSEHOLD_NAME_MAX:
+        raise ServiceError(f"household: a name of at most {HOUSEHOLD_NAME_MAX} characters.")
     players = data.get("players")
     if not isinstance(players, list) or not all(_is_player(player) for player in players):
         raise ServiceError(
@@ -188,7 +207,7 @@ def _checked_backup(data: Any) -> dict[str, Any]:
     checked = [_checked_game(game, len(players), f"game {number + 1}") for number, game in enumerate(games)]
     return {
         "backup_id": backup_id,
-        "household": household["name"].strip()[:HOUSEHOLD_NAME_MAX],
+        "household": household["name"].strip(),
         "created_at": _when(household.get("created_at"), "household"),
         "players": players,
         "games": checked,
@@ -268,6 +287,8 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
     for number, deal in enumerate(deals):
         if deal.get("thrown_in") and set(deal) != {"dealer", "thrown_in"}:
             raise _backup_problem(where, f"hand {number + 1}: a thrown-in deal has only its dealer")
+    if not isinstance(game.get("abandoned", False), bool):
+        raise _backup_problem(where, "abandoned is true or false")
     return {
         "variant": variant.id,
         "settings": game.get("settings") or {},

@@ -29,6 +29,7 @@ from ..selectors.games import (
 from ..selectors.households import game_count, roster_size
 from ..services import ServiceError
 from ..services.exchange import game_import, household_restore
+from .limits import exchange_limited, posted
 from .rendering import page_or_partial, signed_in
 
 GAMES_PER_PAGE = 20
@@ -96,6 +97,7 @@ def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@exchange_limited("export")
 def game_export_json(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 2, "ensure_ascii": False})
@@ -106,6 +108,7 @@ def game_export_json(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@exchange_limited("export")
 def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     response = HttpResponse(
@@ -118,6 +121,7 @@ def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@exchange_limited("restore", when=posted)
 def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
     """Step one reads and checks the record; step two (same form) seats the roster and saves."""
     household = get_household_for_user(request.user, household_id)
@@ -159,6 +163,7 @@ def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@exchange_limited("export")
 def household_backup_json(request: HttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     response = JsonResponse(household_backup(household=household), json_dumps_params={"ensure_ascii": False})
@@ -169,6 +174,7 @@ def household_backup_json(request: HttpRequest, household_id: int) -> HttpRespon
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@exchange_limited("restore", when=posted)
 def household_restore_view(request: HttpRequest) -> HttpResponse:
     """Upload a household backup: checked in full, then restored as a new household you belong to."""
     form = RestoreForm(request.POST or None, request.FILES or None)

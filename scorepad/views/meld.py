@@ -20,7 +20,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from scorepad import throttle
 from scorepad.engine import cards
 from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
 from scorepad.engine.cards import Card, Suit
@@ -35,6 +34,7 @@ from scorepad.forms.meld import (
     ReturnTrip,
 )
 
+from .limits import limited
 from .rendering import page_or_partial
 
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
@@ -140,7 +140,7 @@ def _asks_advice(request: HttpRequest) -> bool:
 
 
 @require_GET
-@throttle.limited("bid-advice", when=_asks_advice)
+@limited("bid-advice", when=_asks_advice)
 def meld_calculator(request: HttpRequest) -> HttpResponse:
     form = MeldQueryForm(request.GET)
     trip = ReturnTrip.from_query(request.GET, host=request.get_host(), secure=request.is_secure())

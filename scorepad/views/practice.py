@@ -17,7 +17,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from .. import throttle
 from ..engine.variants import VARIANTS
 from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
@@ -43,6 +42,7 @@ from ..services.practice import (
     practice_start,
     practice_undo,
 )
+from .limits import limited
 from .practice_session import remember_game, session_user
 from .rendering import go_to, htmx_of, page_or_partial
 
@@ -58,7 +58,7 @@ def _asks_hint(request: HttpRequest) -> bool:
     return request.GET.get("hint") == "1"
 
 
-@throttle.limited("practice-start", when=_posted)
+@limited("practice-start", when=_posted)
 def practice_home(request: HttpRequest) -> HttpResponse:
     """Pick the variant (a link per variant resets the rules to its defaults), rules and bots; start."""
     variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
@@ -96,14 +96,14 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     return _busy(busy, render(request, "scorepad/practice_new.html", context))
 
 
-@throttle.limited("practice-hint", when=_asks_hint)
+@limited("practice-hint", when=_asks_hint)
 def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _table(request, game, hint=_asks_hint(request))
 
 
 @require_POST
-@throttle.limited("practice-move")
+@limited("practice-move")
 def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     table = practice_table(game)
@@ -123,14 +123,14 @@ def practice_undo_view(request: HttpRequest, practice_id: int) -> HttpResponse:
 
 
 @require_POST
-@throttle.limited("practice-move")
+@limited("practice-move")
 def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _write(request, game, lambda version: practice_next_hand(game=game, version=version).game)
 
 
 @require_POST
-@throttle.limited("practice-start")
+@limited("practice-start")
 def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:

@@ -18,12 +18,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import throttle
 from ..engine.log import dumps
 from ..selectors.practice import get_practice_for_request
 from ..selectors.practice_review import review_page, step_board
 from ..services.practice import PracticeAlreadyStarted
 from ..services.practice_review import ReviewRefused, hand_log, practice_replay, practice_review_work
+from .limits import limited
 from .practice_session import remember_game, session_user
 from .rendering import go_to, page_or_partial
 
@@ -50,7 +50,7 @@ def back_to_the_game_when_refused(view: View) -> View:
 
 
 @require_GET
-@throttle.limited("practice-review")
+@limited("practice-review")
 @back_to_the_game_when_refused
 def practice_review_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
@@ -89,7 +89,7 @@ def practice_log_view(request: HttpRequest, practice_id: int, hand: int) -> Http
 
 
 @require_POST
-@throttle.limited("practice-start")
+@limited("practice-start")
 @back_to_the_game_when_refused
 def practice_replay_view(request: HttpRequest, practice_id: int, hand: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)

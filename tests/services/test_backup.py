@@ -166,3 +166,37 @@ def test_a_restored_households_statistics_need_no_scoring_once_it_is_written(
     monkeypatch.setattr(selectors, "score_game", lambda *args: pytest.fail("scored a game again"))
     tallies = [tally for _game, tally in selectors.scored_games(restored)]
     assert sorted(tally.hands for tally in tallies) == [2, 5]  # the double-deck game is abandoned
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        # Dates whose UTC moment falls outside years 1..9999: PostgreSQL stores them, and no page
+        # could read the row again; SQLite fails to store them.
+        (lambda b: b["games"][0].update(created_at="0001-01-01T00:30:00+01:00"), "game 1: created_at"),
+        (lambda b: b["games"][1].update(created_at="9999-12-31T23:59:59-14:00"), "game 2: created_at"),
+        (lambda b: b["household"].update(created_at="0001-01-01T00:30:00+01:00"), "household: created_at"),
+        (lambda b: b["games"][0].update(created_at="1999-12-31T23:00:00+00:00"), "between 2000-01-01 and"),
+        (lambda b: b["games"][0].update(created_at="2999-01-01T00:00:00+00:00"), "between 2000-01-01 and"),
+        (lambda b: b.update(backup_id="abcdefgh\x00ijkl"), "backup_id"),
+        (lambda b: b.update(backup_id="abcdefgh ijkl"), "backup_id"),
+        (lambda b: b["household"].update(name="S" * 81), "household: a name of at most 80 characters"),
+        (lambda b: b["games"][0].update(abandoned="yes"), "game 1: abandoned is true or false"),
+        (lambda b: b["games"][0].update(settings={"target\x00": 5}), "game 1"),
+        (lambda b: b["games"][0].update(settings=["target"]), "game 1"),
+    ],
+)
+def test_a_crafted_backup_is_refused_in_words_and_restores_nothing(backup, change, words):
+    before = Household.objects.count()
+    bad = copy.deepcopy(backup)
+    change(bad)
+    with pytest.raises(ServiceError, match=words):
+        household_restore(data=bad, user=make_user("bea"))
+    assert Household.objects.count() == before
+
+
+def test_the_dates_of_a_backup_within_the_range_are_kept_as_written(backup):
+    wipe()
+    backup["games"][0]["created_at"] = "2000-01-01T00:00:00+00:00"  # the earliest a backup may hold
+    restored = household_restore(data=backup, user=make_user("bea"))
+    assert restored.games.order_by("created_at").first().created_at.isoformat() == "2000-01-01T00:00:00+00:00"

@@ -177,3 +177,48 @@ def test_one_accounts_guesser_does_not_lock_a_shared_address_for_everyone(client
     for _ in range(20):  # ann's account guessed from the café's address
         log_in(Client(), "ann", "guess", REMOTE_ADDR="10.0.0.9")
     assert log_in(client, "bea", REMOTE_ADDR="10.0.0.9").status_code == 302  # bea, in the same café
+
+
+def test_a_browser_that_logged_in_before_is_let_in_though_guessers_locked_its_network(client, limits):
+    """The lock wears off for a browser that proves itself: a member's phone (its signed mark) with
+    the right password is never held by locks others ran into, on its network or from anywhere."""
+    User.objects.create_user("ann", password=PASSWORD)
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.9").status_code == 302
+    client.post(reverse("logout"))
+    guesser = Client()
+    for name in ["ann", "ann", "ann", "bea", "cy"]:  # ann's lock from the address, then the address's
+        log_in(guesser, name, "guess", REMOTE_ADDR="10.0.0.9")
+    for n in range(8):  # and the account's lock from everywhere
+        log_in(Client(), "ann", "guess", REMOTE_ADDR=f"10.6.6.{n}")
+    assert log_in(guesser, "ann", REMOTE_ADDR="10.0.0.9").status_code == 429
+    assert log_in(client, "ann", REMOTE_ADDR="10.0.0.9").status_code == 302  # her phone, same network
+
+
+def test_a_known_browser_meets_its_own_count_of_wrong_passwords(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    assert log_in(client, "ann").status_code == 302
+    client.post(reverse("logout"))
+    for _ in range(3):
+        assert log_in(client, "ann", "guess").status_code == 200
+    refused = log_in(client, "ann")
+    assert refused.status_code == 429
+    assert "Too many wrong passwords for ann from this browser: try again in 15 minutes." in (
+        refused.content.decode()
+    )
+
+
+def test_ipv6_is_counted_by_its_64_and_ipv4_by_its_address():
+    def address(remote):
+        return throttle.client_address(RequestFactory().get("/", REMOTE_ADDR=remote))
+
+    assert address("2001:db8:1:2::5") == address("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address("2001:db8:1:3::5") == "2001:db8:1:3::/64"
+    assert address("::ffff:10.0.0.9") == address("10.0.0.9") == "10.0.0.9"
+    assert address("10.0.0.8") != address("10.0.0.9")
+
+
+def test_a_guesser_taking_a_new_ipv6_address_each_time_meets_the_lock(client, limits):
+    User.objects.create_user("ann", password=PASSWORD)
+    for n in range(3):
+        log_in(client, "ann", "guess", REMOTE_ADDR=f"2001:db8:1:2::{n + 1:x}")
+    assert log_in(client, "ann", REMOTE_ADDR="2001:db8:1:2:abcd::9").status_code == 429
