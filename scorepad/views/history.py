@@ -15,17 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..engine.variants import VARIANTS
 from ..forms.history import HistoryFilterForm, ImportForm, RestoreForm, SeatsForm
 from ..models import Game
+from ..pages.statistics import partnership_leaderboard, player_statistics
 from ..selectors.access import get_game_for_user, get_household_for_user
 from ..selectors.exchange import game_export, household_backup, household_history_csv
-from ..selectors.games import (
-    GameTally,
-    game_tallies,
-    games_for_household,
-    partnership_leaderboard,
-    player_statistics,
-    scored_games,
-    seated_side_names,
-)
+from ..selectors.games import GameTally, game_tallies, games_for_household, scored_games, seated_side_names
 from ..selectors.households import game_count, roster_size
 from ..services import ServiceError
 from ..services.exchange import game_import, household_restore
