@@ -177,7 +177,7 @@ def test_only_the_bidder_plans_its_later_cards_and_only_where_that_was_measured_
     variant_id: str, bidder: int, planned: bool
 ) -> None:
     """``plans_of``: seat 0 leading, one plan per candidate for the bidder in classic and
-    six-handed; none for its partner or a defender, nor in double-deck (measured: MEASUREMENTS.md)."""
+    six-handed; none for its partner or a defender, nor in double-deck (measured: bots/FINDINGS.md)."""
     legal = tuple(parse_cards("AS KD"))
     view = make_view(variant_id, hand="AS KD", bidder=bidder, bid=60, trump=HEARTS, legal=legal)
     plans = plans_of(view, legal)
