@@ -1,11 +1,18 @@
-"""Fixtures shared by every test: plain static storage, and Playwright on the system chromium."""
+"""Fixtures shared by every test: plain static storage, Playwright on the system chromium, and the
+table most tests play at: Ann, her household (the Smiths) and their games."""
 
 import os
 import shutil
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from hypothesis import settings as hypothesis_settings
+
+from scorepad.models import Game, Household
+from scorepad.services.households import household_create, player_create
+from tests.helpers import PASSWORD
+from tests.sample_games import ROSTER, three_games
 
 # Sync Playwright runs an event loop in the test thread; the ORM beside it is still sync.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -76,3 +83,43 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE, "is_mobile": True, "has_touch": True}
+
+
+# -- the table most tests play at ------------------------------------------------------------------
+
+
+@pytest.fixture
+def ann(django_user_model):
+    """Ann, the user most tests act as: her password lets a browser or the log-in form sign her in;
+    a test client signs her in with ``force_login`` (``member``)."""
+    return django_user_model.objects.create_user(username="ann", password=PASSWORD)
+
+
+@pytest.fixture
+def member(client: Client, ann) -> Client:
+    """A test client signed in as Ann."""
+    client.force_login(ann)
+    return client
+
+
+@pytest.fixture
+def roster() -> tuple[str, ...]:
+    """The players ``household`` starts with. A module whose tests seat players of their own
+    overrides this with ``()``."""
+    return ROSTER
+
+
+@pytest.fixture
+def household(ann, roster) -> Household:
+    """Ann's household, the Smiths, with ``roster`` on it."""
+    household = household_create(user=ann, name="The Smiths")
+    for name in roster:
+        player_create(household=household, name=name)
+    return household
+
+
+@pytest.fixture
+def games(household) -> dict[str, Game]:
+    """Three games of the household, scored by hand in ``tests/sample_games.py``: classic won by
+    Ann & Cy, classic still going, and double-deck still going."""
+    return three_games(household)

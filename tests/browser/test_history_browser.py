@@ -5,18 +5,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers import PASSWORD, log_in_page
-from tests.sample_games import make_household, three_games
+from tests.helpers import log_in_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def household(django_user_model):
-    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
-    household = make_household(user)
-    three_games(household)
-    return household
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("games")]
 
 
 def test_choosing_a_filter_swaps_the_list_and_pushes_the_url(live_server, page: Page, household):

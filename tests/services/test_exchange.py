@@ -23,11 +23,6 @@ from tests.sample_games import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def household():
-    return make_household(make_user("ann"))
-
-
 def seats(household, names):
     players = {player.name: player for player in household.players.all()}
     return [players[name] for name in names]

@@ -13,13 +13,6 @@ from tests.helpers import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ann(client):
-    user = User.objects.create_user("ann", password=PASSWORD)
-    client.force_login(user)
-    return user
-
-
 def test_sign_up_logs_the_new_user_in(client):
     response = client.post(
         reverse("signup"), {"username": "bea", "password1": PASSWORD, "password2": PASSWORD}
@@ -46,6 +39,7 @@ def test_login_page_and_logging_in(client):
     assert client.get(reverse("home")).context["user"].is_authenticated
 
 
+@pytest.mark.usefixtures("member")
 def test_logout_is_a_post(client, ann):
     assert client.get(reverse("logout")).status_code == 405
     client.post(reverse("logout"))
@@ -112,6 +106,7 @@ def test_the_meld_calculator_carries_the_account_links_in_the_top_bar(client):
     assert f'href="{reverse("login")}"' not in member
 
 
+@pytest.mark.usefixtures("member")
 def test_creating_a_household_makes_the_user_a_member(client, ann):
     response = client.post(reverse("household_new"), {"name": "Smiths"})
     household = Household.objects.get()
@@ -120,6 +115,7 @@ def test_creating_a_household_makes_the_user_a_member(client, ann):
     assert b"Smiths" in client.get(reverse("home")).content
 
 
+@pytest.mark.usefixtures("member")
 def test_a_household_needs_a_name(client, ann):
     response = client.post(reverse("household_new"), {"name": " "})
     assert response.status_code == 200
@@ -127,6 +123,7 @@ def test_a_household_needs_a_name(client, ann):
     assert not Household.objects.exists()
 
 
+@pytest.mark.usefixtures("member")
 def test_adding_a_player_to_the_roster(client, ann):
     household = household_create(user=ann, name="Smiths")
     client.post(reverse("player_add", args=[household.pk]), {"name": "Grandpa Joe"})
@@ -134,6 +131,7 @@ def test_adding_a_player_to_the_roster(client, ann):
     assert b"Grandpa Joe" in page.content
 
 
+@pytest.mark.usefixtures("member")
 def test_a_duplicate_player_is_refused_next_to_the_name(client, ann):
     household = household_create(user=ann, name="Smiths")
     client.post(reverse("player_add", args=[household.pk]), {"name": "Joe"})
@@ -143,6 +141,7 @@ def test_a_duplicate_player_is_refused_next_to_the_name(client, ann):
     assert household.players.count() == 1
 
 
+@pytest.mark.usefixtures("member")
 def test_another_households_page_is_a_404(client, ann):
     other = household_create(user=User.objects.create_user("zed", password=PASSWORD), name="Joneses")
     assert client.get(reverse("household", args=[other.pk])).status_code == 404
@@ -152,6 +151,7 @@ def test_another_households_page_is_a_404(client, ann):
     assert not other.players.exists()
 
 
+@pytest.mark.usefixtures("member")
 def test_an_invitation_link_joins_once(client, ann):
     household = household_create(user=ann, name="Smiths")
     response = client.post(reverse("invite_new", args=[household.pk]))
@@ -176,6 +176,7 @@ def test_an_invitation_link_joins_once(client, ann):
     assert not household.members.filter(pk=cy.pk).exists()
 
 
+@pytest.mark.usefixtures("member")
 def test_a_user_in_two_households_sees_both_on_home(client, ann):
     household_create(user=ann, name="Smiths")
     other = household_create(user=User.objects.create_user("zed", password=PASSWORD), name="Joneses")

@@ -18,31 +18,9 @@ from tests.sample_games import (
     import_game,
     make_household,
     make_user,
-    three_games,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def user():
-    return make_user("ann")
-
-
-@pytest.fixture
-def household(user):
-    return make_household(user)
-
-
-@pytest.fixture
-def member(client, user):
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def games(household):
-    return three_games(household)
 
 
 def page_of(response) -> str:
@@ -319,10 +297,10 @@ def test_another_households_player_cannot_be_seated(member, household):
     assert not Game.objects.exists()
 
 
-def test_a_roster_too_small_for_the_game_is_explained(member, user):
+def test_a_roster_too_small_for_the_game_is_explained(member, ann):
     from scorepad.services.households import household_create
 
-    small = household_create(user=user, name="Just us")
+    small = household_create(user=ann, name="Just us")
 
     page = page_of(member.post(import_url(small), {"record": json.dumps(CLASSIC_WON)}))
 

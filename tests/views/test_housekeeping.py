@@ -9,22 +9,10 @@ from django.utils import timezone
 
 from scorepad.models import Game, Invite
 from scorepad.services.households import invite_create
-from tests.sample_games import CLASSIC_PLAYING, make_household, make_user, three_games
+from tests.sample_games import CLASSIC_PLAYING, make_user
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann():
-    return make_user("ann")
-
-
-@pytest.fixture
-def household(client, ann):
-    client.force_login(ann)
-    household = make_household(ann)
-    three_games(household)
-    return household
+# Every test here acts as Ann, signed in, at a household with three games.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("member", "games")]
 
 
 def test_an_abandoned_game_leaves_the_statistics_and_can_be_resumed(client, household):

@@ -10,16 +10,10 @@ from django.urls import reverse
 from scorepad.engine.game import from_json
 from scorepad.models import Household, Player, PracticeGame
 from scorepad.services.practice import practice_start
-from tests.sample_games import make_household, make_user
+from tests.sample_games import make_household
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann(client):
-    user = make_user("ann")
-    client.force_login(user)
-    return user
+# Every test here acts as Ann, signed in.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("member")]
 
 
 def test_a_practice_bid_of_hundreds_of_digits_is_refused_in_words_and_changes_nothing(client, ann):
