@@ -1,5 +1,24 @@
-"""The layers stay visible: no view queries the ORM or defines a form, and no module imports
-another's private name (README "How the code is laid out")."""
+"""The layers stay visible (README "How the code is laid out"). Bottom to top, a module imports
+only from its own layer or those below:
+
+1. ``engine``: the rules, scoring and bots, pure Python.
+2. ``constants``: the few numbers and words every layer above shares.
+3. ``models`` (and ``migrations``): the tables.
+4. infrastructure: ``throttle.py`` (limits on what a request may cost) and ``bot_pool.py`` (the one
+   home of bot searches, run in worker processes). Both serve every layer above and import only
+   the engine: neither reads a table nor knows a page.
+5. ``selectors``: database reads and the read models they return (``Scoresheet``).
+6. ``services``: writes (they read through the selectors).
+7. ``forms``: input parsing; a form may call a service's checks, never the other way round.
+8. pages: ``pages/`` builds what a page shows from read models and engine values; ``charts.py``,
+   the totals chart's geometry from a game's totals, is a page builder too. A page builder never
+   queries the ORM and never runs a bot search, so building a page is quick and repeatable.
+9. ``templatetags``: the templates' filters, over pages and read models.
+10. the entry points: ``views``, ``management`` commands, ``urls.py``, ``apps.py`` and
+    ``signals.py`` (receivers ``apps.py`` connects, which call a service like a view does).
+
+Also: no view queries the ORM or defines a form, and no module imports another's private name.
+"""
 
 import ast
 from pathlib import Path
@@ -7,7 +26,44 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).resolve().parents[1] / "scorepad"
+MODULES = sorted(APP.rglob("*.py"))
 VIEWS = sorted((APP / "views").glob("*.py"))
+PAGES = [*sorted((APP / "pages").glob("*.py")), APP / "charts.py"]
+
+# Each layer by the modules it holds, bottom first: a name is a module or a package of them.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scorepad.engine",),
+    ("scorepad.constants",),
+    ("scorepad.models", "scorepad.migrations"),
+    ("scorepad.throttle", "scorepad.bot_pool"),
+    ("scorepad.selectors",),
+    ("scorepad.services",),
+    ("scorepad.forms",),
+    ("scorepad.pages", "scorepad.charts"),
+    ("scorepad.templatetags",),
+    ("scorepad.views", "scorepad.management", "scorepad.urls", "scorepad.apps", "scorepad.signals"),
+)
+# What runs a bot search (the expert's sampled deals, the advisor, a review's weighing, the
+# practice table's bots): only ``bot_pool`` runs these for a page, never a page builder.
+SEARCH_MODULES = {
+    "scorepad.bot_pool",
+    "scorepad.engine.advisor",
+    "scorepad.engine.bots.expert",
+    "scorepad.engine.search",
+    "scorepad.engine.simulate",
+}
+SEARCH_NAMES = {
+    "ExpertBot",  # engine.bots
+    "make_bot",  # engine.bots: builds the expert by name
+    "review_decision",  # engine.review: the expert weighs a decision
+    "review_hand",
+    "expert_for",
+    "expert_duplicate",
+    "play_on",  # engine.practice: the table's bots play on
+    "hint",
+    "weigh_concession",
+    "review_slice",
+}
 ORM_CALLS = {"filter", "exclude", "get_object_or_404", "select_related", "prefetch_related", "order_by"}
 
 
@@ -21,6 +77,60 @@ def orm_uses(source: str) -> list[str]:
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if name in ORM_CALLS:
                 found.append(ast.unparse(node.func))
+    return found
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+KNOWN = {module_name(path) for path in MODULES}
+
+
+def imported_modules(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    """The ``scorepad`` modules ``source`` (the text of ``module``) imports, anywhere in it (inside
+    functions too), relative or absolute; ``from .. import throttle`` imports ``scorepad.throttle``."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [node.module])])
+            found += [
+                submodule if (submodule := f"{base}.{alias.name}") in KNOWN else base for alias in node.names
+            ]
+    return [name for name in found if name == "scorepad" or name.startswith("scorepad.")]
+
+
+def layer_of(module: str) -> int | None:
+    """The layer ``module`` belongs to (0 is the bottom); ``None`` for the bare package."""
+    for number, members in enumerate(LAYERS):
+        if any(module == member or module.startswith(f"{member}.") for member in members):
+            return number
+    return None
+
+
+def upward_imports(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    """The imports of ``module`` that reach a layer above its own."""
+    own = layer_of(module)
+    assert own is not None, f"{module} belongs to no layer: add it to LAYERS"
+    return [
+        imported
+        for imported in imported_modules(source, module, is_package=is_package)
+        if (layer_of(imported) or 0) > own
+    ]
+
+
+def search_imports(source: str, module: str) -> list[str]:
+    """What ``source`` imports that runs a bot search: a search module, or a searching function."""
+    found = [name for name in imported_modules(source, module) if name in SEARCH_MODULES]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            found += [alias.name for alias in node.names if alias.name in SEARCH_NAMES]
     return found
 
 
@@ -48,7 +158,21 @@ def test_a_view_module_neither_queries_the_orm_nor_defines_a_form(path):
     assert (orm_uses(source), form_classes(source)) == ([], [])
 
 
-@pytest.mark.parametrize("path", sorted(APP.rglob("*.py")), ids=lambda path: str(path.relative_to(APP)))
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(APP)))
+def test_no_module_imports_from_a_layer_above_its_own(path):
+    module = module_name(path)
+    if module == "scorepad":
+        return  # the package itself holds nothing
+    assert upward_imports(path.read_text(), module, is_package=path.name == "__init__.py") == []
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: str(path.relative_to(APP)))
+def test_a_page_builder_neither_queries_the_orm_nor_runs_a_bot_search(path):
+    source = path.read_text()
+    assert (orm_uses(source), search_imports(source, module_name(path))) == ([], [])
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(APP)))
 def test_no_module_imports_a_private_name_of_another(path):
     assert private_imports(path.read_text()) == []
 
@@ -59,3 +183,23 @@ def test_the_checks_catch_what_they_look_for():
     assert orm_uses("x = get_object_or_404(Game, pk=1)") == ["get_object_or_404"]
     assert form_classes("class F(forms.Form): pass\nclass L(AuthenticationForm): pass") == ["F", "L"]
     assert private_imports("from .practice import _user, remember\nfrom x import __version__") == ["_user"]
+
+
+def test_the_layer_check_catches_an_import_that_runs_up():
+    lazy = "def limited():\n    from .views.rendering import page_or_partial\n"
+    assert upward_imports(lazy, "scorepad.throttle") == ["scorepad.views.rendering"]
+    assert imported_modules("from .. import throttle", "scorepad.forms.accounts") == ["scorepad.throttle"]
+    assert upward_imports("from .. import throttle", "scorepad.forms.accounts") == []  # downward
+    assert upward_imports("import scorepad.services.games", "scorepad.selectors.live") == [
+        "scorepad.services.games"
+    ]
+    assert upward_imports("from ..forms.house_rules import words", "scorepad.selectors.rules") == [
+        "scorepad.forms.house_rules"
+    ]
+    assert upward_imports("from . import rules", "scorepad.pages", is_package=True) == []
+    assert upward_imports("from .rules import term", "scorepad.pages.lessons") == []  # same layer
+    assert search_imports("from ..engine.bots import ExpertBot, HeuristicBot", "scorepad.pages.x") == [
+        "ExpertBot"
+    ]
+    assert search_imports("from .. import bot_pool", "scorepad.pages.x") == ["scorepad.bot_pool"]
+    assert search_imports("from ..engine.review import Verdict, differences", "scorepad.pages.x") == []
