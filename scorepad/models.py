@@ -17,6 +17,8 @@ from .constants import HOUSEHOLD_NAME_MAX, PLAYER_NAME_MAX
 from .engine.cards import SUITS
 from .engine.variants import VARIANTS, Variant, get_variant
 
+ENTRY_KEY_MAX = 64  # characters in a phone's key for one entry of a hand (a UUID has 36)
+
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
 TRUMP_CHOICES = [(s, s) for s in SUITS]
 
@@ -131,6 +133,9 @@ class Hand(models.Model):
     deleting a hand must not move the deal of the hands after it). A thrown-in deal (a misdeal, or
     all passed and the cards were thrown in) keeps only its dealer: no bid, meld or score.
     ``version`` goes up with every correction, so a phone that saw an older one is refused.
+    ``entry_key`` is made on the phone for one entry of a hand: the same entry sent again (a phone
+    that was offline resending, a double tap) finds the hand it stored and adds nothing. It is no
+    part of the §9.3 record, so exports and backups leave it out.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
@@ -145,6 +150,7 @@ class Hand(models.Model):
     meld = models.JSONField(null=True, blank=True)  # one entry per side; null when thrown in
     tricks = models.JSONField(null=True, blank=True)  # one entry per side; null when not played
     took_trick = models.JSONField(null=True, blank=True)  # one bool per side, when entered
+    entry_key = models.CharField(max_length=ENTRY_KEY_MAX, null=True, blank=True, editable=False)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -152,6 +158,8 @@ class Hand(models.Model):
         constraints = [
             # A double tap or a resent form can never create a second hand with the same number.
             models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number"),
+            # One entry is one hand, however often it is sent (NULLs, hands with no key, never clash).
+            models.UniqueConstraint(fields=["game", "entry_key"], name="unique_hand_entry_key"),
             models.CheckConstraint(
                 condition=models.Q(thrown_in=True)
                 | models.Q(bidder__isnull=False, bid__isnull=False, meld__isnull=False),

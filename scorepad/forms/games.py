@@ -6,7 +6,11 @@ next to each field, every refusal the rules give for it.
 
 from __future__ import annotations
 
+import json
+import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -15,9 +19,9 @@ from django.forms.boundfield import BoundWidget
 
 from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.cards import SUIT_NAMES, SUITS
-from ..engine.scoring import Problem
+from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, Problem
 from ..engine.variants import Settings, Variant, setting_choices
-from ..models import Game, Player
+from ..models import ENTRY_KEY_MAX, Game, Player
 from .house_rules import SETTING_WORDS, choice_field, setting_field
 
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
@@ -261,6 +265,23 @@ def _is_choice(key: str) -> bool:
 
 # ---- one hand ---------------------------------------------------------------------------------
 
+ENTRY_KEY = re.compile(rf"[A-Za-z0-9_-]{{8,{ENTRY_KEY_MAX}}}")  # a UUID, or the server's own token
+
+
+def new_entry_key() -> str:
+    """A key for one entry of a hand: the page's own (the phone's script makes its own per entry)."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class EnteredHand:
+    """A hand as this phone entered it, in the table's words, to show beside the one stored."""
+
+    bidder: str
+    bid: int
+    trump: str | None
+    sides: list[tuple[str, int, int | None]]  # each side's name, meld and trick points (None: not played)
+
 
 class HandForm(forms.Form):
     """One hand, tapped in: bidder, bid, trump, meld per side, trick points per side.
@@ -272,6 +293,9 @@ class HandForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     # A correction posts back the version of the hand it was made from (a stale one is refused).
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
+    # One entry of one hand, however often it is sent (a phone that was offline, a double tap):
+    # the server stores it once (services.games.hand_record).
+    entry_key = forms.CharField(widget=forms.HiddenInput, required=False)
     dealer = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Dealer")
     bidder = forms.TypedChoiceField(
         coerce=int,
@@ -307,7 +331,8 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.trick_total = variant.trick_points_total(settings)
         self.group_errors: dict[str, list[str]] = {"meld": [], "tricks": [], "took_trick": []}
-        choice_field(self, "bidder").choices = [(seat, player.name) for seat, player in enumerate(players)]
+        self.player_names = [player.name for player in players]
+        choice_field(self, "bidder").choices = list(enumerate(self.player_names))
         choice_field(self, "dealer").choices = choice_field(self, "bidder").choices
         suits = [(suit, SUIT_NAMES[suit]) for suit in SUITS]
         if settings.trump_requires_marriage:
@@ -349,6 +374,22 @@ class HandForm(forms.Form):
         return "__all__" if self.non_field_errors() else ""
 
     @property
+    def offline_rules(self) -> str:
+        """The house rules a hand's score depends on, as JSON: with no connection the phone works
+        out a waiting hand's score from them (static/js/outbox.js), shown as provisional until
+        the server, the one scorer, has recorded it."""
+        settings = self.settings
+        forfeit = FORFEIT_OPPONENTS[settings.forfeit_opponents]
+        return json.dumps(
+            {
+                "set_factor": SET_PENALTY_FACTOR[settings.set_penalty],
+                "meld_requires_trick": settings.meld_requires_trick,
+                "rule_of_20": None if settings.rule_of_20 is None else list(settings.rule_of_20),
+                "forfeit_opponents": None if forfeit is None else list(forfeit),
+            }
+        )
+
+    @property
     def asks_took_trick(self) -> bool:
         """Only where meld needs a trick: 0 trick points may still mean a trick was taken."""
         return self.settings.meld_requires_trick
@@ -356,7 +397,7 @@ class HandForm(forms.Form):
     @classmethod
     def field_names(cls, sides: int) -> list[str]:
         per_side = [f"{kind}_{side}" for kind in ("meld", "tricks", "took") for side in range(sides)]
-        return ["number", "version", "dealer", "bidder", "bid", "trump", *per_side]
+        return ["number", "version", "entry_key", "dealer", "bidder", "bid", "trump", *per_side]
 
     @classmethod
     def values_from(cls, data: Mapping[str, Any], sides: int) -> dict[str, Any]:
@@ -388,9 +429,17 @@ class HandForm(forms.Form):
 
     # cleaning
 
+    def clean_entry_key(self) -> str | None:
+        key = self.cleaned_data.get("entry_key") or None
+        if key is not None and not ENTRY_KEY.fullmatch(key):
+            raise forms.ValidationError("This page is out of date: reload it and enter the hand again.")
+        return key
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
+        if "entry_key" in self.errors:  # a hidden field: its refusal goes above the form
+            self.add_error(None, self.errors.pop("entry_key")[0])
         if self.errors:
             return data
         sides = range(len(self.side_names))
@@ -445,6 +494,13 @@ class HandForm(forms.Form):
         if took is not None:
             hand["took_trick"] = took
         return hand
+
+    def entered(self) -> EnteredHand:
+        """What was entered, with names for seats and sides (after ``is_valid``)."""
+        hand = self.hand_data()
+        tricks = hand["tricks"] or [None] * len(hand["meld"])
+        sides = list(zip(self.side_names, hand["meld"], tricks, strict=True))
+        return EnteredHand(self.player_names[hand["bidder"]], hand["bid"], hand["trump"], sides)
 
     def _took_trick(self, tricks: list[int] | None) -> list[bool] | None:
         """Sent only when it says more than the trick points do: a trick won with no counters."""

@@ -45,6 +45,15 @@ class HandAlreadyRecorded(ServiceError):
         super().__init__(f"Hand {number + 1} was already recorded.")
 
 
+class HandConflict(HandAlreadyRecorded):
+    """Hand ``number`` was recorded from another entry (another phone) since this one was made:
+    ``stored`` is that hand. The two are never merged: the player keeps one or the other."""
+
+    def __init__(self, number: int, stored: Hand) -> None:
+        ServiceError.__init__(self, f"Hand {number + 1} was recorded on another phone meanwhile.")
+        self.number, self.stored = number, stored
+
+
 class GameOver(ServiceError):
     """No hand is accepted after the game has been won."""
 
@@ -160,29 +169,57 @@ def _dealer(game: Game, dealer: int | None) -> int:
     return dealer
 
 
-def _append(game: Game, number: int, fields: Mapping[str, Any]) -> Hand:
-    """Hand ``number`` added at the end; the form names the hand, so a resend is refused."""
+def _stored_entry(game: Game, entry_key: str | None) -> Hand | None:
+    """The hand an entry already stored, found by the key its phone made for it."""
+    return game.hands.filter(entry_key=entry_key).first() if entry_key else None
+
+
+def _append(game: Game, number: int, fields: Mapping[str, Any], entry_key: str | None = None) -> bool:
+    """Hand ``number`` added at the end; False when the entry ``entry_key`` turns out to be stored
+    already (two sends at the same instant: nothing is added). The form names the hand, so a resend
+    is refused, and another entry for a hand taken meanwhile is a ``HandConflict``."""
     next_number = game.hands.count()
     if number > next_number:
         raise ServiceError(f"Hand {number + 1} cannot be recorded before hand {next_number + 1}.")
     try:
         with transaction.atomic():  # a savepoint, so the outer transaction survives the refusal
-            hand = Hand.objects.create(game=game, number=number, **fields)
+            Hand.objects.create(game=game, number=number, entry_key=entry_key or None, **fields)
     except IntegrityError:
+        # Two sends of one entry at the same instant: the one that lost finds the other's hand.
+        if _stored_entry(game, entry_key) is not None:
+            return False
+        stored = game.hands.filter(number=number).first()
+        if entry_key and stored is not None:
+            raise HandConflict(number, stored) from None
         raise HandAlreadyRecorded(number) from None
     if game.finished:
         raise GameOver("The game is over: no more hands can be recorded.")
-    return hand
+    return True
 
 
 @transaction.atomic
-def hand_record(*, game: Game, number: int, data: Mapping[str, Any], dealer: int | None = None) -> Scoresheet:
+def hand_record(
+    *,
+    game: Game,
+    number: int,
+    data: Mapping[str, Any],
+    dealer: int | None = None,
+    entry_key: str | None = None,
+) -> Scoresheet:
     """Record hand ``number`` (from 0) dealt by ``dealer`` (by default the seat after the last
     hand's dealer, RULES §8). The form says which hand it is for, so a second submission of the
-    same hand meets the unique (game, number) constraint and is refused."""
+    same hand meets the unique (game, number) constraint and is refused.
+
+    ``entry_key`` (made on the phone, one per entry) makes sending again harmless: the entry
+    already stored answers as if just recorded, and nothing is added. Another entry of a hand
+    recorded meanwhile is a ``HandConflict`` naming the stored hand."""
     game = _locked(game)
+    if _stored_entry(game, entry_key) is not None:
+        return scoresheet(game)
     entry = checked_entry(game, number, data)
-    _append(game, number, {"dealer": _dealer(game, dealer), **Hand.fields_from_entry(entry.to_json())})
+    fields = {"dealer": _dealer(game, dealer), **Hand.fields_from_entry(entry.to_json())}
+    if not _append(game, number, fields, entry_key):
+        return scoresheet(game)
     return _rescore(game)
 
 
@@ -202,12 +239,17 @@ def hand_preview(*, game: Game, number: int, data: Mapping[str, Any]) -> HandPre
 
 
 @transaction.atomic
-def hand_throw_in(*, game: Game, number: int, dealer: int | None = None) -> Scoresheet:
+def hand_throw_in(
+    *, game: Game, number: int, dealer: int | None = None, entry_key: str | None = None
+) -> Scoresheet:
     """Record deal ``number`` dealt by ``dealer`` (by default as for ``hand_record``) as thrown in
     (a misdeal, or all passed and the cards were redealt): it scores nothing, and the deal passes
-    on to the left as after any hand."""
+    on to the left as after any hand. ``entry_key`` as for ``hand_record``."""
     game = _locked(game)
-    _append(game, number, {"dealer": _dealer(game, dealer), "thrown_in": True})
+    if _stored_entry(game, entry_key) is not None:
+        return scoresheet(game)
+    if not _append(game, number, {"dealer": _dealer(game, dealer), "thrown_in": True}, entry_key):
+        return scoresheet(game)
     return _rescore(game)
 
 

@@ -26,7 +26,7 @@ from django_htmx.http import replace_url
 
 from ..engine.cards import SUITS
 from ..engine.variants import VARIANTS, Variant
-from ..forms.games import NO_MARRIAGE, HandForm, NewGameForm
+from ..forms.games import ENTRY_KEY, NO_MARRIAGE, HandForm, NewGameForm, new_entry_key
 from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
 from ..selectors.access import get_game_for_user, get_household_for_user
@@ -36,6 +36,7 @@ from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,
     HandAlreadyRecorded,
+    HandConflict,
     HandRefused,
     StaleCorrection,
     UndoneHand,
@@ -132,7 +133,13 @@ def _new_hand_initial(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) ->
     """A blank next hand: the bid starts at the minimum; a link (the meld calculator) may prefill."""
     values = HandForm.values_from(prefill, len(sheet.side_names))
     values.pop("number", None)
-    return {"bid": sheet.settings.min_bid, "dealer": sheet.next_dealer, **values, "number": sheet.next_number}
+    return {
+        "bid": sheet.settings.min_bid,
+        "dealer": sheet.next_dealer,
+        "entry_key": new_entry_key(),
+        **values,
+        "number": sheet.next_number,
+    }
 
 
 def _next_hand_form(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
@@ -336,7 +343,9 @@ def _answer(page: HandPage, offered: Collection[Intent]) -> HttpResponse:
 def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     sheet = scoresheet(game)
-    if sheet.finished:  # a stale page or a resent form: say so instead of showing the hand form again
+    # A stale page or a resent form: say so instead of showing the hand form again (an entry with its
+    # key goes on to the service, which answers a resend of the winning hand as stored).
+    if sheet.finished and not request.POST.get("entry_key"):
         messages.info(request, "The game is over: no more hands can be recorded.")
         return _to_game(request, game)
 
@@ -359,7 +368,10 @@ def _record_hand(page: HandPage) -> HttpResponse:
                 number=form.cleaned_data["number"],
                 data=form.hand_data(),
                 dealer=form.cleaned_data["dealer"],
+                entry_key=form.cleaned_data["entry_key"],
             )
+        except HandConflict as error:
+            return _show_conflict(page, form, error)
         except HandAlreadyRecorded as error:
             messages.info(request, str(error))
             return _to_game(request, game)
@@ -372,6 +384,28 @@ def _record_hand(page: HandPage) -> HttpResponse:
     return page.render(form)
 
 
+def _show_conflict(page: HandPage, form: HandForm, conflict: HandConflict) -> HttpResponse:
+    """Another phone recorded this hand meanwhile: both versions in words, never merged. The form
+    comes back filled with this phone's hand as the next hand, so one deliberate tap records it;
+    leaving the page discards it. A plain POST (no htmx) answers 409, which the offline outbox
+    (static/js/outbox.js) reads as a conflict."""
+    sheet = scoresheet(page.sheet.game)
+    stored = next((row for row in sheet.rows if row.hand_id == conflict.stored.pk), None)
+    values = HandForm.values_from(page.request.POST, len(sheet.side_names))
+    values.pop("dealer", None)  # the next hand has its own dealer
+    again = _hand_form(sheet, initial=_new_hand_initial(sheet, values))
+    yours = form.entered()
+    response = page.render(again, conflict={"number": conflict.number, "stored": stored, "yours": yours})
+    if not htmx_of(page.request):
+        response.status_code = 409
+    return response
+
+
+def _posted_key(request: HttpRequest) -> str | None:
+    key = request.POST.get("entry_key", "")
+    return key if ENTRY_KEY.fullmatch(key) else None
+
+
 def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
     """The deal was thrown in (a misdeal, or all passed): recorded with its dealer, scoring nothing."""
     game = sheet.game
@@ -381,6 +415,7 @@ def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) 
             game=game,
             number=sheet.next_number if number is None else number,
             dealer=_posted_int(request, "dealer"),
+            entry_key=_posted_key(request),
         )
     except HandAlreadyRecorded as error:
         messages.info(request, str(error))

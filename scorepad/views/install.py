@@ -36,6 +36,7 @@ PRECACHED = [
     "css/scoreboard.css",
     "js/app.js",
     "js/pwa.js",
+    "js/outbox.js",  # the game page's hands waiting to be sent, which must work offline
     "django_htmx/htmx-2.min.js",  # what {% htmx_script %} serves
     *(icon for icon, _, _ in ICONS),
 ]
@@ -74,6 +75,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline": offline_url,
         "precache": precache,
         "static": settings.STATIC_URL,  # not static(""): the manifest storage knows files, not folders
+        "game_page": reverse("game", args=[0]),  # kept for offline use, with 0 for any game's id
+        "logout": reverse("logout"),  # logging out drops the kept game pages
     }
     response = render(
         request,

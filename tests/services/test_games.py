@@ -10,6 +10,7 @@ from scorepad.services import ServiceError
 from scorepad.services.games import (
     GameOver,
     HandAlreadyRecorded,
+    HandConflict,
     HandRefused,
     StaleCorrection,
     game_start,
@@ -217,6 +218,38 @@ def test_the_same_hand_sent_twice_is_recorded_once(double_deck):
     # The refusal left the transaction usable: the next hand still records.
     hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
     assert double_deck.hands.count() == 2
+
+
+def test_an_entry_sent_again_with_its_key_answers_with_the_stored_hand_and_adds_none(double_deck):
+    first = hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+    again = hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+    assert double_deck.hands.count() == 1
+    assert double_deck.hands.get().entry_key == "phone-entry-1"
+    assert [row.scores for row in again.rows] == [row.scores for row in first.rows] == [[52, -55]]
+    double_deck.refresh_from_db()
+    assert double_deck.revision == first.game.revision  # the resend wrote nothing
+
+
+def test_an_entry_resent_after_the_game_moved_on_is_still_the_one_hand(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+    hand_record(game=double_deck, number=1, data=NO_MARRIAGE, entry_key="phone-entry-2")
+    hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+    assert list(double_deck.hands.values_list("entry_key", flat=True)) == ["phone-entry-1", "phone-entry-2"]
+
+
+def test_another_phones_entry_for_a_taken_hand_is_a_conflict_naming_the_stored_hand(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-a-entry")
+    with pytest.raises(HandConflict, match="Hand 1 was recorded on another phone") as conflict:
+        hand_record(game=double_deck, number=0, data=NO_MARRIAGE, entry_key="phone-b-entry")
+    assert conflict.value.stored.entry_key == "phone-a-entry"
+    assert conflict.value.stored.bid == 55
+    assert double_deck.hands.count() == 1
+
+
+def test_a_thrown_in_deal_sent_again_with_its_key_is_stored_once(double_deck):
+    hand_throw_in(game=double_deck, number=0, entry_key="phone-entry-1")
+    hand_throw_in(game=double_deck, number=0, entry_key="phone-entry-1")
+    assert double_deck.hands.count() == 1
 
 
 def test_a_hand_number_past_the_next_one_is_refused(double_deck):

@@ -915,3 +915,76 @@ def test_a_hand_deleted_on_another_phone_while_the_post_is_read_goes_back_to_the
     assert response.status_code == 200
     assert b"no longer in the game" in response.content
     assert not Hand.objects.exists()
+
+
+# ---- an entry sent again, and an entry that meets another phone's --------------------------------
+
+
+def test_the_game_page_gives_the_hand_form_an_entry_key_of_its_own(client, game):
+    form = client.get(reverse("game", args=[game.pk])).context["form"]
+    key = form["entry_key"].value()
+    assert key and key != client.get(reverse("game", args=[game.pk])).context["form"]["entry_key"].value()
+
+
+def test_a_hand_posted_twice_with_its_entry_key_is_stored_once_and_both_answers_say_stored(client, game):
+    url = reverse("hand_create", args=[game.pk])
+    first = client.post(url, form_data(entry_key="phone-entry-0001"))
+    again = client.post(url, form_data(entry_key="phone-entry-0001"))
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"] == reverse("game", args=[game.pk])
+    assert list(Hand.objects.values_list("number", "entry_key")) == [(0, "phone-entry-0001")]
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "already recorded" not in page  # the resend is a success, not a refusal
+
+
+def test_an_entry_resent_after_its_winning_hand_ended_the_game_is_a_success(client, household, players):
+    game = start(household, players[:4], target=100)
+    url = reverse("hand_create", args=[game.pk])
+    winning = form_data(entry_key="phone-entry-0001", bid=60, meld_1=60, tricks_0=10)
+    assert client.post(url, winning).status_code == 302
+    game.refresh_from_db()
+    assert game.finished
+    assert client.post(url, winning).status_code == 302
+    assert Hand.objects.count() == 1
+
+
+def test_a_stale_hand_number_is_refused_in_words_showing_both_versions_never_merged(client, game):
+    hand_record(game=game, number=0, data=SET_HAND, entry_key="other-phone-0001")
+    mine = form_data(number=0, entry_key="this-phone-0001", bidder=2, bid=50, trump="S", meld_0=20, meld_1=10, tricks_0=30)
+    response = client.post(reverse("hand_create", args=[game.pk]), mine)
+    assert response.status_code == 409  # the offline outbox reads this as a conflict
+    page = html.unescape(response.content.decode())
+    assert "Hand 1 was recorded on another phone while this one was entering it." in page
+    stored = "Bob bid 55 ♥ hearts · Ann & Cat: meld 24, trick points 28; Bob & Dan: meld 31, trick points 22"
+    yours = "Cat bid 50 ♠ spades · Ann & Cat: meld 20, trick points 30; Bob & Dan: meld 10, trick points 20"
+    assert stored in page
+    assert yours in page
+    assert list(Hand.objects.values_list("bid", flat=True)) == [55]  # nothing merged, nothing added
+    # The form holds this phone's hand as the next hand: one deliberate tap records it as hand 2.
+    form = response.context["form"]
+    assert form["number"].value() == 1
+    assert (form["bidder"].value(), form["bid"].value(), form["meld_0"].value()) == ("2", "50", "20")
+    again = {name: form[name].value() for name in form.fields if form[name].value() not in (None, "")}
+    assert client.post(reverse("hand_create", args=[game.pk]), again).status_code == 302
+    assert list(Hand.objects.values_list("number", "bid", "entry_key")) == [
+        (0, 55, "other-phone-0001"),
+        (1, 50, "this-phone-0001"),
+    ]
+
+
+def test_a_conflict_over_htmx_swaps_in_the_scorepad_with_both_versions(client, game):
+    hand_record(game=game, number=0, data=SET_HAND, entry_key="other-phone-0001")
+    mine = form_data(number=0, entry_key="this-phone-0001", bid=60, meld_1=40)
+    response = client.post(reverse("hand_create", args=[game.pk]), mine, **HTMX)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert 'id="hand-conflict"' in page
+    assert "Bob bid 60 ♥ hearts" in page
+    assert Hand.objects.count() == 1
+
+
+def test_a_garbled_entry_key_is_refused_in_words_and_nothing_is_stored(client, game):
+    response = client.post(reverse("hand_create", args=[game.pk]), form_data(entry_key="<script>"))
+    assert response.status_code == 200
+    assert "This page is out of date: reload it and enter the hand again." in response.content.decode()
+    assert Hand.objects.count() == 0

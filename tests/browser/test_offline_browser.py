@@ -1,0 +1,91 @@
+"""A dropped connection loses nothing: hands recorded with no signal wait on the phone, survive a
+reload (the game page opens from the phone's copy), and are stored exactly once when it returns."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorepad.models import Hand
+from tests.helpers import PASSWORD, log_in_page
+from tests.sample_games import import_game, make_household
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# classic, one hand played: Ann & Cy 31, Bo & Di 21.
+ONE_HAND = {
+    "variant": "classic",
+    "settings": {},
+    "hands": [{"bidder": 0, "bid": 30, "trump": "H", "meld": [18, 9], "tricks": [13, 12]}],
+}
+
+
+@pytest.fixture
+def game(django_user_model):
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    return import_game(make_household(user), ONE_HAND, ("Ann", "Bo", "Cy", "Di"))
+
+
+def under_the_worker(page: Page, url: str) -> None:
+    """The worker is in control and has kept the game page (it keeps the pages it serves)."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(url)  # this time through the worker, which keeps a copy
+    page.wait_for_function(
+        "(url) => caches.keys().then((names) => Promise.all(names.map((name) => caches.open(name)"
+        ".then((cache) => cache.match(url))))).then((found) => found.some(Boolean))",
+        arg=url,
+    )
+
+
+def enter_hand(page: Page, bidder: str, bid: int, suit: str, tricks_0: int, meld: tuple[int, int]) -> None:
+    page.locator("#hand-form .seat", has_text=re.compile(rf"^{bidder}")).click()
+    page.locator("#id_bid").fill(str(bid))
+    page.locator("#hand-form .suit", has_text=suit).click()
+    page.locator("#id_tricks_0").fill(str(tricks_0))
+    page.locator("#id_meld_0").fill(str(meld[0]))
+    page.locator("#id_meld_1").fill(str(meld[1]))
+    page.get_by_role("button", name="Record hand").click()
+
+
+def test_hands_recorded_offline_wait_survive_a_reload_and_are_stored_once_back_online(
+    live_server, page: Page, game
+):
+    errors = log_in_page(page, live_server.url)
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    under_the_worker(page, url)
+    expect(page.locator("#hand-form h2")).to_have_text("Hand 2")
+
+    page.context.set_offline(True)
+    # Ann bids 30 in hearts: Ann & Cy take 15 + 20 meld = 35, made; Bo & Di 10 + 6.
+    enter_hand(page, "Ann", 30, "hearts", 15, (20, 6))
+    outbox = page.locator("#outbox")
+    expect(outbox).to_be_visible()
+    expect(outbox.locator(".outbox-hand")).to_have_count(1)
+    expect(outbox).to_contain_text("Hand 2: Ann bid 30 ♥ hearts")
+    expect(outbox).to_contain_text("waiting to send")
+    expect(page.locator("#hand-form h2")).to_have_text("Hand 3")  # the form moved on by itself
+    # Bo bids 25 in spades: Bo & Di take 5 + 12 meld = 17, set; Ann & Cy 20 + 4.
+    enter_hand(page, "Bo", 25, "spades", 20, (4, 12))
+    expect(outbox.locator(".outbox-hand")).to_have_count(2)
+    expect(outbox.locator(".outbox-totals")).to_have_text("Totals once sent (provisional): Ann & Cy 90 · Bo & Di 12")
+
+    # A reload with no connection: the game page from the phone's copy, both hands still waiting.
+    page.reload()
+    expect(page.locator("#scoreboard")).to_be_visible()
+    expect(outbox.locator(".outbox-hand")).to_have_count(2)
+    expect(outbox.locator(".outbox-hand").nth(0)).to_contain_text("Hand 2: Ann bid 30")
+    expect(outbox.locator(".outbox-hand").nth(1)).to_contain_text("Hand 3: Bo bid 25")
+    expect(page.locator("#hand-form h2")).to_have_text("Hand 4")
+    assert game.hands.count() == 1  # nothing reached the server
+
+    page.context.set_offline(False)
+    # Once both are sent the page comes back as the server has it, the outbox empty.
+    expect(page.locator("#hands tbody tr")).to_have_count(3, timeout=15_000)
+    expect(outbox).to_be_hidden()
+    expect(page.locator("#scoreboard .points")).to_have_text(["90", "12"])  # as provisionally shown
+    hands = list(Hand.objects.filter(game=game).order_by("number").values_list("number", "bid", "entry_key"))
+    assert [(number, bid) for number, bid, _ in hands] == [(0, 30), (1, 30), (2, 25)]
+    keys = [key for _, _, key in hands[1:]]
+    assert all(keys) and keys[0] != keys[1]  # each sent with its own key, each stored once
+    assert [error for error in errors if "ERR_INTERNET_DISCONNECTED" not in error] == []
