@@ -20,6 +20,16 @@ from .house_rules import choice_field, setting_field
 
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]
 STALE_FORM = "This form is out of date (it came from an older page): check the choices and start again."
+STALE_REPLAY = (
+    "This replay button is out of date (it came from an older page): here is the review, replay from it."
+)
+TOKEN_FORMAT = RegexValidator(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def _token_refusals(words: str) -> dict[str, str]:
+    """Every way a token field refuses (missing, malformed, too long, a NUL) said in the same words:
+    a token is never typed by a person, so only "out of date" makes sense to them."""
+    return {code: words for code in ("required", "invalid", "max_length", "null_characters_not_allowed")}
 
 
 class PracticeForm(forms.Form):
@@ -40,12 +50,12 @@ class PracticeForm(forms.Form):
     )
 
     # One per page shown: the same form sent twice (a double tap, a resent form) starts one game.
-    # Signed for the browser session it was shown to (``holder``): no other browser can use it.
+    # Signed for the browser it was shown to (``holder``): no other browser can use it.
     start_token = forms.CharField(
         widget=forms.HiddenInput,
         max_length=64,
-        validators=[RegexValidator(r"^[A-Za-z0-9_-]{16,64}$")],
-        error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
+        validators=[TOKEN_FORMAT],
+        error_messages=_token_refusals(STALE_FORM),
     )
 
     RULES = ("target", "min_bid", "bid_increment", "pass_cards", "last_trick")
@@ -108,12 +118,32 @@ class PracticeForm(forms.Form):
         return get_variant(self.cleaned_data["variant"])
 
 
+class ReplayForm(forms.Form):
+    """A hand review's replay button: its one-time token, signed for the browser it was shown to
+    (``holder``). Checked here, before it reaches the database: a token this browser was never
+    shown (another browser's, too long for the column, with a NUL) starts nothing."""
+
+    start_token = forms.CharField(
+        max_length=64, validators=[TOKEN_FORMAT], error_messages=_token_refusals(STALE_REPLAY)
+    )
+
+    def __init__(self, *args: Any, holder: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.holder = holder
+
+    def clean_start_token(self) -> str:
+        token: str = self.cleaned_data["start_token"]
+        if not start_token_holds(token, self.holder):
+            raise forms.ValidationError(STALE_REPLAY, code="invalid")
+        return token
+
+
 def variant_from(value: str | None) -> Variant:
     """The variant a query names, or classic."""
     return VARIANTS.get(value or "", VARIANTS["classic"])
 
 
-__all__ = ["PracticeForm", "variant_from"]
+__all__ = ["PracticeForm", "ReplayForm", "variant_from"]
 
 
 NONCE_LENGTH = 22  # secrets.token_urlsafe(16)
@@ -125,7 +155,7 @@ def _signature(nonce: str, holder: str) -> str:
 
 
 def new_start_token(holder: str) -> str:
-    """A one-time token for the start form, valid only for ``holder`` (the browser session's key)."""
+    """A one-time token for a start or replay form, valid only for ``holder`` (the browser's)."""
     nonce = secrets.token_urlsafe(16)
     return nonce + _signature(nonce, holder)
 
