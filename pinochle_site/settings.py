@@ -180,6 +180,9 @@ CPU_BUDGETS = {
         "bid-advice": (20, 60, 10 * 60),
     }.items()
 }
+# The bots' CPU (moves, hints, reviews, the bid advisor) per address: (CPU seconds, per seconds),
+# measured where each search ran; a sixth of a two-core machine, times CPU_BUDGET_SCALE.
+CPU_SECONDS_PER_ADDRESS = (20 * CPU_BUDGET_SCALE, 60)
 # What writes or reads a whole household at once: restores and game imports, and the exports
 # (hands.csv, backup.json, a game's JSON). Uses allowed per account, per address, and the window
 # in seconds: far above a household's evenings, far below a script restoring its 30,000 hands

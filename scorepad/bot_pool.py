@@ -1,18 +1,32 @@
-"""Where the practice bots think: in the request's own thread, or in lower-priority processes.
+"""The one home of every bot search a request pays for: where it thinks, how many at once, and
+what it costs the visitor.
 
-A bot's move is pure CPU (the expert searches for most of a second), and inside a web worker it
-would share that worker's GIL and the machine's cores with every scorekeeper's request. With
-``PRACTICE_BOT_PROCESSES`` above 0 (``gunicorn_conf`` makes it 1 under gunicorn), each web
+A search is pure CPU (the expert weighs a move for most of a second, a review slice for about
+half of one, the bid advisor for 1.5 s), and inside a web worker it would share that worker's GIL
+and the machine's cores with every scorekeeper's request. So every one of them goes through
+``think``: a practice move or a replay (``play_on``), a hint (``hint``), the throw-in offer
+(``weigh_concession``), a review slice (``review_slice``) and the bid advisor (``advise``). Each
+runs a top-level engine function on plain values (JSON state, numbers, answers), so it can run
+in another process; views (and services, for writes) call these with no transaction open, and
+pages receive what they return and never search.
+
+With ``PRACTICE_BOT_PROCESSES`` above 0 (``gunicorn_conf`` makes it 1 under gunicorn), each web
 worker starts that many processes the first time a bot thinks, at ``PRACTICE_BOT_NICENESS``
 (10): the operating system then gives the scorepad's requests the cores first, and the request
 waiting for the bots holds no lock and no GIL. With 0 (tests, commands, ``runserver``) the bots
-think in the request's own thread. Only the engine runs there (``engine.practice.play_on``).
-The expert keeps its bid analyses in the process that thinks (``engine.bots.expert``): the pool's
-processes live as long as their web worker, so a hand's later bids in the same process find them.
+think in the request's own thread. The expert keeps its bid analyses in the process that thinks
+(``engine.bots.expert``): the pool's processes live as long as their web worker, so a hand's
+later bids in the same process find them. A bot process leaves with its worker, however the
+worker ends (``_watch_parent``).
 
 Either way at most ``PRACTICE_BOTS_AT_ONCE`` requests of a web worker think or wait for a bot at
 once; one more is turned away at once (``BotsBusy``), so practice never holds every thread of a
 worker and a scorekeeper's request always finds one free.
+
+What each search costs is measured where it runs (the thread's CPU time) and added to the
+request's ``Purse`` when one is open (``paying``: ``throttle.limited`` opens one, and charges it
+to the visitor's address afterwards); a purse already spent refuses the next search before it
+starts (``BudgetSpent``).
 """
 
 from __future__ import annotations
@@ -20,13 +34,41 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 
-__all__ = ["BotsBusy", "BrokenProcessPool", "shutdown", "think"]
+from .engine import advisor, practice
+from .engine.advisor import Advice
+from .engine.cards import Card
+from .engine.practice import ConcedeWeights, PlayedOn, ReviewSlice
+from .engine.view import Answer
+
+__all__ = [
+    "BotsBusy",
+    "BrokenProcessPool",
+    "BudgetSpent",
+    "Purse",
+    "advise",
+    "hint",
+    "paying",
+    "play_on",
+    "review_slice",
+    "shutdown",
+    "think",
+    "under_roof",
+    "weigh_concession",
+]
+
+PARENT_CHECK_SECONDS = 0.5  # how often a bot process looks whether its web worker still lives
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
@@ -38,26 +80,133 @@ class BotsBusy(Exception):
     """``PRACTICE_BOTS_AT_ONCE`` requests of this web worker already think: nothing was started."""
 
 
+class BudgetSpent(Exception):
+    """The request's purse refused the search before it started: ``words`` say why, ``seconds``
+    how long to wait."""
+
+    def __init__(self, words: str, seconds: int) -> None:
+        super().__init__(words)
+        self.words, self.seconds = words, seconds
+
+
+@dataclass
+class Purse:
+    """What a request's searches cost so far (CPU seconds), and who may refuse the next one:
+    ``refusal()`` returns (words, seconds to wait) once the payer's budget is spent, else None."""
+
+    refusal: Callable[[], tuple[str, int] | None]
+    spent: float = 0.0
+
+
+_purse: ContextVar[Purse | None] = ContextVar("purse", default=None)
+
+
+@contextmanager
+def paying(refusal: Callable[[], tuple[str, int] | None]) -> Iterator[Purse]:
+    """Within this block every search is checked against ``refusal`` first and its CPU added to
+    the purse yielded."""
+    purse = Purse(refusal)
+    token = _purse.set(purse)
+    try:
+        yield purse
+    finally:
+        _purse.reset(token)
+
+
+def under_roof() -> bool:
+    """Whether this code runs inside ``think`` (for the test that no search runs outside it)."""
+    return practice.measuring()
+
+
+# -- the searches a request may ask for -------------------------------------------------------------
+
+
+def play_on(state: dict[str, Any], strength: str, seed: int) -> PlayedOn:
+    """The bots play on from ``state`` to the player's next decision (a move, a start, a replay)."""
+    return think(practice.play_on, state, strength, seed)
+
+
+def hint(state: dict[str, Any], seed: int, version: int) -> tuple[Answer, str | None]:
+    """The strongest bot's answer in the player's seat, and its reason if it gives one."""
+    return think(practice.hint, state, seed, version)
+
+
+CONCEDE_OFFER_SECONDS = 60 * 60  # a table left open that long is weighed again when next shown
+
+
+def weigh_concession(game_id: int, version: int, state: dict[str, Any], seed: int) -> ConcedeWeights:
+    """The throw-in decision weighed by the expert, once per game version: its answer depends on
+    nothing else, so it is kept in the cache and reloading the table does not search again."""
+    key = f"practice:{game_id}:{version}:concede-weights"
+    weights: ConcedeWeights | None = cache.get(key)
+    if weights is None:
+        weights = think(practice.weigh_concession, state, seed, version)
+        cache.set(key, weights, CONCEDE_OFFER_SECONDS)
+    return weights
+
+
+def review_slice(
+    line: dict[str, Any],
+    review_seed: str,
+    verdicts: tuple[dict[str, Any], ...],
+    finished: bool,
+    cpu_seconds: float,
+    strength: str,
+    seed: int,
+    duplicate_playouts: int,
+) -> ReviewSlice:
+    """One slice more of a hand's review (``engine.practice.review_slice``)."""
+    return think(
+        practice.review_slice,
+        line,
+        review_seed,
+        verdicts,
+        finished,
+        cpu_seconds,
+        strength,
+        seed,
+        duplicate_playouts,
+    )
+
+
+def advise(
+    variant_id: str, rules: Mapping[str, Any], hand: Sequence[Card], seed: int, budget_s: float
+) -> Advice:
+    """The bid advisor's simulation of a full hand (``engine.advisor.advice_for``)."""
+    return think(advisor.advice_for, variant_id, dict(rules), tuple(hand), seed, budget_s)
+
+
+# -- where and how many ---------------------------------------------------------------------------
+
+
 def think[T](function: Callable[..., T], /, *args: object) -> T:
-    """``function(*args)`` where the bots think. ``BotsBusy`` when this process already thinks
-    as much as it may; ``BrokenProcessPool`` if a bot process died (the next call starts anew)."""
+    """``function(*args)`` where the bots think. ``BudgetSpent`` when the request's purse is spent,
+    ``BotsBusy`` when this process already thinks as much as it may (nothing is started either
+    way); ``BrokenProcessPool`` if a bot process died (the next call starts anew)."""
     global _thinking
+    purse = _purse.get()
+    if purse is not None and (refused := purse.refusal()) is not None:
+        raise BudgetSpent(*refused)
     with _lock:
         if _thinking >= settings.PRACTICE_BOTS_AT_ONCE:
             raise BotsBusy
         _thinking += 1
     try:
         if settings.PRACTICE_BOT_PROCESSES <= 0:
-            return function(*args)
-        pool = _started(settings.PRACTICE_BOT_PROCESSES)
-        try:
-            return pool.submit(function, *args).result()
-        except BrokenProcessPool:
-            shutdown()
-            raise
+            result, seconds = practice.measured(function, args)
+        else:
+            pool = _started(settings.PRACTICE_BOT_PROCESSES)
+            try:
+                result, seconds = pool.submit(practice.measured, function, args).result()
+            except BrokenProcessPool:
+                shutdown()
+                raise
     finally:
         with _lock:
             _thinking -= 1
+    if purse is not None:
+        purse.spent += seconds
+    return result
 
 
 def _started(processes: int) -> ProcessPoolExecutor:
@@ -68,11 +217,31 @@ def _started(processes: int) -> ProcessPoolExecutor:
                 processes,
                 # spawn: a fresh interpreter, not a fork of a threaded web worker
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(settings.PRACTICE_BOT_NICENESS,),
+                initializer=_bot_process_starts,
+                initargs=(settings.PRACTICE_BOT_NICENESS, os.getpid()),
             )
             _owner = os.getpid()
         return _pool
+
+
+def _bot_process_starts(niceness: int, parent: int) -> None:
+    """In a new bot process: a lower priority, and a watch on the web worker that started it."""
+    os.nice(niceness)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-web-worker", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Leave as soon as the web worker is gone, however it went (``kill -9`` runs no clean-up):
+    a bot process left behind would hold its 50 MB, and multiprocessing's resource tracker,
+    which shares the worker's pipe with it, forever. Once both are gone the tracker reads the
+    end of that pipe and leaves too.
+
+    A watch rather than Linux's ``PR_SET_PDEATHSIG``: that signal follows the *thread* that
+    started the process, and the pool is started from whichever request thread thinks first,
+    which under ``runserver`` ends with its request."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def shutdown() -> None:

@@ -454,6 +454,53 @@ def _over(name: str, whose: str, wait: int) -> OverBudget:
     return OverBudget(words, wait)
 
 
+# What the bots' searches cost, in CPU seconds per address (``bot_pool`` measures each search where
+# it runs): counted in milliseconds, so that one counter's increments stay whole numbers.
+CPU_WORDS = "The bots have thought a lot for your network in a short time"
+
+
+def cpu_limit() -> Limit:
+    seconds, window = settings.CPU_SECONDS_PER_ADDRESS
+    return Limit("cpu-seconds-address", round(seconds * 1000), window)
+
+
+def cpu_refusal(address: str) -> OverBudget | None:
+    """Why the bots may not think for ``address`` now (its CPU seconds in this window are spent),
+    in words; None while it has some left."""
+    wait = wait_seconds(cpu_limit(), address)
+    return OverBudget(f"{CPU_WORDS}: try again in {in_words(wait)}.", wait) if wait else None
+
+
+def charge_cpu(address: str, seconds: float) -> None:
+    """Charge ``seconds`` of the bots' CPU to ``address`` (a search is charged once it is done:
+    the one that crosses the budget finishes, the next is refused)."""
+    if seconds > 0:
+        limit, amount = cpu_limit(), max(1, round(seconds * 1000))
+        _counting(lambda store: _charge(store, limit, address, amount))
+
+
+def _charge(store: BaseCache, limit: Limit, who: str, amount: int) -> int:
+    """``amount`` more in ``who``'s open window (opening one if none is); the window's count now."""
+    now = time.time()
+    ends = _window(store, limit, who, now)
+    if ends is None:
+        opened = now + limit.seconds
+        # Two servers opening a window at once: the first add wins and both charge in its window.
+        if store.add(_key(limit, who), opened, timeout=limit.seconds):
+            ends = opened
+        elif (ends := _window(store, limit, who, now)) is None:  # one that ended lingers: replace it
+            store.set(_key(limit, who), opened, timeout=limit.seconds)
+            ends = opened
+    counter = _count_key(limit, who, ends)
+    timeout = max(1, math.ceil(ends - now))
+    store.add(counter, 0, timeout=timeout)
+    try:
+        return int(store.incr(counter, amount))
+    except ValueError:  # it expired between the two calls: this charge is the new count
+        store.set(counter, amount, timeout=timeout)
+        return amount
+
+
 # ``limited`` (a view spending a budget) and the 429 page moved to ``scorepad/views/limits.py``:
 # this module only counts, and a lower layer never draws a page. ``spend`` keeps its signature
 # for it. While the shared cache does not answer, ``wait_seconds`` and ``count_attempt`` count in

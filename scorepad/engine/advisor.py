@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -29,7 +29,7 @@ from .cards import SUITS, Card, CardError, Suit, counts_of
 from .knowledge import Dealer, knowledge_of
 from .meld import meld_points
 from .search import Outcome, outcome_scores, simulate_contract
-from .variants import Settings, Variant
+from .variants import Settings, Variant, get_variant
 from .view import BID, build_seat_view
 
 DEFAULT_SAMPLES = 200  # simulated hands per trump
@@ -135,6 +135,15 @@ def advise(
     advice = [_trump_advice(variant, settings, t, melds[t], results[t]) for t in trumps]
     advice.sort(key=lambda a: (a.bids["standard"] or 0, a.mean), reverse=True)
     return Advice(variant, done, time.perf_counter() - started, tuple(advice))
+
+
+def advice_for(
+    variant_id: str, rules: Mapping[str, Any], hand: Sequence[Card], seed: int, budget_s: float | None
+) -> Advice:
+    """``advise`` from plain values (the variant's id, its §4 rules as JSON, the seed), so that
+    ``bot_pool`` can ask it in another process as well as in the request's thread."""
+    variant = get_variant(variant_id)
+    return advise(variant, variant.settings(dict(rules)), hand, random.Random(seed), budget_s=budget_s)
 
 
 def _trump_advice(

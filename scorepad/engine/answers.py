@@ -15,6 +15,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
@@ -186,6 +187,30 @@ def parse_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
     return _parse_value(view, str(raw).strip(), raw)
 
 
+@dataclass(frozen=True, slots=True)
+class FormAnswer:
+    """A web form's answer, read once: the engine answer to the ``decision`` it was read for, or
+    why the form holds none (``unreadable``); and whether the player confirmed a bid far above
+    the last one (``sure``). Not yet checked against the rules (``check_answer``)."""
+
+    decision: Decision | None
+    answer: Answer = None
+    unreadable: AnswerError | None = None
+    sure: bool = False
+
+
+def read_form_answer(view: SeatView, data: Mapping[str, Any]) -> FormAnswer:
+    """The answer a form posts for ``view``'s decision (``parse_form``), read once for every
+    later use; none while the seat has nothing to decide."""
+    sure = bool(data.get("sure"))
+    if view.decision not in ANSWER_KEYS:  # the hand is over
+        return FormAnswer(None, sure=sure)
+    try:
+        return FormAnswer(view.decision, parse_form(view, data), sure=sure)
+    except AnswerError as error:
+        return FormAnswer(view.decision, unreadable=error, sure=sure)
+
+
 def read_form(view: SeatView, data: Mapping[str, Any]) -> Answer:
     """A web form's answer, parsed and checked against the view."""
     answer = parse_form(view, data)
@@ -272,11 +297,13 @@ def _suit_words(suit: Suit | None) -> str:
 __all__ = [
     "ANSWER_KEYS",
     "AnswerError",
+    "FormAnswer",
     "answer_json",
     "check_answer",
     "parse_form",
     "parse_line",
     "read_form",
+    "read_form_answer",
     "read_line",
     "refuse",
     "why_not_playable",

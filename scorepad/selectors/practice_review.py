@@ -1,247 +1,77 @@
-"""Reads for the review, duplicate and step-through pages of a practice hand, in player words.
+"""Reads for a practice hand's review: its §9.5 log line and the review as saved on the game.
 
-Everything here reads a finished hand's §9.5 log line, where every card is public: the hand is
-over, so all four (six) hands may be shown face up.
+``HandReview`` is the read model the review page is built from (``pages/practice_review.py``);
+``services/practice_review.py`` works the review out a slice at a time and saves it.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
-
 from ..constants import PLAYER
-from ..engine.bots import ExpertBot
-from ..engine.bots.reasons import gain_words, suit_words
-from ..engine.cards import Card, cards_in_words, parse_card, parse_cards, parse_suit
-from ..engine.game import HandState, from_json, seat_view
-from ..engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Difference, Verdict
-from ..engine.variants import get_variant
-from ..engine.view import BID, CONCEDE, PASS, TRUMP
+from ..engine.review import Difference, Verdict, costliest, differences, left_on_table
 from ..models import PracticeGame
-from ..services.practice_review import HandReview
-from .practice import CardFace, face, seat_names, side_names
 
 
-def answer_words(decision: str, answer: Any) -> str:
-    """A §9.6 answer as a player says it: "bid 23", "pass", "spades", "pass A♠ 10♥ …", "A♦"."""
-    if decision == BID:
-        return "pass" if answer is None else f"bid {answer}"
-    if decision == CONCEDE:
-        return "throw in" if answer else "play on"
-    if decision == TRUMP:
-        return f"{suit_words(parse_suit(answer))} trump"
-    if decision == PASS:
-        return "pass " + cards_in_words(parse_cards(answer))
-    return cards_in_words([parse_card(answer)])
-
-
-def decision_words(decision: str, trick: int | None) -> str:
-    words: dict[str, str] = {BID: "Bid", TRUMP: "Trump", PASS: "Passing", CONCEDE: "Throw in?"}
-    return words.get(decision, f"Trick {trick}")
+class NoSuchHand(ValueError):
+    """The hand is not over, not in the game, or was played before hands were logged; the
+    message says which, in words."""
 
 
 @dataclass(frozen=True, slots=True)
-class ReviewRow:
-    where: str  # "Bid", "Trick 3"
-    yours: str
-    best: str
-    lost: float
-    reason: str
-    agreed: bool
+class HandReview:
+    """A hand's review as far as it has been worked out."""
 
-
-@dataclass(frozen=True, slots=True)
-class ReviewPage:
     hand: int
-    rows: list[ReviewRow]
-    costliest: list[ReviewRow]
-    left_on_table: float
-    done: bool
-    finished: bool
-    cpu_seconds: float
-    result: list[tuple[str, int]]  # each side's score in the hand as played
-    duplicate: list[tuple[str, int, int]] | None  # per side: name, your play's score, the expert's
-    differences: list[tuple[str, str, str]]  # where, yours, the expert's
+    line: dict[str, Any]  # the hand's §9.5 log line
+    verdicts: tuple[Verdict, ...] = ()
+    finished: bool = False  # every decision weighed
+    cpu_seconds: float = 0.0  # CPU spent on it so far, all slices
+    duplicate: dict[str, Any] | None = None  # the expert's play of the deal, a §9.5 line
+    differences: tuple[Difference, ...] = field(default=())
+
+    @property
+    def done(self) -> bool:
+        return self.finished and self.duplicate is not None
+
+    @property
+    def left_on_table(self) -> float:
+        return left_on_table(self.verdicts)
+
+    @property
+    def costliest(self) -> list[Verdict]:
+        return costliest(self.verdicts)
 
 
-def review_page(review: HandReview) -> ReviewPage:
-    variant = get_variant(review.line["variant"])
-    names = side_names(variant, seat_names(variant))
-    rows = [_row(v) for v in review.verdicts]
-    duplicate = None
-    if review.duplicate is not None:
-        duplicate = [
-            (name, mine, theirs)
-            for name, mine, theirs in zip(
-                names, review.line["scores"], review.duplicate["scores"], strict=True
-            )
-        ]
-    return ReviewPage(
-        hand=review.hand,
-        rows=rows,
-        costliest=[_row(v) for v in review.costliest],
-        left_on_table=review.left_on_table,
-        done=review.done,
-        finished=review.finished,
-        cpu_seconds=review.cpu_seconds,
-        result=list(zip(names, review.line["scores"], strict=True)),
+def hand_log(game: PracticeGame, hand: int) -> dict[str, Any]:
+    """The §9.5 log line of ``game``'s finished hand ``hand`` (numbered from 0), or NoSuchHand."""
+    for entry in game.hands:
+        if entry.get("hand") == hand:
+            line = entry.get("log")
+            if line is None:
+                raise NoSuchHand("That hand was played before hands were kept for review.")
+            return dict(line)
+    raise NoSuchHand("That hand is not over yet, or there is no such hand.")
+
+
+def stored_review(game: PracticeGame, hand: int) -> HandReview:
+    """The review as saved on the game (nothing worked out)."""
+    line = hand_log(game, hand)
+    saved = game.reviews.get(str(hand)) or {}
+    if saved.get("log") != line:  # the hand was undone and played again since: start afresh
+        saved = {}
+    verdicts = tuple(Verdict.from_json(v) for v in saved.get("verdicts", ()))
+    duplicate = saved.get("duplicate")
+    return HandReview(
+        hand=hand,
+        line=line,
+        verdicts=verdicts,
+        finished=bool(saved.get("finished")),
+        cpu_seconds=float(saved.get("cpu", 0.0)),
         duplicate=duplicate,
-        differences=[_difference(d) for d in review.differences],
+        differences=tuple(differences(line, duplicate, PLAYER)) if duplicate else (),
     )
 
 
-def _row(verdict: Verdict) -> ReviewRow:
-    return ReviewRow(
-        where=decision_words(verdict.decision, verdict.trick),
-        yours=answer_words(verdict.decision, verdict.answer),
-        best=answer_words(verdict.decision, verdict.best),
-        lost=verdict.lost,
-        reason=verdict.reason,
-        agreed=verdict.agreed,
-    )
-
-
-def _difference(difference: Difference) -> tuple[str, str, str]:
-    """(where, yours, the expert's); the expert's says where too when the plays have parted ways."""
-    experts = answer_words(difference.experts_decision, difference.experts)
-    where = decision_words(difference.decision, difference.trick)
-    theirs = decision_words(difference.experts_decision, difference.experts_trick)
-    return (
-        where,
-        answer_words(difference.decision, difference.yours),
-        (experts if theirs == where else f"{experts} ({theirs.lower()})"),
-    )
-
-
-# -- conceding (§4 `bidder_may_concede`) ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ConcedeOffer:
-    """The two buttons' words, each with its expected result, and the expert's choice."""
-
-    throw_in: str  # "Throw in: your side loses 25"
-    play_on: str  # "Play on: your side loses 31 on average"
-    advice: bool  # the expert would throw in
-
-
-CONCEDE_OFFER_SECONDS = 60 * 60  # a table left open that long is weighed again when next shown
-
-
-def concede_offer(game: PracticeGame) -> ConcedeOffer | None:
-    """What throwing in and playing on are worth, when the player must decide it; else None.
-
-    Weighing them is an expert search, so it is done once per game version (its answer depends on
-    nothing else) and kept in the cache: reloading the table does not search again."""
-    state = from_json(game.state)
-    if state.decision != CONCEDE or state.to_act != PLAYER:
-        return None
-    key = f"practice:{game.pk}:{game.version}:concede-offer"
-    offer: ConcedeOffer | None = cache.get(key)
-    if offer is None:
-        offer = _weigh_concession(game, state)
-        cache.set(key, offer, CONCEDE_OFFER_SECONDS)
-    return offer
-
-
-def _weigh_concession(game: PracticeGame, state: HandState) -> ConcedeOffer:
-    rng = random.Random(f"{game.seed}:concede:{game.version}")
-    expert = ExpertBot(PLAYER, rng, playouts=REVIEW_PLAYOUTS, budget_ms=REVIEW_CAP_MS)
-    choice = expert.evaluate(seat_view(state, PLAYER))
-    forfeit, playing_on = round(choice.scores[True]), round(choice.scores[False])
-    return ConcedeOffer(
-        throw_in=f"Throw in: your side {gain_words(forfeit)}",
-        play_on=f"Play on: your side {gain_words(playing_on)} on average",
-        advice=bool(choice.answer),
-    )
-
-
-# -- stepping through a hand ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatHand:
-    name: str
-    cards: list[CardFace]
-    played: CardFace | None  # this seat's card in the trick shown
-    won: bool  # this seat won the trick shown
-
-
-@dataclass(frozen=True, slots=True)
-class StepBoard:
-    hand: int
-    step: int  # 0: the deal; 1 … tricks: that trick
-    steps: int
-    caption: str
-    seats: list[SeatHand]
-    previous: int | None
-    next: int | None
-
-
-def step_board(line: dict[str, Any], step: int) -> StepBoard:
-    """Trick ``step`` of the logged hand (0: the hands as dealt), every hand face up."""
-    variant = get_variant(line["variant"])
-    names = seat_names(variant)
-    trump = None if line["trump"] is None else parse_suit(line["trump"])
-    tricks = line["tricks"]
-    step = max(0, min(step, len(tricks)))
-    hands = [list(parse_cards(cards)) for cards in line["dealt"]]
-    if step:
-        for giver, taker, cards in line["passes"]:
-            for c in parse_cards(cards):
-                hands[giver].remove(c)
-                hands[taker].append(c)
-        for trick in tricks[: step - 1]:
-            _take_out(hands, trick, variant.seats)
-    shown = tricks[step - 1] if step else None
-    played: dict[int, Card] = {}
-    if shown is not None:
-        for offset, code in enumerate(shown["cards"]):
-            played[(shown["leader"] + offset) % variant.seats] = parse_card(code)
-    seats = [
-        SeatHand(
-            name=names[seat],
-            cards=[face(c, trump) for c in sorted(hands[seat])],
-            played=face(played[seat], trump) if seat in played else None,
-            won=shown is not None and shown["winner"] == seat,
-        )
-        for seat in range(variant.seats)
-    ]
-    return StepBoard(
-        hand=line["hand"],
-        step=step,
-        steps=len(tricks),
-        caption=_caption(line, step, names),
-        seats=seats,
-        previous=step - 1 if step > 0 else None,
-        next=step + 1 if step < len(tricks) else None,
-    )
-
-
-def _take_out(hands: list[list[Card]], trick: dict[str, Any], seats: int) -> None:
-    for offset, code in enumerate(trick["cards"]):
-        hands[(trick["leader"] + offset) % seats].remove(parse_card(code))
-
-
-def _caption(line: dict[str, Any], step: int, names: Sequence[str]) -> str:
-    if not step:
-        if line["bidder"] is None:
-            return "The deal: everyone passed, and it was thrown in."
-        return f"The deal: {names[line['bidder']]} bid {line['bid']}."
-    trick = line["tricks"][step - 1]
-    return f"Trick {step}: {names[trick['leader']]} led, {names[trick['winner']]} won it."
-
-
-__all__ = [
-    "ConcedeOffer",
-    "ReviewPage",
-    "StepBoard",
-    "answer_words",
-    "concede_offer",
-    "review_page",
-    "step_board",
-]
+__all__ = ["HandReview", "NoSuchHand", "hand_log", "stored_review"]

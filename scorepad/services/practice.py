@@ -33,16 +33,16 @@ from django.utils import timezone
 
 from .. import bot_pool
 from ..constants import DEFAULT_STRENGTH
-from ..engine.answers import AnswerError, parse_form, read_form, why_not_playable
+from ..engine.answers import AnswerError, FormAnswer, check_answer, why_not_playable
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.cards import SUIT_NAMES, SUITS, Card, cards_in_words
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.log import hand_line
-from ..engine.practice import PLAYER, play_on
+from ..engine.practice import PLAYER
 from ..engine.practice import practice_bots as bots_for
 from ..engine.simulate import GameStopped, Move
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..engine.view import PASS, PLAY, TRUMP, Bot
+from ..engine.view import PASS, PLAY, TRUMP, Bot, SeatView
 from ..models import PracticeGame
 from . import ServiceError
 
@@ -166,19 +166,23 @@ def practice_claim(*, user: User, ids: list[int]) -> int:
 # -- the player's decisions -----------------------------------------------------------------------
 
 
-def practice_act(*, game: PracticeGame, version: Any, data: Mapping[str, Any]) -> Outcome:
-    """Apply the player's answer (a form's ``bid``, ``trump``, ``pass`` or ``card``), then the bots'."""
+def practice_act(*, game: PracticeGame, version: Any, answer: FormAnswer) -> Outcome:
+    """Apply the player's answer (read once from the form, ``read_form_answer``), then the bots'."""
     game = _current(game, version)
     state = from_json(game.state)
     if state.to_act != PLAYER:
         raise PracticeRefused("It is not your turn: here is the game as it stands.")
     view = seat_view(state, PLAYER)
+    if answer.decision != view.decision:  # read for a decision the game has moved past
+        raise PracticeRefused(STALE)
+    before = game.state
     try:
-        answer = read_form(view, data)
-        before = game.state
-        state.push(answer)
+        if answer.unreadable is not None:
+            raise answer.unreadable
+        check_answer(view, answer.answer)
+        state.push(answer.answer)
     except (AnswerError, IllegalAction) as error:
-        raise PracticeRefused(refusal_words(state, data, error)) from None
+        raise PracticeRefused(refusal_words(view, answer, error)) from None
     game.undo = [*game.undo, before]
     outcome = _play_on(game, state)
     _save(game, changed_from=game.version)
@@ -268,7 +272,7 @@ def _play_on(game: PracticeGame, state: HandState) -> Outcome:
     """Bots play until the player must decide (where ``bot_pool`` says); the new state is set on
     ``game``, not saved. No transaction is open here (see the module's docstring)."""
     try:
-        played = bot_pool.think(play_on, to_json(state), game.strength, game.seed)
+        played = bot_pool.play_on(to_json(state), game.strength, game.seed)
     except GameStopped as error:  # a bug in a bot of ours, never the player's doing
         raise PracticeRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
     except bot_pool.BotsBusy:
@@ -328,28 +332,24 @@ def _save(game: PracticeGame, *, changed_from: int) -> None:
     game.version, game.updated_at = changes["version"], changes["updated_at"]
 
 
-def refusal_words(state: HandState, data: Mapping[str, Any], error: Exception) -> str:
+def refusal_words(view: SeatView, said: FormAnswer, error: Exception) -> str:
     """Why an answer was refused, in a player's words (cards as ``10♥``, suits by name): a card says
     which rule refuses it, a pass how many cards to choose."""
-    view = seat_view(state, PLAYER)
-    try:
-        answer = parse_form(view, data)
-    except AnswerError:
-        answer = None
+    answer = None if said.unreadable is not None else said.answer
     if view.decision == PLAY and isinstance(answer, int) and (why := why_not_playable(view, Card(answer))):
         return why
     if view.decision == PASS:
         chosen = answer if isinstance(answer, tuple) else ()
         if len(chosen) != view.pass_count:
-            said = f": {cards_in_words(chosen)}" if chosen else ""
-            return f"Choose exactly {view.pass_count} cards to pass; you chose {len(chosen)}{said}."
+            said_words = f": {cards_in_words(chosen)}" if chosen else ""
+            return f"Choose exactly {view.pass_count} cards to pass; you chose {len(chosen)}{said_words}."
         return f"Not allowed: {cards_in_words(chosen)} are not all in your hand."
     if view.decision == TRUMP and isinstance(answer, int):
         allowed = " or ".join(SUIT_NAMES[SUITS[suit]] for suit in view.legal)
         return f"Not allowed: {SUIT_NAMES[SUITS[answer]]} can't be trump; name {allowed}."
     if isinstance(error, AnswerError):
-        said = error.answer
-        if said is None or said == "" or said == []:
+        shown = error.answer
+        if shown is None or shown == "" or shown == []:
             return f"Not allowed: your answer {error.reason}."
-        return f"Not allowed: {said} {error.reason}."
+        return f"Not allowed: {shown} {error.reason}."
     return f"Not allowed: {error}."

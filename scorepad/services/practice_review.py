@@ -16,33 +16,20 @@ the player plays as they did; it names the game and hand it replays, and statist
 
 from __future__ import annotations
 
-import random
-import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from ..constants import PLAYER
-from ..engine.bots import ExpertBot
-from ..engine.game import HandState, from_json, to_json
-from ..engine.log import ReplayError, deal_logged, hand_line
-from ..engine.review import (
-    REVIEW_CAP_MS,
-    REVIEW_PLAYOUTS,
-    Difference,
-    Verdict,
-    costliest,
-    differences,
-    expert_duplicate,
-    left_on_table,
-    review_hand,
-)
-from ..engine.simulate import GameStopped, advance_until
+from .. import bot_pool
+from ..engine.game import from_json, to_json
+from ..engine.log import ReplayError, deal_logged
+from ..engine.review import REVIEW_PLAYOUTS
+from ..engine.simulate import GameStopped
 from ..models import PracticeGame
+from ..selectors.practice_review import HandReview, NoSuchHand, hand_log, stored_review
 from . import ServiceError
-from .practice import PracticeAlreadyStarted, practice_bots
+from .practice import BOTS_BUSY, BOTS_GONE, PracticeAlreadyStarted
 
 SLICE_CPU_SECONDS = 0.4  # CPU one request spends on a review before it answers "working…"
 
@@ -51,101 +38,57 @@ class ReviewRefused(ServiceError):
     """No such hand to review or replay; nothing was changed."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandReview:
-    """A hand's review as far as it has been worked out."""
-
-    hand: int
-    line: dict[str, Any]  # the hand's §9.5 log line
-    verdicts: tuple[Verdict, ...] = ()
-    finished: bool = False  # every decision weighed
-    cpu_seconds: float = 0.0  # CPU spent on it so far, all slices
-    duplicate: dict[str, Any] | None = None  # the expert's play of the deal, a §9.5 line
-    differences: tuple[Difference, ...] = field(default=())
-
-    @property
-    def done(self) -> bool:
-        return self.finished and self.duplicate is not None
-
-    @property
-    def left_on_table(self) -> float:
-        return left_on_table(self.verdicts)
-
-    @property
-    def costliest(self) -> list[Verdict]:
-        return costliest(self.verdicts)
-
-
-def hand_log(game: PracticeGame, hand: int) -> dict[str, Any]:
-    """The §9.5 log line of ``game``'s finished hand ``hand`` (numbered from 0), or ReviewRefused."""
-    for entry in game.hands:
-        if entry.get("hand") == hand:
-            line = entry.get("log")
-            if line is None:
-                raise ReviewRefused("That hand was played before hands were kept for review.")
-            return dict(line)
-    raise ReviewRefused("That hand is not over yet, or there is no such hand.")
-
-
-def stored_review(game: PracticeGame, hand: int) -> HandReview:
-    """The review as saved on the game (nothing worked out)."""
-    line = hand_log(game, hand)
-    saved = game.reviews.get(str(hand)) or {}
-    if saved.get("log") != line:  # the hand was undone and played again since: start afresh
-        saved = {}
-    verdicts = tuple(Verdict.from_json(v) for v in saved.get("verdicts", ()))
-    duplicate = saved.get("duplicate")
-    return HandReview(
-        hand=hand,
-        line=line,
-        verdicts=verdicts,
-        finished=bool(saved.get("finished")),
-        cpu_seconds=float(saved.get("cpu", 0.0)),
-        duplicate=duplicate,
-        differences=tuple(differences(line, duplicate, PLAYER)) if duplicate else (),
-    )
-
-
 def practice_review_work(*, game: PracticeGame, hand: int, cpu_seconds: float | None = None) -> HandReview:
     """One slice more of hand ``hand``'s review (``cpu_seconds``, else ``SLICE_CPU_SECONDS``),
-    saved on the game; the review as it stands.
+    saved on the game; the review as it stands. While the bots are busy at other tables, the
+    review as it stands (the page asks again).
 
-    Runs the engine with no transaction open; the save is one conditional update.
+    The slice is thought where ``bot_pool`` says, with no transaction open; the save is one
+    conditional update.
     """
     if cpu_seconds is None:
         cpu_seconds = SLICE_CPU_SECONDS
     game = PracticeGame.objects.get(pk=game.pk)
-    review = stored_review(game, hand)
+    review = _stored(game, hand)
     if review.done:
         return review
-    started = time.process_time()
+    try:
+        worked = bot_pool.review_slice(
+            review.line,
+            _seed(game, hand),
+            tuple(v.to_json() for v in review.verdicts),
+            review.finished,
+            cpu_seconds,
+            game.strength,
+            game.seed,
+            REVIEW_PLAYOUTS,
+        )
+    except bot_pool.BotsBusy:
+        return review
+    except bot_pool.BrokenProcessPool:
+        raise ReviewRefused(BOTS_GONE) from None
+    except GameStopped as error:  # a bug in a bot of ours, never the player's doing
+        raise ReviewRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
     saved: dict[str, Any] = {
         "log": review.line,  # what was reviewed: an undone and replayed hand is reviewed anew
-        "verdicts": [v.to_json() for v in review.verdicts],
-        "finished": review.finished,
-        "duplicate": review.duplicate,
+        "verdicts": list(worked.verdicts),
+        "finished": worked.finished,
+        "duplicate": worked.duplicate if worked.duplicate is not None else review.duplicate,
+        "cpu": round(review.cpu_seconds + worked.cpu_seconds, 3),
     }
-    if not review.finished:
-        verdicts, finished = review_hand(
-            review.line, PLAYER, seed=_seed(game, hand), done=review.verdicts, cpu_seconds=cpu_seconds
-        )
-        saved["verdicts"], saved["finished"] = [v.to_json() for v in verdicts], finished
-    else:
-        saved["duplicate"] = hand_line(_duplicate(game, review.line, hand))
-    saved["cpu"] = round(review.cpu_seconds + time.process_time() - started, 3)
     _save_review(game, hand, saved)
-    return stored_review(PracticeGame.objects.get(pk=game.pk), hand)
+    return _stored(PracticeGame.objects.get(pk=game.pk), hand)
+
+
+def _stored(game: PracticeGame, hand: int) -> HandReview:
+    try:
+        return stored_review(game, hand)
+    except NoSuchHand as error:
+        raise ReviewRefused(str(error)) from None
 
 
 def _seed(game: PracticeGame, hand: int) -> str:
     return f"{game.seed}:{hand}"
-
-
-def _duplicate(game: PracticeGame, line: dict[str, Any], hand: int) -> HandState:
-    """The deal played with the expert in the player's seat and the game's own bots around it."""
-    rng = random.Random(f"{_seed(game, hand)}:duplicate")
-    expert = ExpertBot(PLAYER, rng, playouts=REVIEW_PLAYOUTS, budget_ms=REVIEW_CAP_MS)
-    return expert_duplicate(line, PLAYER, expert, lambda state: practice_bots(game, state))
 
 
 @transaction.atomic
@@ -170,9 +113,11 @@ def practice_replay(
     """
     if start_token and (started := PracticeGame.objects.filter(start_token=start_token).first()):
         raise PracticeAlreadyStarted(started)
-    line = hand_log(game, hand)
     try:
+        line = hand_log(game, hand)
         state = deal_logged(line)
+    except NoSuchHand as error:
+        raise ReviewRefused(str(error)) from None
     except ReplayError as error:
         raise ReviewRefused(f"That hand cannot be replayed: {error}.") from None
     if state.decision is None:
@@ -190,10 +135,14 @@ def practice_replay(
         replay_hand=hand,
     )
     try:
-        advance_until(state, practice_bots(replay, state), stop_at={PLAYER})
+        played = bot_pool.play_on(to_json(state), replay.strength, replay.seed)
     except GameStopped as error:
         raise ReviewRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
-    replay.state = to_json(state)
+    except bot_pool.BotsBusy:
+        raise ReviewRefused(BOTS_BUSY) from None
+    except bot_pool.BrokenProcessPool:
+        raise ReviewRefused(BOTS_GONE) from None
+    replay.state = played.state
     replay.version = 1
     return _save_replay(replay, start_token)
 

@@ -13,19 +13,19 @@ JSON object), so meld and the bid advisor follow that table's rules.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
+from scorepad import bot_pool
 from scorepad.engine import cards
-from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice, advise
+from scorepad.engine.advisor import BID_LEVELS, PERCENTILES, Advice
 from scorepad.engine.cards import Card, Suit
 from scorepad.engine.meld import MeldResult, best_trumps, count_meld
 from scorepad.engine.variants import VARIANTS
-from scorepad.forms.house_rules import house_rules_brief
 from scorepad.forms.meld import (
     MELD_SETTING_CHOICES,
     MELD_SETTING_LABELS,
@@ -33,13 +33,16 @@ from scorepad.forms.meld import (
     MeldQueryForm,
     ReturnTrip,
 )
+from scorepad.pages.house_rules import house_rules_brief
 
 from .limits import limited
-from .rendering import page_or_partial
+from .rendering import HtmxHttpRequest, page_or_partial
+from .thinking import pays_for_thinking
 
 MAIN_MELDS_SHOWN = 3  # melds named per suit when every trump is compared
 ADVISOR_SEED = 0  # the same hand gets the same advice every time it is asked (on an idle server)
 ADVISOR_BUDGET_S = 1.5  # a busy server answers on fewer simulations rather than late
+ADVISOR_BUSY = "The bots are busy at other tables: ask for the advice again in a moment."
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,22 +137,40 @@ class WayBack:
         return None if self.meld_now is None or self.total is None else self.meld_now + self.total
 
 
-def _asks_advice(request: HttpRequest) -> bool:
+def _asks_advice(request: HtmxHttpRequest) -> bool:
     """``advise`` as the form reads it (a BooleanField): the bid advisor costs CPU, the rest little."""
     return request.GET.get("advise", "").strip().lower() not in {"", "0", "false"}
 
 
 @require_GET
 @limited("bid-advice", when=_asks_advice)
-def meld_calculator(request: HttpRequest) -> HttpResponse:
+@pays_for_thinking
+def meld_calculator(request: HtmxHttpRequest) -> HttpResponse:
     form = MeldQueryForm(request.GET)
     trip = ReturnTrip.from_query(request.GET, host=request.get_host(), secure=request.is_secure())
     query = form.query(trip)
-    context = {"form": form, "query": query, **calculator_context(query, form)}
-    return page_or_partial(request, "scorepad/meld.html", "calculator", context)
+    busy = False
+    try:
+        advice = None if form.errors.get("cards") else _advice(query)  # thought before the page
+    except (bot_pool.BotsBusy, bot_pool.BrokenProcessPool):
+        advice, busy = None, True
+        messages.warning(request, ADVISOR_BUSY)
+    context = {"form": form, "query": query, **calculator_context(query, form, advice)}
+    response = page_or_partial(request, "scorepad/meld.html", "calculator", context)
+    if busy:  # said in words, with when to ask again
+        response.status_code, response["Retry-After"] = 503, "2"
+    return response
 
 
-def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
+def _advice(query: MeldQuery) -> Advice | None:
+    """The bid advisor's simulation, once asked for a full hand, where the bots think."""
+    if not query.advise or len(query.hand) != query.variant.hand_size:
+        return None
+    rules = {**query.table_rules, **dict(query.overrides)}
+    return bot_pool.advise(query.variant.id, rules, query.hand, ADVISOR_SEED, ADVISOR_BUDGET_S)
+
+
+def calculator_context(query: MeldQuery, form: MeldQueryForm, advice: Advice | None) -> dict[str, Any]:
     hand_error = "; ".join(str(error) for error in form.errors.get("cards", []))
     trump_results = best_trumps(query.counts, query.variant, query.settings)
     chosen = _chosen_result(query, trump_results)
@@ -170,19 +191,17 @@ def calculator_context(query: MeldQuery, form: MeldQueryForm) -> dict[str, Any]:
         "table_rules": house_rules_brief(query.variant, query.variant.settings(query.table_rules)),
         "way_back": _way_back(query, None if hand_error else chosen, result_suit),
         "trip_params": query.trip.params() if query.trip else {},
-        "advisor": None if hand_error else advisor_context(query),
+        "advisor": None if hand_error else advisor_context(query, advice),
     }
 
 
-def advisor_context(query: MeldQuery) -> Advisor | None:
-    """Nothing until the hand is full; then a link to ask, or, once asked, the advice itself."""
+def advisor_context(query: MeldQuery, advice: Advice | None) -> Advisor | None:
+    """Nothing until the hand is full; then a link to ask, or, once asked, the advice itself
+    (thought by the view: ``_advice``)."""
     if len(query.hand) != query.variant.hand_size:
         return None
-    if not query.advise:
+    if advice is None:
         return Advisor(ask_url=query.advised().url())
-    advice = advise(
-        query.variant, query.settings, query.hand, random.Random(ADVISOR_SEED), budget_s=ADVISOR_BUDGET_S
-    )
     rows = tuple(_advisor_row(advice, index) for index in range(len(advice.trumps)))
     return Advisor(ask_url=None, best=rows[0] if rows else None, rows=rows, samples=advice.samples)
 

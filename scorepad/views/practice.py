@@ -12,26 +12,30 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from .. import bot_pool
+from ..constants import PLAYER
+from ..engine.answers import read_form_answer
+from ..engine.game import from_json, seat_view
+from ..engine.practice import ConcedeWeights
 from ..engine.variants import VARIANTS
+from ..engine.view import CONCEDE
 from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
+from ..pages.practice import Hint, bid_needs_asking, hint_of, practice_table
+from ..pages.practice_review import concede_offer
 from ..selectors.practice import (
-    PracticeTable,
-    bid_needs_asking,
     current_practice,
     get_practice_for_request,
     history_rows,
     practice_history,
     practice_statistics,
-    practice_table,
     statistics_by_variant,
 )
-from ..selectors.practice_review import concede_offer
 from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeBusy,
@@ -43,27 +47,33 @@ from ..services.practice import (
     practice_undo,
 )
 from .limits import limited
-from .practice_session import remember_game, session_user
-from .rendering import go_to, htmx_of, page_or_partial
+from .practice_session import form_holder, holds_forms, remember_game, session_user
+from .rendering import HtmxHttpRequest, go_to, page_or_partial
+from .thinking import pays_for_thinking
 
 TEMPLATE = "scorepad/practice.html"
 NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown once at the hand
 
 
-def _posted(request: HttpRequest) -> bool:
+NO_HINT = "The bots are busy at other tables: no hint just now. Try again in a moment."
+
+
+def _posted(request: HtmxHttpRequest) -> bool:
     return request.method == "POST"
 
 
-def _asks_hint(request: HttpRequest) -> bool:
+def _asks_hint(request: HtmxHttpRequest) -> bool:
     return request.GET.get("hint") == "1"
 
 
+@holds_forms
 @limited("practice-start", when=_posted)
-def practice_home(request: HttpRequest) -> HttpResponse:
+@pays_for_thinking
+def practice_home(request: HtmxHttpRequest) -> HttpResponse:
     """Pick the variant (a link per variant resets the rules to its defaults), rules and bots; start."""
     variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
     form = PracticeForm(
-        variant, data=request.POST if request.method == "POST" else None, holder=_session_key(request)
+        variant, data=request.POST if request.method == "POST" else None, holder=form_holder(request)
     )
     busy: PracticeBusy | None = None
     if request.method == "POST" and form.is_valid():
@@ -97,41 +107,46 @@ def practice_home(request: HttpRequest) -> HttpResponse:
 
 
 @limited("practice-hint", when=_asks_hint)
-def practice_game(request: HttpRequest, practice_id: int) -> HttpResponse:
+@pays_for_thinking
+def practice_game(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _table(request, game, hint=_asks_hint(request))
 
 
 @require_POST
 @limited("practice-move")
-def practice_act_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+@pays_for_thinking
+def practice_act_view(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
+    """The player's answer, read from the form once; a bid far above the last one is asked about
+    first (nothing written), anything else goes to the write, and the table is drawn after it."""
     game = get_practice_for_request(request, practice_id)
-    table = practice_table(game)
+    state = from_json(game.state)
+    said = read_form_answer(seat_view(state, PLAYER), request.POST)
     if str(request.POST.get("version")) == str(game.version):
-        asking = bid_needs_asking(table, request.POST)
+        asking = bid_needs_asking(seat_view(state, PLAYER), said, deciding=state.to_act == PLAYER)
         if asking is not None:  # a bid far above the last one: asked first, nothing written yet
-            return _table(request, game, ask=asking, table=table)
-    return _write(
-        request, game, lambda version: practice_act(game=game, version=version, data=request.POST).game
-    )
+            return _table(request, game, ask=asking)
+    return _write(request, game, lambda version: practice_act(game=game, version=version, answer=said).game)
 
 
 @require_POST
-def practice_undo_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+def practice_undo_view(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _write(request, game, lambda version: practice_undo(game=game, version=version))
 
 
 @require_POST
 @limited("practice-move")
-def practice_next_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+@pays_for_thinking
+def practice_next_view(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     return _write(request, game, lambda version: practice_next_hand(game=game, version=version).game)
 
 
 @require_POST
 @limited("practice-start")
-def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpResponse:
+@pays_for_thinking
+def practice_rematch_view(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
     game = get_practice_for_request(request, practice_id)
     try:
         rematch = practice_rematch(game=game, version=request.POST.get("version"), user=session_user(request))
@@ -142,7 +157,7 @@ def practice_rematch_view(request: HttpRequest, practice_id: int) -> HttpRespons
 
 
 @login_required
-def practice_history_view(request: HttpRequest) -> HttpResponse:
+def practice_history_view(request: HtmxHttpRequest) -> HttpResponse:
     games = list(practice_history(request.user))
     context = {
         "rows": history_rows(games),
@@ -155,24 +170,26 @@ def practice_history_view(request: HttpRequest) -> HttpResponse:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _write(request: HttpRequest, game: PracticeGame, write: Callable[[Any], PracticeGame]) -> HttpResponse:
+def _write(
+    request: HtmxHttpRequest, game: PracticeGame, write: Callable[[Any], PracticeGame]
+) -> HttpResponse:
     try:
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
         return _refused(request, game, error)
-    if htmx_of(request):
+    if request.htmx:
         return _table(request, game)
     return redirect("practice_game", game.pk)
 
 
-def _refused(request: HttpRequest, game: PracticeGame, error: PracticeRefused) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, game: PracticeGame, error: PracticeRefused) -> HttpResponse:
     """The table as it stands, with the reason next to the hand: in place for htmx, else back at
     the table's URL (the reason kept in the session for that one page). Bots busy, without htmx:
     the table and the reason at once, with a 503 and when to try again."""
-    if htmx_of(request) or isinstance(error, PracticeBusy):
+    if request.htmx or isinstance(error, PracticeBusy):
         game.refresh_from_db()
         response = _table(request, game, refused=str(error))
-        return response if htmx_of(request) else _busy(error, response)
+        return response if request.htmx else _busy(error, response)
     request.session[NOTICE_KEY] = str(error)
     return redirect("practice_game", game.pk)
 
@@ -185,34 +202,51 @@ def _busy(error: PracticeRefused | None, response: HttpResponse) -> HttpResponse
 
 
 def _table(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: PracticeGame,
     *,
     hint: bool = False,
     refused: str = "",
     ask: int | None = None,
-    table: PracticeTable | None = None,
 ) -> HttpResponse:
-    """The table; a refusal or a question is shown at the hand, where the thumb is."""
+    """The table, built once; a refusal or a question is shown at the hand, where the thumb is.
+    The hint and the throw-in offer are thought first (``bot_pool``): the page only words them."""
     refused = refused or request.session.pop(NOTICE_KEY, "")
-    table = table or practice_table(game, hint=hint)
+    hinted = None
+    if hint:
+        try:
+            hinted = _hint(game)
+        except (bot_pool.BotsBusy, bot_pool.BrokenProcessPool):
+            refused = refused or NO_HINT
     context = {
-        "table": table,
+        "table": practice_table(game, hint=hinted),
         "practice": game,
         "refused": refused,
         "ask": ask,
-        "concede": concede_offer(game),  # the throw-in buttons' expected results
+        "concede": concede_offer(_concede_weights(game)),  # the throw-in buttons' expected results
     }
     return page_or_partial(request, TEMPLATE, "table", context)
 
 
-def _session_key(request: HttpRequest) -> str:
-    """The browser session's key, made now if this browser has none yet: a start form's token is
-    signed for it, and its limits count from the first game."""
-    if request.session.session_key is None:
-        request.session.save()
-        request.session.modified = True  # so the response sets its cookie
-    return str(request.session.session_key)
+def _hint(game: PracticeGame) -> Hint | None:
+    """What the strongest bot would do in the player's seat, thought where the bots think."""
+    state = from_json(game.state)
+    if state.to_act != PLAYER:
+        return None
+    answer, reason = bot_pool.hint(game.state, game.seed, game.version)
+    return hint_of(seat_view(state, PLAYER), answer, reason)
+
+
+def _concede_weights(game: PracticeGame) -> ConcedeWeights | None:
+    """The expert's weighing of the throw-in when the player must decide it; None otherwise, and
+    while the bots are busy or this network's CPU is spent (the buttons then say less)."""
+    state = from_json(game.state)
+    if state.decision != CONCEDE or state.to_act != PLAYER:
+        return None
+    try:
+        return bot_pool.weigh_concession(game.pk, game.version, game.state, game.seed)
+    except (bot_pool.BotsBusy, bot_pool.BrokenProcessPool, bot_pool.BudgetSpent):
+        return None
 
 
 def _variant_links() -> list[tuple[str, str]]:

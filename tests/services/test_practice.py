@@ -14,20 +14,14 @@ from django.utils import timezone
 
 from scorepad import bot_pool
 from scorepad.engine import practice as practice_bots
-from scorepad.engine.answers import ANSWER_KEYS, answer_json
+from scorepad.engine.answers import ANSWER_KEYS, FormAnswer, answer_json, read_form_answer
 from scorepad.engine.bots import make_bot
 from scorepad.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_cards
 from scorepad.engine.game import deal_hands, from_json, seat_view, to_json
 from scorepad.engine.variants import get_variant
 from scorepad.models import PracticeGame
-from scorepad.selectors.practice import (
-    held_order,
-    history_rows,
-    practice_hint,
-    practice_statistics,
-    practice_table,
-    statistics_by_variant,
-)
+from scorepad.pages.practice import Hint, held_order, hint_of, practice_table
+from scorepad.selectors.practice import history_rows, practice_statistics, statistics_by_variant
 from scorepad.services import practice as practice_service
 from scorepad.services.practice import (
     STALE,
@@ -53,9 +47,20 @@ def hinted(game: PracticeGame) -> dict[str, str]:
     return {ANSWER_KEYS[view.decision]: value}
 
 
+def said(game: PracticeGame, data: dict[str, str]) -> FormAnswer:
+    """A form's answer read as the practice view reads it, once, against the game as stored."""
+    return read_form_answer(seat_view(from_json(game.state), 0), data)
+
+
+def practice_hint(game: PracticeGame) -> Hint:
+    """The hint the practice page shows: thought where the bots think, then worded."""
+    answer, reason = bot_pool.hint(game.state, game.seed, game.version)
+    return hint_of(seat_view(from_json(game.state), 0), answer, reason)
+
+
 def play_out_hand(game: PracticeGame) -> PracticeGame:
     while from_json(game.state).result is None:
-        game = practice_act(game=game, version=game.version, data=hinted(game)).game
+        game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
     return game
 
 
@@ -91,10 +96,10 @@ def test_a_double_tap_is_refused_and_changes_nothing():
     game = practice_start(user=None, variant_id="classic", seed=5)
     answer = hinted(game)
     tapped_on = game.version
-    game = practice_act(game=game, version=tapped_on, data=answer).game
+    game = practice_act(game=game, version=tapped_on, answer=said(game, answer)).game
     after_first = PracticeGame.objects.get(pk=game.pk)
     with pytest.raises(PracticeRefused, match=STALE):
-        practice_act(game=game, version=tapped_on, data=answer)
+        practice_act(game=game, version=tapped_on, answer=said(game, answer))
     again = PracticeGame.objects.get(pk=game.pk)
     assert (again.state, again.version, again.undo) == (
         after_first.state,
@@ -106,12 +111,12 @@ def test_a_double_tap_is_refused_and_changes_nothing():
 def test_an_illegal_card_is_refused_in_words_and_changes_nothing():
     game = practice_start(user=None, variant_id="classic", seed=5)
     while from_json(game.state).decision != "play" or not _illegal_card(game):
-        game = practice_act(game=game, version=game.version, data=hinted(game)).game
+        game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
         if from_json(game.state).result is not None:
             game = practice_next_hand(game=game, version=game.version).game
     before = (game.state, game.version)
     with pytest.raises(PracticeRefused, match=r"You must|first lead|trump"):
-        practice_act(game=game, version=game.version, data={"card": _illegal_card(game)})
+        practice_act(game=game, version=game.version, answer=said(game, {"card": _illegal_card(game)}))
     game.refresh_from_db()
     assert (game.state, game.version) == before
 
@@ -122,7 +127,7 @@ def _at_the_pass(seed: int = 5) -> PracticeGame:
     while from_json(game.state).decision != "pass":
         view = seat_view(from_json(game.state), 0)
         data = {"bid": "60"} if view.decision == "bid" else {"trump": "S"} if view.decision == "trump" else {}
-        game = practice_act(game=game, version=game.version, data=data).game
+        game = practice_act(game=game, version=game.version, answer=said(game, data)).game
     return game
 
 
@@ -131,11 +136,11 @@ def test_a_wrong_number_of_cards_to_pass_is_refused_naming_cards_as_players_writ
     two = " ".join(answer_json("pass", seat_view(from_json(game.state), 0).hand[:2]))
     before = (game.state, game.version)
     with pytest.raises(PracticeRefused) as refused:
-        practice_act(game=game, version=game.version, data={"pass": two})
+        practice_act(game=game, version=game.version, answer=said(game, {"pass": two}))
     assert str(refused.value).startswith("Choose exactly 4 cards to pass; you chose 2: ")
     assert not re.search(r"\b[AKQJT9][SHDC]\b", str(refused.value))
     with pytest.raises(PracticeRefused, match=r"you chose 0\.$"):
-        practice_act(game=game, version=game.version, data={})
+        practice_act(game=game, version=game.version, answer=said(game, {}))
     game.refresh_from_db()
     assert (game.state, game.version) == before
 
@@ -148,7 +153,7 @@ def _illegal_card(game: PracticeGame) -> str | None:
 def test_undo_goes_back_to_the_players_previous_decision():
     game = practice_start(user=None, variant_id="classic", seed=5)
     start = game.state
-    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
     assert game.state != start
     game = practice_undo(game=game, version=game.version)
     assert game.state == start
@@ -159,7 +164,7 @@ def test_undo_goes_back_to_the_players_previous_decision():
 
 def test_a_stale_undo_is_refused():
     game = practice_start(user=None, variant_id="classic", seed=5)
-    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
     with pytest.raises(PracticeRefused, match=STALE):
         practice_undo(game=game, version=game.version - 1)
 
@@ -229,7 +234,7 @@ def test_the_hint_uses_the_bots_own_reason_when_it_explains_itself(monkeypatch):
         def decide(self, view):
             raise AssertionError("explain answers, decide is not asked")
 
-    monkeypatch.setattr("scorepad.selectors.practice.make_bot", lambda *args, **kwargs: Explaining())
+    monkeypatch.setattr("scorepad.engine.practice.make_bot", lambda *args, **kwargs: Explaining())
     hint = practice_hint(game)
     assert (hint.words, hint.reason, hint.value) == ("Pass", "a pass keeps the partner's bid alive", "pass")
 
@@ -241,13 +246,13 @@ def test_a_bots_reason_is_shown_with_cards_as_players_write_them(monkeypatch):
         def explain(self, view):
             return None, "TC and AS are out; JH/KD still to come"
 
-    monkeypatch.setattr("scorepad.selectors.practice.make_bot", lambda *args, **kwargs: Terse())
+    monkeypatch.setattr("scorepad.engine.practice.make_bot", lambda *args, **kwargs: Terse())
     assert practice_hint(game).reason == "10♣ and A♠ are out; J♥/K♦ still to come"
 
 
 def test_without_an_explanation_the_hint_reason_comes_from_the_view(monkeypatch):
     game = practice_start(user=None, variant_id="classic", seed=5)
-    monkeypatch.setattr("scorepad.selectors.practice.HINT_BOT", "easy")  # its explain gives no reason
+    monkeypatch.setattr("scorepad.engine.practice.HINT_BOT", "easy")  # its explain gives no reason
     hint = practice_hint(game)
     assert hint.words.startswith(("Bid", "Pass"))
     assert "your meld with" in hint.reason
@@ -327,7 +332,7 @@ def test_the_bots_think_with_no_transaction_open_in_every_write_where_they_move(
 def test_a_write_overtaken_while_the_bots_think_is_refused_and_keeps_the_other_write(monkeypatch):
     """Another tab undoes while this tab's bots are thinking: the undo stands, this move is stale."""
     game = practice_start(user=None, variant_id="classic", seed=5)
-    game = practice_act(game=game, version=game.version, data=hinted(game)).game
+    game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
     mine, rival = game.version, []
 
     def other_tab_undoes_first() -> None:
@@ -336,7 +341,7 @@ def test_a_write_overtaken_while_the_bots_think_is_refused_and_keeps_the_other_w
 
     watch_the_bots(monkeypatch, other_tab_undoes_first)
     with pytest.raises(PracticeRefused, match=STALE):
-        practice_act(game=game, version=mine, data=hinted(game))
+        practice_act(game=game, version=mine, answer=said(game, hinted(game)))
     stored = PracticeGame.objects.get(pk=game.pk)
     assert (stored.state, stored.undo, stored.version) == (rival[0].state, [], mine + 1)
 
@@ -376,15 +381,16 @@ def test_beyond_the_bots_a_worker_may_run_at_once_a_move_is_refused_as_busy_and_
     def another_table_moves_meanwhile() -> None:
         if not refused:
             with pytest.raises(PracticeBusy, match="busy") as busy:
-                practice_act(game=other, version=other.version, data=hinted(other))
+                practice_act(game=other, version=other.version, answer=said(other, hinted(other)))
             refused.append(busy.value)
 
     watch_the_bots(monkeypatch, another_table_moves_meanwhile)
-    practice_act(game=game, version=game.version, data=hinted(game))
+    practice_act(game=game, version=game.version, answer=said(game, hinted(game)))
     other.refresh_from_db()
     assert refused
     assert (other.state, other.version) == before
-    practice_act(game=other, version=other.version, data=hinted(other))  # and once they are free
+    # and once they are free
+    practice_act(game=other, version=other.version, answer=said(other, hinted(other)))
 
 
 def _game_at(variant_id: str, hands: list[str], *calls: int | None) -> PracticeGame:
@@ -407,7 +413,7 @@ CLASSIC_DEAL = [
 def test_a_forced_dealer_is_offered_the_minimum_as_the_one_button():
     table = practice_table(_game_at("classic", CLASSIC_DEAL, None, None, None))
     assert table.forced
-    assert table.bid_chips == [("20", "Bid 20: everyone passed, the dealer must")]
+    assert table.bid_chips == (("20", "Bid 20: everyone passed, the dealer must"),)
 
 
 def test_the_hand_is_held_trump_first_then_colours_alternating():

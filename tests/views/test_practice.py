@@ -10,7 +10,7 @@ from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.cards import Card, card_name, card_words, cards_from_counts
 from scorepad.engine.game import HandState, from_json, seat_view
 from scorepad.models import PracticeGame
-from scorepad.selectors.practice import practice_table
+from scorepad.pages.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
 from tests.sample_games import make_user
 from tests.services.test_practice import hinted

@@ -14,7 +14,7 @@ from scorepad.engine.view import CONCEDE
 from scorepad.models import PracticeGame
 from scorepad.services.practice import practice_act, practice_start
 from tests.sample_games import make_user
-from tests.services.test_practice import hinted
+from tests.services.test_practice import hinted, said
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def at_players_concede(user) -> PracticeGame:
                 return game
             if state.result is not None or state.tricks:
                 break
-            game = practice_act(game=game, version=game.version, data=hinted(game)).game
+            game = practice_act(game=game, version=game.version, answer=said(game, hinted(game))).game
     raise AssertionError("the player never won a bid")
 
 
@@ -69,7 +69,7 @@ def test_a_conceded_hand_is_reviewed_with_the_concede_decision_in_words(client, 
     user = make_user("review")
     client.force_login(user)
     game = at_players_concede(user)
-    game = practice_act(game=game, version=game.version, data={"concede": "true"}).game
+    game = practice_act(game=game, version=game.version, answer=said(game, {"concede": "true"})).game
     url = reverse("practice_review", args=[game.pk, 0])
     for _ in range(40):
         page = client.get(url)

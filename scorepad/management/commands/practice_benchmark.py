@@ -24,7 +24,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import DatabaseError, transaction
 
 from pinochle_site.tools.benchmarks.expert_benchmark import playout_speed
-from scorepad.engine.answers import ANSWER_KEYS, answer_json
+from scorepad.engine.answers import ANSWER_KEYS, answer_json, read_form_answer
 from scorepad.engine.bots import PRACTICE_STRENGTHS, make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.match import percentile
@@ -114,7 +114,7 @@ def play(
             view = seat_view(state, PLAYER)
             answer = answer_json(view.decision, player.decide(view))
             data = {ANSWER_KEYS[view.decision]: "pass" if answer is None else answer}
-            outcome = practice_act(game=game, version=game.version, data=data)
+            outcome = practice_act(game=game, version=game.version, answer=read_form_answer(view, data))
         writes.append(time.perf_counter() - started)
         bots.append(outcome.bot_seconds)
         per_stage: dict[Decision, float] = {}
