@@ -82,8 +82,9 @@ def test_the_hand_log_downloads_as_one_rules_line(client):
 def test_replay_posts_start_a_replay_and_a_resent_form_does_not_start_another(client):
     game = played_hand(client)
     url = reverse("practice_replay", args=[game.pk, 0])
-    first = client.post(url, {"start_token": "abc"})
-    again = client.post(url, {"start_token": "abc"})
+    token = client.get(reverse("practice_review", args=[game.pk, 0])).context["replay_token"]
+    first = client.post(url, {"start_token": token})
+    again = client.post(url, {"start_token": token})
     assert first["Location"] == again["Location"]
     replay = PracticeGame.objects.get(replay_of=game)
     assert first["Location"] == reverse("practice_game", args=[replay.pk])
