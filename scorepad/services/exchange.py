@@ -150,7 +150,7 @@ BACKUP_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # what the export writes: a UUID
 
 def _when(value: Any, where: str) -> datetime:
     try:
-        moment = parse_datetime(value) if isinstance(value, str) else None
+        moment = parse_datetime(value) if isinstance(value, str) and value.isprintable() else None
     except ValueError:  # well formed, but no such moment: month 13, hour 99
         moment = None
     if moment is None or moment.tzinfo is None:

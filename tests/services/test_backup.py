@@ -200,3 +200,52 @@ def test_the_dates_of_a_backup_within_the_range_are_kept_as_written(backup):
     backup["games"][0]["created_at"] = "2000-01-01T00:00:00+00:00"  # the earliest a backup may hold
     restored = household_restore(data=backup, user=make_user("bea"))
     assert restored.games.order_by("created_at").first().created_at.isoformat() == "2000-01-01T00:00:00+00:00"
+
+
+def _string_paths(value, path=()):
+    """Every place in a backup that holds text: each string value, and each object's keys."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield (*path, ("key", key))
+            yield from _string_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _string_paths(item, (*path, index))
+    elif isinstance(value, str):
+        yield path
+
+
+def _with_nul(backup, path):
+    bad = copy.deepcopy(backup)
+    *parents, last = path
+    holder = bad
+    for step in parents:
+        holder = holder[step]
+    if isinstance(last, tuple):  # a key: renamed with a NUL in it
+        holder[f"{last[1]}\x00"] = holder.pop(last[1])
+    else:
+        holder[last] = f"{holder[last]}\x00"
+    return bad
+
+
+def test_a_nul_anywhere_in_a_backup_is_refused_in_words_or_never_reaches_the_database(backup):
+    """PostgreSQL cannot store a NUL in text or JSON: wherever one is, the restore refuses it in
+    words, or (a key the app does not read) leaves it out; never a database error."""
+    paths = list(_string_paths(backup))
+    assert len(paths) > 50
+    refused = 0
+    for number, path in enumerate(paths):
+        try:
+            restored = household_restore(data=_with_nul(backup, path), user=make_user(f"member{number}"))
+        except ServiceError:
+            refused += 1
+        else:
+            assert "\x00" not in json.dumps(household_backup(household=restored)), path
+    assert refused > 50
+
+
+@pytest.mark.parametrize("when", ["2026-01-02T10:00:00+00:00\x00", "2026-01-02T10:00:00+00:00\n"])
+def test_a_date_with_a_control_character_is_refused(backup, when):
+    backup["games"][0]["created_at"] = when
+    with pytest.raises(ServiceError, match="game 1: created_at must be a date and time"):
+        household_restore(data=backup, user=make_user("bea"))

@@ -222,3 +222,17 @@ def test_a_guesser_taking_a_new_ipv6_address_each_time_meets_the_lock(client, li
     for n in range(3):
         log_in(client, "ann", "guess", REMOTE_ADDR=f"2001:db8:1:2::{n + 1:x}")
     assert log_in(client, "ann", REMOTE_ADDR="2001:db8:1:2:abcd::9").status_code == 429
+
+
+def test_a_slow_drip_of_guesses_during_the_accounts_lock_does_not_stretch_it(client, limits, monkeypatch):
+    """The lock for new browsers lasts its window: guesses refused meanwhile are not counted, so it
+    ends on time however the drip goes on, and the member's new phone gets in."""
+    User.objects.create_user("ann", password=PASSWORD)
+    now = throttle.time.time()
+    for n in range(8):
+        log_in(Client(), "ann", "guess", REMOTE_ADDR=f"10.6.6.{n}")
+    for minute in range(0, 60, 5):  # one more guess from a new address every five minutes
+        monkeypatch.setattr(throttle.time, "time", lambda minute=minute: now + minute * 60)
+        assert log_in(Client(), "ann", "guess", REMOTE_ADDR=f"10.7.7.{minute}").status_code == 429
+    monkeypatch.setattr(throttle.time, "time", lambda: now + 3601)
+    assert log_in(Client(), "ann", REMOTE_ADDR="10.0.0.11").status_code == 302
