@@ -2,6 +2,7 @@ from django.urls import path
 
 from .views import (
     games,
+    help,
     history,
     home,
     households,
@@ -92,4 +93,7 @@ urlpatterns = [
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("offline/", install.offline, name="offline"),
+    # Help for players (views/help.py)
+    path("help/", help.help_index, name="help_index"),
+    path("help/<slug:slug>/", help.help_page, name="help"),
 ]

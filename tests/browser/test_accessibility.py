@@ -95,6 +95,29 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server, new_ph
     assert {name: v for name, v in blocking.items() if v} == {}
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_help_pages_have_no_serious_accessibility_violations(live_server, new_phone, scheme: str):
+    """Every help page, as a visitor reads it at 375×812: axe finds nothing serious, nothing is wider
+    than the phone."""
+    from scorepad.views.help import HELP_TOPICS
+
+    phone = new_phone(color_scheme=scheme)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    found: dict[str, list[dict]] = {}
+    for path in ["/help/", *(f"/help/{topic.slug}/" for topic in HELP_TOPICS)]:
+        page = phone.new_page()
+        errors = watch_console(page)
+        page.goto(live_server.url + path)
+        name = "help-" + (path.strip("/").split("/")[-1] if path != "/help/" else "index")
+        found[name] = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
+        page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
+        assert errors == [], (name, errors)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, name
+        page.close()
+
+    assert {name: v for name, v in found.items() if v} == {}
+
+
 def tab_to(page: Page, selector: str, presses: int = 40) -> None:
     """Press Tab until the focused element matches ``selector``, as a keyboard user would."""
     for _ in range(presses):

@@ -44,6 +44,8 @@ PUBLIC = {
     "rules_words": "as rules_index",
     "learn": "learning to play needs no account (the lesson lives in its URL)",
     "rules_practice": "as practice_game",
+    "help_index": "help for players needs no account",
+    "help": "as help_index",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -92,6 +94,7 @@ def world(db):
         "user_id": lambda: member_a.pk,
         "player_id": lambda: household.players.first().pk,
         "variant_id": lambda: "classic",
+        "slug": lambda: "scorepad",  # a help page
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 
