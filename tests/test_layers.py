@@ -134,6 +134,20 @@ def search_imports(source: str, module: str) -> list[str]:
     return found
 
 
+def untyped_htmx_requests(source: str) -> list[str]:
+    """Functions whose ``request`` is a plain ``HttpRequest``: a view reads ``request.htmx`` through
+    django-htmx's typed ``HtmxHttpRequest`` (``views/rendering.py``), never a cast."""
+    return [
+        node.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for argument in node.args.args
+        if argument.arg == "request"
+        and argument.annotation
+        and ast.unparse(argument.annotation) == "HttpRequest"
+    ]
+
+
 def form_classes(source: str) -> list[str]:
     return [
         node.name
@@ -156,6 +170,11 @@ def private_imports(source: str) -> list[str]:
 def test_a_view_module_neither_queries_the_orm_nor_defines_a_form(path):
     source = path.read_text()
     assert (orm_uses(source), form_classes(source)) == ([], [])
+
+
+@pytest.mark.parametrize("path", VIEWS, ids=lambda path: path.name)
+def test_a_view_takes_the_htmx_typed_request(path):
+    assert untyped_htmx_requests(path.read_text()) == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(APP)))
@@ -183,6 +202,8 @@ def test_the_checks_catch_what_they_look_for():
     assert orm_uses("x = get_object_or_404(Game, pk=1)") == ["get_object_or_404"]
     assert form_classes("class F(forms.Form): pass\nclass L(AuthenticationForm): pass") == ["F", "L"]
     assert private_imports("from .practice import _user, remember\nfrom x import __version__") == ["_user"]
+    views = "def page(request: HttpRequest): ...\ndef typed(request: HtmxHttpRequest, n: int): ..."
+    assert untyped_htmx_requests(views) == ["page"]
 
 
 def test_the_layer_check_catches_an_import_that_runs_up():

@@ -8,15 +8,16 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import throttle
 from ..forms.accounts import THROTTLED, LimitedAuthenticationForm
+from .rendering import HtmxHttpRequest
 
 
-def _safe_next(request: HttpRequest) -> str | None:
+def _safe_next(request: HtmxHttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
     allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
     return target if target and allowed else None
@@ -37,7 +38,7 @@ class LimitedLoginView(LoginView):
         return response
 
 
-def admin_login(request: HttpRequest) -> HttpResponseBase:
+def admin_login(request: HtmxHttpRequest) -> HttpResponseBase:
     """The admin's own log-in view (``LimitedAdminAuthenticationForm``), answering a refusal with
     429 like ours, and remembering the browser after a log-in."""
     response = admin.site.login(request)
@@ -49,7 +50,7 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
     return response
 
 
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)

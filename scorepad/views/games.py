@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -52,7 +52,7 @@ from ..services.games import (
     hand_undo,
 )
 from ..services.households import player_create
-from .rendering import go_to, htmx_of, page_or_partial
+from .rendering import HtmxHttpRequest, go_to, page_or_partial
 
 MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
 
@@ -67,7 +67,7 @@ class RenderPage(Protocol):
 
 
 @login_required
-def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
+def game_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     variant = VARIANTS.get(request.POST.get("variant") or request.GET.get("variant", ""))
     if variant is None:
@@ -97,7 +97,7 @@ def game_new(request: HttpRequest, household_id: int) -> HttpResponse:
     return render(request, "scorepad/game_new.html", {**context, "form": form})
 
 
-def _add_player(request: HttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
+def _add_player(request: HtmxHttpRequest, household: Household, variant: Variant) -> tuple[NewGameForm, str]:
     """Add a name to the roster without losing what was chosen, and seat it in the first empty seat."""
     players = active_roster(household)
     initial = NewGameForm.kept(variant, request.POST)
@@ -163,7 +163,7 @@ def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dic
 
 
 def _render_game(
-    request: HttpRequest, sheet: Scoresheet, form: HandForm | None, **extra: Any
+    request: HtmxHttpRequest, sheet: Scoresheet, form: HandForm | None, **extra: Any
 ) -> HttpResponse:
     context = _game_context(sheet, form, redo=_redo_of(request, sheet), **extra)
     return page_or_partial(request, "scorepad/game.html", "scorepad", context)
@@ -177,12 +177,12 @@ def _show_result(response: HttpResponse, sheet: Scoresheet) -> HttpResponse:
     return replace_url(response, reverse("game", args=[sheet.game.pk]))
 
 
-def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
+def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return go_to(request, reverse("game", args=[game.pk]))
 
 
 @login_required
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = scoresheet(get_game_for_user(request.user, game_id))
     return _render_game(request, sheet, _next_hand_form(sheet, request.GET))
 
@@ -233,7 +233,7 @@ def _first_problem(form: HandForm) -> str:
     return "check the hand."
 
 
-def _meld_calculator(request: HttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
+def _meld_calculator(request: HtmxHttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
     """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``.
 
     A side's meld already typed goes along as ``meld_now``: partners' meld adds (RULES.md §1.4, §2.4),
@@ -296,7 +296,7 @@ def intent_of(data: QueryDict, offered: Collection[Intent]) -> Intent:
 class HandPage:
     """A page with a hand form: the game page's next hand, or a recorded hand's correction page."""
 
-    request: HttpRequest
+    request: HtmxHttpRequest
     sheet: Scoresheet
     url: str  # the page the meld calculator comes back to
     render: RenderPage
@@ -311,7 +311,7 @@ def _answer_preview(page: HandPage) -> HttpResponse:
 def _answer_bid_step(page: HandPage) -> HttpResponse:
     """The stepper and the chips: the form comes back with the bid set; nothing is saved."""
     form = _hand_form(page.sheet, initial=_stepped_bid(page.sheet, page.request.POST))
-    return page.render(form, partial="hand-form" if htmx_of(page.request) else None)
+    return page.render(form, partial="hand-form" if page.request.htmx else None)
 
 
 def _answer_count_meld(page: HandPage) -> HttpResponse:
@@ -340,7 +340,7 @@ def _answer(page: HandPage, offered: Collection[Intent]) -> HttpResponse:
 
 @login_required
 @require_POST
-def hand_create(request: HttpRequest, game_id: int) -> HttpResponse:
+def hand_create(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     sheet = scoresheet(game)
     # A stale page or a resent form: say so instead of showing the hand form again (an entry with its
@@ -396,17 +396,17 @@ def _show_conflict(page: HandPage, form: HandForm, conflict: HandConflict) -> Ht
     again = _hand_form(sheet, initial=_new_hand_initial(sheet, values))
     yours = form.entered()
     response = page.render(again, conflict={"number": conflict.number, "stored": stored, "yours": yours})
-    if not htmx_of(page.request):
+    if not page.request.htmx:
         response.status_code = 409
     return response
 
 
-def _posted_key(request: HttpRequest) -> str | None:
+def _posted_key(request: HtmxHttpRequest) -> str | None:
     key = request.POST.get("entry_key", "")
     return key if ENTRY_KEY.fullmatch(key) else None
 
 
-def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
+def _throw_in(request: HtmxHttpRequest, sheet: Scoresheet, render_page: RenderPage) -> HttpResponse:
     """The deal was thrown in (a misdeal, or all passed): recorded with its dealer, scoring nothing."""
     game = sheet.game
     number = _posted_int(request, "number")
@@ -428,7 +428,7 @@ def _throw_in(request: HttpRequest, sheet: Scoresheet, render_page: RenderPage) 
     return _after_write(request, sheet)
 
 
-def _posted_int(request: HttpRequest, name: str) -> int | None:
+def _posted_int(request: HtmxHttpRequest, name: str) -> int | None:
     try:
         return int(request.POST.get(name, ""))
     except ValueError:
@@ -438,7 +438,7 @@ def _posted_int(request: HttpRequest, name: str) -> int | None:
 REDO_KEY = "redo-{}"  # per game, in the session of the phone that undid
 
 
-def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
+def _redo_of(request: HtmxHttpRequest, sheet: Scoresheet) -> UndoneHand | None:
     """The hand this phone undid, while the game is still as the undo left it."""
     data = request.session.get(REDO_KEY.format(sheet.game.pk))
     if not data:
@@ -447,10 +447,10 @@ def _redo_of(request: HttpRequest, sheet: Scoresheet) -> UndoneHand | None:
     return undone if undone.revision == sheet.game.revision else None
 
 
-def _after_write(request: HttpRequest, sheet: Scoresheet, notice: str = "") -> HttpResponse:
+def _after_write(request: HtmxHttpRequest, sheet: Scoresheet, notice: str = "") -> HttpResponse:
     """Back to a blank form for the next hand, saying ``notice`` if any (a plain redirect drops
     any prefill from the URL)."""
-    if not htmx_of(request):
+    if not request.htmx:
         if notice:
             messages.info(request, notice)
         return redirect("game", game_id=sheet.game.pk)
@@ -459,7 +459,7 @@ def _after_write(request: HttpRequest, sheet: Scoresheet, notice: str = "") -> H
 
 @login_required
 @require_POST
-def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Undo names the hand (id and version): a stale or repeated undo is refused, never shifted."""
     game = get_game_for_user(request.user, game_id)
     hand_id, version = _posted_int(request, "hand_id"), _posted_int(request, "version")
@@ -475,7 +475,7 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_redo(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_redo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Put back what this phone undid, exactly, unless the game has moved on since."""
     game = get_game_for_user(request.user, game_id)
     data = request.session.pop(REDO_KEY.format(game.pk), None)
@@ -527,7 +527,7 @@ def back_when_gone(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     """Answer ``HandGone`` from ``view`` with the game page and a notice that the hand is gone."""
 
     @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def answer(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except HandGone as gone:
@@ -539,7 +539,7 @@ def back_when_gone(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 
 @login_required
 @back_when_gone
-def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
+def hand_edit_view(request: HtmxHttpRequest, game_id: int, hand_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     hand = _hand_of(game, hand_id)
     sheet = scoresheet(game)
@@ -555,7 +555,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
             "editing": True,
             "advisor_url": calculator_url(sheet, page),
         }
-        if partial or htmx_of(request):
+        if partial or request.htmx:
             return render(request, "scorepad/game.html#hand-form", context)
         return render(request, "scorepad/hand_edit.html", context)
 
@@ -595,7 +595,7 @@ def hand_edit_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResp
 
 @login_required
 @back_when_gone
-def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpResponse:
+def hand_delete_view(request: HtmxHttpRequest, game_id: int, hand_id: int) -> HttpResponse:
     """GET asks first (a page that works without JavaScript); POST deletes the version it showed."""
     game = get_game_for_user(request.user, game_id)
     hand = _hand_of(game, hand_id)
@@ -622,7 +622,7 @@ def hand_delete_view(request: HttpRequest, game_id: int, hand_id: int) -> HttpRe
 
 @login_required
 @require_POST
-def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_abandon_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Abandon an unfinished game (out of the statistics), or take it up again."""
     game = get_game_for_user(request.user, game_id)
     abandon = request.POST.get("abandoned") == "1"
@@ -638,7 +638,7 @@ def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_delete_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """GET asks first; POST deletes the game and its hands."""
     game = get_game_for_user(request.user, game_id)
     if request.method != "POST":

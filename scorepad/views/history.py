@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.utils.http import content_disposition_header
@@ -23,7 +23,7 @@ from ..selectors.households import game_count, roster_size
 from ..services import ServiceError
 from ..services.exchange import game_import, household_restore
 from .limits import exchange_limited, posted
-from .rendering import page_or_partial, signed_in
+from .rendering import HtmxHttpRequest, page_or_partial, signed_in
 
 GAMES_PER_PAGE = 20
 STATUS_FILTERS = {"": None, "finished": True, "playing": False}
@@ -49,7 +49,7 @@ def _game_row(game: Game, tally: GameTally) -> GameRow:
 
 @login_required
 @require_GET
-def history(request: HttpRequest, household_id: int) -> HttpResponse:
+def history(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     form = HistoryFilterForm(household, request.GET)
     form.is_valid()  # a filter that does not parse is dropped; the others still apply
@@ -75,7 +75,7 @@ def history(request: HttpRequest, household_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
+def statistics(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     games = scored_games(household)
     rows = player_statistics(games)
@@ -91,7 +91,7 @@ def statistics(request: HttpRequest, household_id: int) -> HttpResponse:
 @login_required
 @require_GET
 @exchange_limited("export")
-def game_export_json(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_export_json(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"pinochle-{game.variant}-game-{game.pk}.json"
@@ -102,7 +102,7 @@ def game_export_json(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 @exchange_limited("export")
-def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
+def household_csv(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     response = HttpResponse(
         household_history_csv(household=household), content_type="text/csv; charset=utf-8"
@@ -115,7 +115,7 @@ def household_csv(request: HttpRequest, household_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @exchange_limited("restore", when=posted)
-def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
+def game_import_view(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     """Step one reads and checks the record; step two (same form) seats the roster and saves."""
     household = get_household_for_user(request.user, household_id)
     form, seats_form, checked = ImportForm(), None, None
@@ -157,7 +157,7 @@ def game_import_view(request: HttpRequest, household_id: int) -> HttpResponse:
 @login_required
 @require_GET
 @exchange_limited("export")
-def household_backup_json(request: HttpRequest, household_id: int) -> HttpResponse:
+def household_backup_json(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     response = JsonResponse(household_backup(household=household), json_dumps_params={"ensure_ascii": False})
     filename = f"pinochle-{slugify(household.name) or 'household'}-backup.json"
@@ -168,7 +168,7 @@ def household_backup_json(request: HttpRequest, household_id: int) -> HttpRespon
 @login_required
 @require_http_methods(["GET", "POST"])
 @exchange_limited("restore", when=posted)
-def household_restore_view(request: HttpRequest) -> HttpResponse:
+def household_restore_view(request: HtmxHttpRequest) -> HttpResponse:
     """Upload a household backup: checked in full, then restored as a new household you belong to."""
     form = RestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -30,11 +30,11 @@ from ..services.households import (
     player_rename,
     player_retire,
 )
-from .rendering import signed_in
+from .rendering import HtmxHttpRequest, signed_in
 
 
 @login_required
-def household_new(request: HttpRequest) -> HttpResponse:
+def household_new(request: HtmxHttpRequest) -> HttpResponse:
     form = HouseholdForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -46,7 +46,7 @@ def household_new(request: HttpRequest) -> HttpResponse:
     return render(request, "scorepad/household_new.html", {"form": form})
 
 
-def _detail(request: HttpRequest, household_id: int, **context: object) -> HttpResponse:
+def _detail(request: HtmxHttpRequest, household_id: int, **context: object) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     pending = [
         (invite, request.build_absolute_uri(reverse("invite", args=[invite.token])))
@@ -63,13 +63,13 @@ def _detail(request: HttpRequest, household_id: int, **context: object) -> HttpR
 
 
 @login_required
-def household_detail(request: HttpRequest, household_id: int) -> HttpResponse:
+def household_detail(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     return _detail(request, household_id)
 
 
 @login_required
 @require_POST
-def player_add(request: HttpRequest, household_id: int) -> HttpResponse:
+def player_add(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     form = PlayerForm(request.POST)
     if form.is_valid():
@@ -90,7 +90,7 @@ def _to_section(household: Household, section: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
+def invite_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     """POST makes a link, then a redirect shows it (a reload makes no second link)."""
     household = get_household_for_user(request.user, household_id)
     invite_create(household=household, user=signed_in(request))
@@ -100,7 +100,7 @@ def invite_new(request: HttpRequest, household_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) -> HttpResponse:
+def invite_revoke_view(request: HtmxHttpRequest, household_id: int, invite_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     invite_revoke(invite=household_invite(household, invite_id))
     messages.success(request, "The invitation link was withdrawn: it no longer works.")
@@ -109,7 +109,7 @@ def invite_revoke_view(request: HttpRequest, household_id: int, invite_id: int) 
 
 @login_required
 @require_POST
-def member_remove_view(request: HttpRequest, household_id: int, user_id: int) -> HttpResponse:
+def member_remove_view(request: HtmxHttpRequest, household_id: int, user_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
     member = household_member(household, user_id)
     try:
@@ -125,7 +125,7 @@ def member_remove_view(request: HttpRequest, household_id: int, user_id: int) ->
 
 @login_required
 @require_POST
-def player_edit(request: HttpRequest, household_id: int, player_id: int) -> HttpResponse:
+def player_edit(request: HtmxHttpRequest, household_id: int, player_id: int) -> HttpResponse:
     """Rename a player, or retire one (off the new-game form; games and statistics stay) and back."""
     household = get_household_for_user(request.user, household_id)
     player = household_player(household, player_id)
@@ -145,7 +145,7 @@ def player_edit(request: HttpRequest, household_id: int, player_id: int) -> Http
 
 
 @login_required
-def invite_join(request: HttpRequest, token: str) -> HttpResponse:
+def invite_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """GET shows whose household it is; the Join button (POST) uses the link up."""
     invite = invite_by_token(token)
     if request.method == "POST":

@@ -11,13 +11,15 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+
+from .rendering import HtmxHttpRequest
 
 # The light theme's colours (static/css/app.css): the splash screen and the phone's status bar.
 BACKGROUND = "#f6f4ee"
@@ -44,7 +46,7 @@ PRECACHED = [
 
 @require_safe
 @cache_control(max_age=3600)
-def manifest(request: HttpRequest) -> HttpResponse:
+def manifest(request: HtmxHttpRequest) -> HttpResponse:
     data = {
         "name": "Pinochle Table",
         "short_name": "Pinochle",
@@ -66,7 +68,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @cache_control(no_cache=True)  # the browser checks for a new worker on every visit
-def service_worker(request: HttpRequest) -> HttpResponse:
+def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     precache = [static(path) for path in PRECACHED]
     offline_url = reverse("offline")
     version = hashlib.blake2b(json.dumps([offline_url, *precache]).encode(), digest_size=6).hexdigest()
@@ -89,6 +91,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def offline(request: HttpRequest) -> HttpResponse:
+def offline(request: HtmxHttpRequest) -> HttpResponse:
     """What the worker shows when a page cannot be reached. It is cached once, so it names nobody."""
     return render(request, "pwa/offline.html")

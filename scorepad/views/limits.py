@@ -8,27 +8,27 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import throttle
-from .rendering import page_or_partial, wants_partial
+from .rendering import HtmxHttpRequest, page_or_partial, wants_partial
 
 View = Callable[..., HttpResponse]
 
 
-def always(request: HttpRequest) -> bool:
+def always(request: HtmxHttpRequest) -> bool:
     return True
 
 
-def limited(name: str, *, when: Callable[[HttpRequest], bool] = always) -> Callable[[View], View]:
+def limited(name: str, *, when: Callable[[HtmxHttpRequest], bool] = always) -> Callable[[View], View]:
     """A view that spends one use of the budget ``name`` per request (or per request for which
     ``when`` holds), and over it answers 429 with the refusal in words and ``Retry-After``."""
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             over = throttle.spend(request, name) if when(request) else None
             if over is not None:
                 return too_many_requests(request, over.words, over.seconds)
@@ -39,7 +39,7 @@ def limited(name: str, *, when: Callable[[HttpRequest], bool] = always) -> Calla
     return decorate
 
 
-def too_many_requests(request: HttpRequest, words: str, seconds: int) -> HttpResponse:
+def too_many_requests(request: HtmxHttpRequest, words: str, seconds: int) -> HttpResponse:
     """The 429 page, or for htmx its banner (``429.html#banner``), swapped over the page's own
     error banner (``base.html``) so the table the player was on stays as it was."""
     context = {"refusal": words, "back": _way_back(request)}
@@ -52,7 +52,7 @@ def too_many_requests(request: HttpRequest, words: str, seconds: int) -> HttpRes
     return response
 
 
-def _way_back(request: HttpRequest) -> str:
+def _way_back(request: HtmxHttpRequest) -> str:
     """Where the page's link leads: the same address for a GET (to try again), the page the form
     was sent from for a POST (the form's own URL answers only POST), else the front page."""
     if request.method == "GET":
@@ -63,17 +63,19 @@ def _way_back(request: HttpRequest) -> str:
     return reverse("home")
 
 
-def posted(request: HttpRequest) -> bool:
+def posted(request: HtmxHttpRequest) -> bool:
     return request.method == "POST"
 
 
-def exchange_limited(name: str, *, when: Callable[[HttpRequest], bool] = always) -> Callable[[View], View]:
+def exchange_limited(
+    name: str, *, when: Callable[[HtmxHttpRequest], bool] = always
+) -> Callable[[View], View]:
     """A view that counts one restore or import (``name`` "restore") or one export ("export") per
     request (or per request for which ``when`` holds), and over its limit answers 429 in words."""
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             refusal = throttle.exchange_refusal(request, name) if when(request) else None
             if refusal is not None:
                 return too_many_requests(request, *refusal)

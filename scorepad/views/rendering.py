@@ -27,19 +27,12 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def htmx_of(request: HttpRequest) -> HtmxDetails:
-    """What django-htmx's middleware read from the request's HX-* headers (falsy without htmx)."""
-    details: HtmxDetails = request.htmx  # type: ignore[attr-defined]  # set by HtmxMiddleware
-    return details
-
-
-def wants_partial(request: HttpRequest) -> bool:
-    htmx = htmx_of(request)
-    return bool(htmx) and not htmx.history_restore_request
+def wants_partial(request: HtmxHttpRequest) -> bool:
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def page_or_partial(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any], *, status: int = 200
+    request: HtmxHttpRequest, template: str, partial: str, context: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
     """``template`` for a plain request, ``template#partial`` for htmx; varies on HX-Request."""
     name = f"{template}#{partial}" if wants_partial(request) else template
@@ -48,12 +41,12 @@ def page_or_partial(
     return response
 
 
-def go_to(request: HttpRequest, url: str) -> HttpResponse:
+def go_to(request: HtmxHttpRequest, url: str) -> HttpResponse:
     """A redirect that htmx follows as a whole page, not swapped into the part that asked."""
-    return HttpResponseClientRedirect(url) if htmx_of(request) else redirect(url)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def signed_in(request: HttpRequest) -> User:
+def signed_in(request: HtmxHttpRequest) -> User:
     """The user of a ``login_required`` view (never the anonymous one there)."""
     user = request.user
     assert isinstance(user, User), "signed_in is for views behind login_required"

@@ -8,7 +8,7 @@ Learn to play keeps the whole lesson in its URL (``learn.py``), so it works with
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -18,7 +18,7 @@ from ..pages.lessons import lesson
 from ..pages.rules import RulesPage, glossary, rules_page
 from ..selectors.access import get_game_for_user
 from ..selectors.practice import get_practice_for_request
-from .rendering import page_or_partial
+from .rendering import HtmxHttpRequest, page_or_partial
 
 
 def _variant(variant_id: str) -> Variant:
@@ -28,26 +28,26 @@ def _variant(variant_id: str) -> Variant:
 
 
 def _rules(
-    request: HttpRequest, page: RulesPage, *, game_title: str = "", back_url: str = ""
+    request: HtmxHttpRequest, page: RulesPage, *, game_title: str = "", back_url: str = ""
 ) -> HttpResponse:
     context = {"page": page, "game_title": game_title, "back_url": back_url, "variants": VARIANTS.values()}
     return render(request, "scorepad/rules.html", context)
 
 
 @require_GET
-def rules_index(request: HttpRequest) -> HttpResponse:
+def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     """Every variant's rules and first hand, and the words."""
     return render(request, "scorepad/rules_index.html", {"variants": VARIANTS.values()})
 
 
 @require_GET
-def rules_variant(request: HttpRequest, variant_id: str) -> HttpResponse:
+def rules_variant(request: HtmxHttpRequest, variant_id: str) -> HttpResponse:
     return _rules(request, rules_page(_variant(variant_id)))
 
 
 @require_GET
 @login_required
-def rules_game(request: HttpRequest, game_id: int) -> HttpResponse:
+def rules_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A scorepad game's rules: its variant with the game's house rules applied and marked."""
     game = get_game_for_user(request.user, game_id)
     variant = get_variant(game.variant)
@@ -58,7 +58,7 @@ def rules_game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def rules_practice(request: HttpRequest, practice_id: int) -> HttpResponse:
+def rules_practice(request: HtmxHttpRequest, practice_id: int) -> HttpResponse:
     """A practice game's rules, with its house rules applied and marked."""
     game = get_practice_for_request(request, practice_id)
     variant = get_variant(game.variant)
@@ -68,12 +68,12 @@ def rules_practice(request: HttpRequest, practice_id: int) -> HttpResponse:
 
 
 @require_GET
-def rules_words(request: HttpRequest) -> HttpResponse:
+def rules_words(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scorepad/glossary.html", {"terms": glossary()})
 
 
 @require_GET
-def learn(request: HttpRequest, variant_id: str) -> HttpResponse:
+def learn(request: HtmxHttpRequest, variant_id: str) -> HttpResponse:
     """One stage of the guided first hand; ``moves`` in the URL is every answer so far."""
     variant = _variant(variant_id)
     moves = request.GET.get("moves", "")

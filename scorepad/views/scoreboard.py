@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_safe
@@ -22,12 +22,12 @@ from ..selectors.games import Scoresheet, scoresheet
 from ..selectors.live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..services import ServiceError
 from ..services.scoreboards import scoreboard_link_create, scoreboard_link_revoke
-from .rendering import page_or_partial, signed_in
+from .rendering import HtmxHttpRequest, page_or_partial, signed_in
 
 RECENT_HANDS = 5  # the last hands a scoreboard lists, newest first
 
 
-def _unchanged(request: HttpRequest, game: Game) -> bool:
+def _unchanged(request: HtmxHttpRequest, game: Game) -> bool:
     """The phone asking already shows the game as it is (the cheap check: nothing is scored)."""
     since = request.GET.get("since")
     return bool(since) and since == game_fingerprint(game)
@@ -45,7 +45,7 @@ def _board_context(sheet: Scoresheet, *, poll_url: str) -> dict[str, Any]:
 
 
 @require_safe  # GET, and HEAD for a messaging app checking the link it is about to show
-def scoreboard(request: HttpRequest, share_token: str) -> HttpResponse:
+def scoreboard(request: HtmxHttpRequest, share_token: str) -> HttpResponse:
     """The shared link: anyone may watch; a wrong or stopped token is a 404 and names nothing."""
     game = shared_game(share_token)
     if _unchanged(request, game):
@@ -59,7 +59,7 @@ def scoreboard(request: HttpRequest, share_token: str) -> HttpResponse:
 
 
 @login_required
-def game_share(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_share(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """GET: the game's scoreboard link, if any; POST makes one, or stops the one it names."""
     game = get_game_for_user(request.user, game_id)
     if request.method == "POST":
@@ -75,7 +75,7 @@ def game_share(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "scorepad/game_share.html", {"game": game, "links": links})
 
 
-def _revoke(request: HttpRequest, game: Game) -> None:
+def _revoke(request: HtmxHttpRequest, game: Game) -> None:
     try:
         link_id = int(request.POST["revoke"])
     except ValueError:
@@ -91,7 +91,7 @@ def _revoke(request: HttpRequest, game: Game) -> None:
 
 @login_required
 @require_GET
-def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_live(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page's poll: 204 if nothing changed, else its scoreboard, hand table and chart.
 
     Only those parts are replaced (the page selects them by id), never the hand form a scorekeeper
