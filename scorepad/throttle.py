@@ -91,17 +91,25 @@ def _shared() -> BaseCache:
     return backend
 
 
-def _stand_in(shared: BaseCache) -> _StandIn:
-    """The stand-in for ``shared``, one per cache location, so every thread of the process counts
-    together in it."""
-    where: object = (type(shared).__name__, tuple(getattr(shared, "_servers", ())) or id(shared))
+def _where(shared: BaseCache) -> object:
+    """Which shared cache this is, the same for every thread's connection to it: its Redis
+    servers, or its folder; else (a cache in memory, which never fails) the connection itself."""
+    location = tuple(getattr(shared, "_servers", ())) or getattr(shared, "_dir", None) or id(shared)
+    return (type(shared).__name__, location)
+
+
+def _failed(where: object) -> _StandIn:
+    """The stand-in for the shared cache at ``where``, which just failed: made on its first
+    failure, one per shared cache, so every thread of the process counts together in it."""
     with _stand_ins_lock:
         if where not in _stand_ins:
             options = {"OPTIONS": {"MAX_ENTRIES": 100_000}}
             counters = LocMemCache(f"throttle-stand-in-{len(_stand_ins)}", options)
             counters.clear()
             _stand_ins[where] = _StandIn(counters)
-        return _stand_ins[where]
+        stand_in = _stand_ins[where]
+        stand_in.retry_at = time.monotonic() + SHARED_CACHE_RETRY_SECONDS
+        return stand_in
 
 
 def _counting[T](action: Callable[[BaseCache], T]) -> T:
@@ -110,14 +118,16 @@ def _counting[T](action: Callable[[BaseCache], T]) -> T:
     Every limit fails the same way, by a stated choice: neither open (a guesser or a script would
     go unlimited for as long as Redis is away) nor closed (every member, table and player would be
     refused for the outage): counted per process, a client gets at most the limit once per web
-    process meanwhile, and nobody is refused for the outage itself."""
+    process meanwhile, and nobody is refused for the outage itself. When the shared cache answers
+    again its own counts apply again (what the stand-in counted is not carried over)."""
     shared = _shared()
-    stand_in = _stand_in(shared)
-    if time.monotonic() >= stand_in.retry_at:
+    where = _where(shared)
+    stand_in = _stand_ins.get(where)
+    if stand_in is None or time.monotonic() >= stand_in.retry_at:
         try:
             return action(shared)
         except CACHE_ERRORS as error:
-            stand_in.retry_at = time.monotonic() + SHARED_CACHE_RETRY_SECONDS
+            stand_in = _failed(where)
             logger.warning("limits counted in this process, the shared cache did not answer: %s", error)
     return action(stand_in.counters)
 
