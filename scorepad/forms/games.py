@@ -539,6 +539,8 @@ def _side_points_field(label: str, subject: str) -> forms.IntegerField:
         max_value=SCORE_LIMIT,
         error_messages={
             "invalid": f"{subject} a whole number.",
+            # Django %-formats a validator's message with its limit: a side's name is text, never a
+            # format ("Al 100%"), so its percent signs are doubled to come out as typed.
             "max_value": f"{subject.replace('%', '%%')} at most {SCORE_LIMIT}.",
         },
     )
