@@ -32,13 +32,9 @@ NO_MARRIAGE = {"bidder": 2, "bid": 50, "trump": None, "meld": [0, 26], "tricks":
 
 
 @pytest.fixture
-def user():
-    return User.objects.create_user("ann", password="pw-ann-12345")
-
-
-@pytest.fixture
-def household(user):
-    return household_create(user=user, name="Smiths")
+def roster():
+    """These tests seat players of their own: Ann's household starts with none."""
+    return ()
 
 
 def _players(household, *names):
@@ -72,12 +68,12 @@ def six(bidder, meld, tricks, bid=50):
 # ---- households ----------------------------------------------------------------------------------
 
 
-def test_household_creator_is_its_first_member(user, household):
-    assert list(household.members.all()) == [user]
+def test_household_creator_is_its_first_member(ann, household):
+    assert list(household.members.all()) == [ann]
 
 
-def test_invite_link_works_once(household, user):
-    invite = invite_create(household=household, user=user)
+def test_invite_link_works_once(household, ann):
+    invite = invite_create(household=household, user=ann)
     bea = User.objects.create_user("bea", password="pw-bea-12345")
     cy = User.objects.create_user("cy", password="pw-cy-123456")
     assert invite_accept(token=invite.token, user=bea) == household
@@ -87,17 +83,17 @@ def test_invite_link_works_once(household, user):
     assert Invite.objects.get().used_by == bea
 
 
-def test_a_member_opening_an_invite_leaves_it_for_the_invitee(household, user):
-    invite = invite_create(household=household, user=user)
-    assert invite_accept(token=invite.token, user=user) == household
+def test_a_member_opening_an_invite_leaves_it_for_the_invitee(household, ann):
+    invite = invite_create(household=household, user=ann)
+    assert invite_accept(token=invite.token, user=ann) == household
     bea = User.objects.create_user("bea", password="pw-bea-12345")
     invite_accept(token=invite.token, user=bea)
     assert Invite.objects.get().used_by == bea
 
 
-def test_unknown_invite_token_is_refused(user):
+def test_unknown_invite_token_is_refused(ann):
     with pytest.raises(ServiceError, match="not valid"):
-        invite_accept(token="nope", user=user)
+        invite_accept(token="nope", user=ann)
 
 
 def test_roster_refuses_a_duplicate_name_whatever_its_case(household):
@@ -157,8 +153,8 @@ def test_game_start_refuses_one_player_in_two_seats(household):
     assert Game.objects.count() == 0
 
 
-def test_game_start_refuses_another_households_player(household, user):
-    other = household_create(user=user, name="Joneses")
+def test_game_start_refuses_another_households_player(household, ann):
+    other = household_create(user=ann, name="Joneses")
     players = _players(household, "A", "B", "C") + _players(other, "Zed")
     with pytest.raises(ServiceError, match="Zed is not on this household's roster"):
         game_start(household=household, variant_id="classic", overrides={}, players=players, first_dealer=0)

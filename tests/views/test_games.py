@@ -13,25 +13,20 @@ from scorepad.engine.variants import get_variant, setting_choices
 from scorepad.forms.games import NewGameForm
 from scorepad.models import Game, Hand
 from scorepad.services.games import HandRefused, game_start, hand_record, hand_undo
-from scorepad.services.households import household_create, player_create
+from scorepad.services.households import player_create
 from scorepad.views import games as games_views
 
-pytestmark = pytest.mark.django_db
+# Every test here acts as Ann, signed in.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("member")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SET_HAND = {"bidder": 1, "bid": 55, "trump": "H", "meld": [24, 31], "tricks": [28, 22]}
 
 
 @pytest.fixture
-def ann(client):
-    user = User.objects.create_user("ann", password="pw-ann-12345")
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
-def household(ann):
-    return household_create(user=ann, name="Smiths")
+def roster():
+    """These tests seat players of their own (``players``): Ann's household starts with none."""
+    return ()
 
 
 @pytest.fixture
