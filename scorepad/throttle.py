@@ -9,12 +9,14 @@ once its limits are used up: the guesser learns nothing, and however many guesse
 only the limit's worth are ever hashed, one at a time per address, so the other players' pages
 stay fast. An account is locked per address it is guessed from, so a guesser elsewhere cannot keep
 its member out, nor one account's guesser lock a shared address for everyone; guesses from
-everywhere together lock it only at a much higher count, and never for a browser that has logged
-in to it before (``remember_device``).
+everywhere together lock it only at a much higher count. A browser that has logged in to the
+account before (``remember_device``) meets none of these locks, only its own count of wrong
+passwords. An address is an IPv4 address, or an IPv6 /64 (``client_address``).
 
 What costs CPU (``CPU_BUDGETS``) is counted per browser session, per account when logged in, and
-per address; a view spends its budget with ``@limited(name)`` and over it answers 429 in words,
-with ``Retry-After``.
+per address; restores, imports and exports (``EXCHANGE_LIMITS``) per account and per address. A
+view spends them with ``@limited(name)`` or ``@exchange_limited(name)`` (``views/limits.py``) and
+over a limit answers 429 in words, with ``Retry-After``.
 
 Windows are fixed: the first counted attempt opens one, and the count starts again when it ends.
 A count is one increment: atomic in Redis (``INCR``), so servers counting at once never lose each
