@@ -39,6 +39,8 @@ SETTING_WORDS: dict[str, dict[Any, str]] = {
         "A,T,K=10": "A, T, K 10 each",
     },
 }
+
+
 def setting_field(key: str, label: str) -> forms.TypedChoiceField:
     """A choice of the values §4 allows for ``key`` (the engine's list), handed back as engine values."""
     values = {str(value): value for value in setting_choices(key)}

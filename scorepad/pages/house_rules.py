@@ -42,4 +42,3 @@ def house_rules_brief(variant: Variant, settings: Settings) -> list[str]:
 def _brief(key: str, value: Any) -> str:
     """One rule in a few words; a key the form does not offer (an imported game's) by its §4 name."""
     return _BRIEF[key](value) if key in _BRIEF else f"{key.replace('_', ' ')}: {value}"
-
