@@ -431,6 +431,11 @@ def game_hand(game: Game, hand_id: int) -> Hand | None:
     return game.hands.filter(pk=hand_id).first()
 
 
+def entry_stored(game: Game, entry_key: str) -> bool:
+    """Whether the phone's entry ``entry_key`` is already a hand of this game (sent before)."""
+    return bool(entry_key) and game.hands.filter(entry_key=entry_key).exists()
+
+
 def latest_current_game(user_households: QuerySet[Household]) -> Game | None:
     """The latest game still going in these households, for the front page's "carry on" link."""
     return current_games(user_households).first()

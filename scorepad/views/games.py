@@ -30,11 +30,12 @@ from ..forms.games import ENTRY_KEY, NO_MARRIAGE, HandForm, NewGameForm, new_ent
 from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
 from ..models import Game, Hand, Household
 from ..selectors.access import get_game_for_user, get_household_for_user
-from ..selectors.games import Scoresheet, game_hand, last_game, scoresheet
+from ..selectors.games import Scoresheet, entry_stored, game_hand, last_game, scoresheet
 from ..selectors.households import active_roster
 from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,
+    GameOver,
     HandAlreadyRecorded,
     HandConflict,
     HandRefused,
@@ -343,9 +344,9 @@ def _answer(page: HandPage, offered: Collection[Intent]) -> HttpResponse:
 def hand_create(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = get_game_for_user(request.user, game_id)
     sheet = scoresheet(game)
-    # A stale page or a resent form: say so instead of showing the hand form again (an entry with its
-    # key goes on to the service, which answers a resend of the winning hand as stored).
-    if sheet.finished and not request.POST.get("entry_key"):
+    # A stale page or a resent form: say so instead of showing the hand form again. The winning hand
+    # sent again (its answer was lost) goes on to the service, which answers it as stored.
+    if sheet.finished and not entry_stored(game, request.POST.get("entry_key", "")):
         messages.info(request, "The game is over: no more hands can be recorded.")
         return _to_game(request, game)
 
@@ -375,6 +376,10 @@ def _record_hand(page: HandPage) -> HttpResponse:
         except HandAlreadyRecorded as error:
             messages.info(request, str(error))
             return _to_game(request, game)
+        except GameOver as error:
+            # Won since this page was opened: the page as it is now, saying so. Not a redirect, which
+            # the offline outbox (static/js/outbox.js) would take for "stored".
+            return _render_game(request, scoresheet(game), None, notice=str(error))
         except HandRefused as error:
             form.add_refusals(error.errors)
         except ServiceError as error:

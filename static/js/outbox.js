@@ -296,10 +296,16 @@
 
   // What the server's answer means: the hand stored, a conflict, a refusal, or "try again later".
   function outcomeOf(entry, response) {
+    if (response.redirected && new URL(response.url).pathname !== entry.game) {
+      return Promise.resolve({ status: "waiting", note: "Log in again on this phone to send it." });
+    }
     if (response.redirected) {
-      return new URL(response.url).pathname === entry.game
-        ? Promise.resolve({ status: "stored" })
-        : Promise.resolve({ status: "waiting", note: "Log in again on this phone to send it." });
+      // Back to the game page: stored, unless it says why not ("The game is over: …").
+      return response.text().then(function (page) {
+        const doc = new DOMParser().parseFromString(page, "text/html");
+        const refusal = firstText(doc, ".messages .message");
+        return refusal ? { status: "refused", message: refusal, nextNumber: entry.number } : { status: "stored" };
+      });
     }
     if (response.status === 409 || response.status === 200) {
       return response.text().then(function (page) {
@@ -314,7 +320,7 @@
           };
         }
         const refusal = firstText(doc, "#hand-form .errorlist li") || firstText(doc, "#hand-form .form-errors") ||
-          firstText(doc, ".messages li") || "The server did not take it.";
+          firstText(doc, "#scorepad > .message") || "The server did not take it.";
         return { status: "refused", message: refusal, nextNumber: next ? Number(next.value) : entry.number };
       });
     }

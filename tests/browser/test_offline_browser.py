@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorepad.models import Hand
+from scorepad.services.games import hand_record
 from tests.helpers import PASSWORD, log_in_page
 from tests.sample_games import import_game, make_household
 
@@ -24,6 +25,11 @@ ONE_HAND = {
 def game(django_user_model):
     user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
     return import_game(make_household(user), ONE_HAND, ("Ann", "Bo", "Cy", "Di"))
+
+
+def unexpected(errors: list[str]) -> list[str]:
+    """Console errors other than the network's own: a request with no connection, the 409 of a conflict."""
+    return [error for error in errors if "ERR_INTERNET_DISCONNECTED" not in error and "409" not in error]
 
 
 def under_the_worker(page: Page, url: str) -> None:
@@ -68,7 +74,8 @@ def test_hands_recorded_offline_wait_survive_a_reload_and_are_stored_once_back_o
     # Bo bids 25 in spades: Bo & Di take 5 + 12 meld = 17, set; Ann & Cy 20 + 4.
     enter_hand(page, "Bo", 25, "spades", 20, (4, 12))
     expect(outbox.locator(".outbox-hand")).to_have_count(2)
-    expect(outbox.locator(".outbox-totals")).to_have_text("Totals once sent (provisional): Ann & Cy 90 · Bo & Di 12")
+    totals = "Totals once sent (provisional): Ann & Cy 90 · Bo & Di 12"
+    expect(outbox.locator(".outbox-totals")).to_have_text(totals)
 
     # A reload with no connection: the game page from the phone's copy, both hands still waiting.
     page.reload()
@@ -87,5 +94,41 @@ def test_hands_recorded_offline_wait_survive_a_reload_and_are_stored_once_back_o
     hands = list(Hand.objects.filter(game=game).order_by("number").values_list("number", "bid", "entry_key"))
     assert [(number, bid) for number, bid, _ in hands] == [(0, 30), (1, 30), (2, 25)]
     keys = [key for _, _, key in hands[1:]]
-    assert all(keys) and keys[0] != keys[1]  # each sent with its own key, each stored once
-    assert [error for error in errors if "ERR_INTERNET_DISCONNECTED" not in error] == []
+    assert all(keys)
+    assert keys[0] != keys[1]  # each sent with its own key, each stored once
+    assert unexpected(errors) == []
+
+
+def test_a_hand_another_phone_recorded_meanwhile_is_shown_beside_this_phones_never_merged(
+    live_server, page: Page, game
+):
+    errors = log_in_page(page, live_server.url)
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    under_the_worker(page, url)
+
+    page.context.set_offline(True)
+    enter_hand(page, "Ann", 30, "hearts", 15, (20, 6))
+    expect(page.locator("#outbox")).to_contain_text("waiting to send")
+    # Meanwhile the other phone, still online, records hand 2 its own way.
+    other = {"bidder": 1, "bid": 25, "trump": "S", "meld": [4, 12], "tricks": [20, 5]}
+    hand_record(game=game, number=1, data=other, entry_key="other-phone-0001")
+
+    page.context.set_offline(False)
+    conflict = page.locator("#outbox .outbox-hand.conflict")
+    expect(conflict).to_contain_text("Hand 2 was recorded on another phone", timeout=15_000)
+    expect(conflict.locator(".conflict-stored")).to_have_text(
+        "Bo bid 25 ♠ spades · Ann & Cy: meld 4, trick points 20; Bo & Di: meld 12, trick points 5"
+    )
+    expect(conflict.locator(".conflict-yours")).to_have_text(
+        "Ann bid 30 ♥ hearts · Ann & Cy: meld 20, trick points 15; Bo & Di: meld 6, trick points 10"
+    )
+    assert list(game.hands.values_list("number", "entry_key")) == [(0, None), (1, "other-phone-0001")]
+
+    # A deliberate tap records this phone's hand after the other one; nothing else changed.
+    page.get_by_role("button", name="Record mine as hand 3").click()
+    expect(page.locator("#hands tbody tr")).to_have_count(3, timeout=15_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    hands = list(game.hands.order_by("number").values_list("number", "bidder", "bid"))
+    assert hands == [(0, 0, 30), (1, 1, 25), (2, 0, 30)]
+    assert unexpected(errors) == []

@@ -1,12 +1,16 @@
 """The scorepad's writes: each atomic, each re-scoring the game and keeping its flags in step."""
 
+import threading
+
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection, connections
 
 from scorepad.engine.scoring import Problem
 from scorepad.models import Game, Hand, Invite
 from scorepad.selectors.games import scoresheet
 from scorepad.services import ServiceError
+from scorepad.services import games as games_service
 from scorepad.services.games import (
     GameOver,
     HandAlreadyRecorded,
@@ -239,6 +243,39 @@ def test_another_phones_entry_for_a_taken_hand_is_a_conflict_naming_the_stored_h
         hand_record(game=double_deck, number=0, data=NO_MARRIAGE, entry_key="phone-b-entry")
     assert conflict.value.stored.entry_key == "phone-a-entry"
     assert conflict.value.stored.bid == 55
+    assert double_deck.hands.count() == 1
+
+
+def test_a_send_that_loses_the_race_to_the_same_entry_finds_its_hand_and_adds_none(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+    # Past the first look-up (the other send had not committed yet), the insert meets the constraint.
+    fields = {"dealer": 0, **Hand.fields_from_entry(SET_HAND)}
+    assert games_service._append(double_deck, 0, fields, "phone-entry-1") is False
+    assert double_deck.hands.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs row locks across connections")
+def test_two_sends_of_one_entry_at_the_same_instant_store_one_hand_and_both_succeed(double_deck):
+    start = threading.Barrier(2)
+    answers: list[object] = []
+
+    def send() -> None:
+        start.wait()
+        try:
+            sheet = hand_record(game=double_deck, number=0, data=SET_HAND, entry_key="phone-entry-1")
+            answers.append(sheet.next_number)
+        except Exception as error:  # the test shows whatever came out
+            answers.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [1, 1]
     assert double_deck.hands.count() == 1
 
 

@@ -918,7 +918,8 @@ def test_a_hand_deleted_on_another_phone_while_the_post_is_read_goes_back_to_the
 def test_the_game_page_gives_the_hand_form_an_entry_key_of_its_own(client, game):
     form = client.get(reverse("game", args=[game.pk])).context["form"]
     key = form["entry_key"].value()
-    assert key and key != client.get(reverse("game", args=[game.pk])).context["form"]["entry_key"].value()
+    assert key
+    assert key != client.get(reverse("game", args=[game.pk])).context["form"]["entry_key"].value()
 
 
 def test_a_hand_posted_twice_with_its_entry_key_is_stored_once_and_both_answers_say_stored(client, game):
@@ -943,9 +944,20 @@ def test_an_entry_resent_after_its_winning_hand_ended_the_game_is_a_success(clie
     assert Hand.objects.count() == 1
 
 
+def test_a_new_entry_after_the_end_is_refused_in_words_even_with_its_key(client, household, players):
+    game = start(household, players[:4], target=100)
+    url = reverse("hand_create", args=[game.pk])
+    client.post(url, form_data(entry_key="phone-entry-0001", bid=60, meld_1=60, tricks_0=10))
+    late = client.post(url, form_data(number=1, entry_key="phone-entry-0002"), follow=True)
+    assert b"The game is over: no more hands can be recorded." in late.content
+    assert Hand.objects.count() == 1
+
+
 def test_a_stale_hand_number_is_refused_in_words_showing_both_versions_never_merged(client, game):
     hand_record(game=game, number=0, data=SET_HAND, entry_key="other-phone-0001")
-    mine = form_data(number=0, entry_key="this-phone-0001", bidder=2, bid=50, trump="S", meld_0=20, meld_1=10, tricks_0=30)
+    mine = form_data(
+        number=0, entry_key="this-phone-0001", bidder=2, bid=50, trump="S", meld_0=20, meld_1=10, tricks_0=30
+    )
     response = client.post(reverse("hand_create", args=[game.pk]), mine)
     assert response.status_code == 409  # the offline outbox reads this as a conflict
     page = html.unescape(response.content.decode())
