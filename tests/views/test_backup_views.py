@@ -5,18 +5,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scorepad.models import Household
-from tests.sample_games import make_household, make_user, three_games
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def member(client):
-    user = make_user("ann")
-    client.force_login(user)
-    household = make_household(user)
-    three_games(household)
-    return client, household
+# Every test here acts as Ann, signed in, at her household with three games.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("member", "games")]
 
 
 def upload(content: bytes | str) -> SimpleUploadedFile:
@@ -24,8 +15,7 @@ def upload(content: bytes | str) -> SimpleUploadedFile:
     return SimpleUploadedFile("backup.json", data, "application/json")
 
 
-def test_the_backup_downloads_and_restores_as_a_new_household(member):
-    client, household = member
+def test_the_backup_downloads_and_restores_as_a_new_household(client, household):
     response = client.get(reverse("household_backup", args=[household.pk]))
     assert response["Content-Disposition"].startswith(
         'attachment; filename="pinochle-the-smiths-backup.json"'
@@ -48,24 +38,21 @@ def test_the_backup_downloads_and_restores_as_a_new_household(member):
         ('{"format": "pinochle-table-household-backup"}', "This backup is version None"),
     ],
 )
-def test_a_bad_upload_is_told_in_words(member, content, words):
-    client, _household = member
+def test_a_bad_upload_is_told_in_words(client, content, words):
     response = client.post(reverse("household_restore"), {"file": upload(content)})
     assert response.status_code == 200
     assert words in response.content.decode()
     assert Household.objects.count() == 1
 
 
-def test_an_upload_over_the_size_cap_is_refused_before_reading(member, monkeypatch):
-    client, household = member
+def test_an_upload_over_the_size_cap_is_refused_before_reading(client, household, monkeypatch):
     monkeypatch.setattr("scorepad.forms.history.MAX_BACKUP_BYTES", 50)
     backup = client.get(reverse("household_backup", args=[household.pk])).content
     response = client.post(reverse("household_restore"), {"file": upload(backup)})
     assert "too big for a household backup: at most 50 bytes" in response.content.decode()
 
 
-def test_a_game_import_bomb_is_told_in_words(member):
-    client, household = member
+def test_a_game_import_bomb_is_told_in_words(client, household):
     response = client.post(reverse("game_import", args=[household.pk]), {"record": "[" * 100_000})
     assert response.status_code == 200
     assert "nests too deeply" in response.content.decode()

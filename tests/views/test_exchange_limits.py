@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorepad.models import Household
-from tests.sample_games import CLASSIC_WON, make_household, make_user, three_games
+from tests.sample_games import CLASSIC_WON, make_household, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -19,21 +19,12 @@ def limits(settings):
     settings.EXCHANGE_LIMITS = {"restore": (2, 3, 600), "export": (2, 3, 600)}
 
 
-@pytest.fixture
-def member(client):
-    user = make_user("ann")
-    client.force_login(user)
-    household = make_household(user)
-    three_games(household)
-    return client, household
-
-
 def upload(content: bytes) -> SimpleUploadedFile:
     return SimpleUploadedFile("backup.json", content, "application/json")
 
 
-def test_restores_over_the_accounts_limit_are_refused_in_words_and_restore_nothing(member, limits):
-    client, household = member
+@pytest.mark.usefixtures("member", "games")  # Ann, signed in, at her household
+def test_restores_over_the_accounts_limit_are_refused_in_words_and_restore_nothing(client, household, limits):
     backup = client.get(reverse("household_backup", args=[household.pk])).content
     assert client.post(reverse("household_restore"), {"file": upload(backup)}).status_code == 302
     assert client.post(reverse("household_restore"), {"file": upload(backup)}).status_code == 200  # twice
@@ -47,8 +38,8 @@ def test_restores_over_the_accounts_limit_are_refused_in_words_and_restore_nothi
     assert client.get(reverse("household_restore")).status_code == 200  # the form itself is not counted
 
 
-def test_imports_count_with_restores(member, limits):
-    client, household = member
+@pytest.mark.usefixtures("member", "games")  # Ann, signed in, at her household
+def test_imports_count_with_restores(client, household, limits):
     url = reverse("game_import", args=[household.pk])
     for _ in range(2):
         assert client.post(url, {"record": json.dumps(CLASSIC_WON)}).status_code == 200
@@ -57,8 +48,8 @@ def test_imports_count_with_restores(member, limits):
     assert "Too many restores and imports on your account" in refused.content.decode()
 
 
-def test_exports_over_the_limit_are_refused_and_another_account_elsewhere_goes_on(member, limits):
-    client, household = member
+@pytest.mark.usefixtures("member", "games")  # Ann, signed in, at her household
+def test_exports_over_the_limit_are_refused_and_another_account_elsewhere_goes_on(client, household, limits):
     assert client.get(reverse("household_csv", args=[household.pk])).status_code == 200
     assert client.get(reverse("household_backup", args=[household.pk])).status_code == 200
     refused = client.get(reverse("household_csv", args=[household.pk]))
