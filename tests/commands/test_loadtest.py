@@ -2,6 +2,8 @@
 taps only what the practice page offers, its check catches every planted loss, and a short run
 against gunicorn loses nothing (speed itself is for the command to print)."""
 
+import asyncio
+import contextlib
 import json
 import os
 import random
@@ -14,8 +16,14 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from pinochle_site.tools.loadtest import run as run_module
 from pinochle_site.tools.loadtest.browser import read_forms
 from pinochle_site.tools.loadtest.run import (
+    MIX_KINDS,
+    ONLY_MOVES,
+    PRACTICE_HINT,
+    PRACTICE_REVIEW,
+    Options,
     Player,
     Stats,
     _session_for,
@@ -27,10 +35,12 @@ from pinochle_site.tools.loadtest.run import (
     new_game,
     page_totals,
     practice_move,
+    practise,
     stored_hands,
 )
 from scorepad.engine.game import from_json
 from scorepad.engine.variants import VARIANTS
+from scorepad.management.commands.loadtest import practice_mix
 from scorepad.models import Game, PracticeGame
 from scorepad.selectors.games import game_score
 from scorepad.selectors.practice import SESSION_KEY
@@ -187,3 +197,66 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
 def test_bad_variants_are_named_in_one_line(variants, words):
     with pytest.raises(CommandError, match=words):
         call_command("loadtest", "--variants", variants)
+
+
+@pytest.mark.parametrize(
+    ("mix", "words"),
+    [
+        ("moves,jumps", r"--practice-mix: cannot read 'jumps'"),
+        ("moves,hints:0", r"--practice-mix: cannot read 'hints:0'"),
+        ("moves,hints:x", r"--practice-mix: cannot read 'hints:x'"),
+        ("moves,moves", r"--practice-mix: cannot read 'moves'"),
+        ("hints,reviews", "--practice-mix: moves must be in it"),
+    ],
+)
+def test_a_practice_mix_that_cannot_be_read_is_named_in_one_line(mix, words):
+    with pytest.raises(CommandError, match=words):
+        call_command("loadtest", "--practice-players", "1", "--practice-mix", mix)
+
+
+def test_a_practice_mix_is_read_as_kinds_and_weights_and_needs_visitors():
+    assert practice_mix("moves,hints,reviews", MIX_KINDS) == (
+        ("moves", 1.0),
+        ("hints", 1.0),
+        ("reviews", 1.0),
+    )
+    assert practice_mix("moves:6, reviews:0.5", MIX_KINDS) == (("moves", 6.0), ("reviews", 0.5))
+    assert practice_mix("moves", MIX_KINDS) == ONLY_MOVES
+    with pytest.raises(CommandError, match="--practice-mix needs --practice-players"):
+        call_command("loadtest", "--practice-mix", "moves,hints")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_visitors_with_a_mix_ask_for_hints_and_reviews_and_the_server_works_them(live_server, monkeypatch):
+    """One visitor against the live server until a hand of theirs is reviewed (seconds): hints and
+    reviews asked for and answered (no errors), and worked on by the server."""
+    monkeypatch.setattr(run_module, "REVIEW_POLL_SECONDS", 0.0)
+    port = int(live_server.url.rsplit(":", 1)[1])
+    options = Options(
+        variants=("classic",),
+        practice_players=1,
+        practice_strength="easy",
+        practice_mix=(("moves", 3.0), ("hints", 1.0), ("reviews", 1.0)),
+        warmup=0.0,
+    )
+    stats = Stats()
+    asyncio.run(_practise_until_reviewed(port, stats, options))
+
+    assert stats.errors == []
+    assert stats.practice_asked["hints"] > 0
+    assert stats.practice_asked["reviews"] > 0
+    assert len(stats.times[PRACTICE_HINT]) >= stats.practice_asked["hints"]
+    assert len(stats.times[PRACTICE_REVIEW]) >= stats.practice_asked["reviews"]
+    games = PracticeGame.objects.filter(pk__in=stats.practice_games)
+    assert any(game.reviews for game in games)  # the server worked on the reviews asked for
+    assert all(game.settings.get("bidder_may_concede") for game in games)
+
+
+async def _practise_until_reviewed(port: int, stats: Stats, options: Options) -> None:
+    """The visitor plays until its first review is answered (a hand must end first), at most 60 s."""
+    visitor = asyncio.create_task(practise(0, port, stats, 60.0, options))
+    while not visitor.done() and not (stats.times[PRACTICE_REVIEW] and stats.times[PRACTICE_HINT]):
+        await asyncio.sleep(0.05)
+    visitor.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await visitor

@@ -45,17 +45,26 @@ class Browser:
     _reader: asyncio.StreamReader | None = None
     _writer: asyncio.StreamWriter | None = None
 
-    async def get(self, path: str) -> Response:
-        return await self.request("GET", path)
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> Response:
+        """``headers`` for this request only (as htmx adds ``HX-Request``)."""
+        return await self.request("GET", path, also=headers)
 
     async def post(self, path: str, data: list[tuple[str, str]]) -> Response:
         body = urlencode(data).encode()
         return await self.request("POST", path, body, "application/x-www-form-urlencoded")
 
-    async def request(self, method: str, path: str, body: bytes = b"", content_type: str = "") -> Response:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        content_type: str = "",
+        also: dict[str, str] | None = None,
+    ) -> Response:
+        """One request; ``also``: headers for this one only."""
         started = time.perf_counter()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-        head += [f"{name}: {value}" for name, value in self.extra_headers.items()]
+        head += [f"{name}: {value}" for name, value in {**self.extra_headers, **(also or {})}.items()]
         if self.cookies:
             head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
         if method == "POST":

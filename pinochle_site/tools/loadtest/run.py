@@ -9,7 +9,9 @@ hand counts as acknowledged when the server answers its POST with the redirect a
 
 With ``practice_players`` anonymous visitors also play practice games against the bots (tapping
 the bids, trumps and cards the page offers), the run is made twice on the same server: the
-players alone, then with the visitors, and the hand POST's times of both are reported.
+players alone, then with the visitors, and the hand POST's times of both are reported. With a
+``practice_mix`` the visitors also ask for hints and open hand reviews in the given proportions,
+and answer the bidder's throw-in offer (the expert's weighing) where it appears.
 
 Afterwards every game must be read back; each acknowledged hand must be stored as it was
 acknowledged (same game, number, dealer, bidder, bid, trump, meld and tricks), with no stored
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -63,6 +66,18 @@ TRUMPS = {"S", "H", "D", "C"}
 GUESSER_ADDRESS = "198.51.100.7"  # TEST-NET: the guessers' lockout never touches a real address
 HAND_POST, GAME_PAGE, BARE = "hand POST", "game page", "bare view"
 PRACTICE_POST, PRACTICE_PAGE = "practice POST", "practice page"
+PRACTICE_HINT, PRACTICE_REVIEW = "practice hint", "practice review"
+# What a practice visitor does on its turn: tap a move, ask for a hint, open a hand's review.
+MOVES, HINTS, REVIEWS = "moves", "hints", "reviews"
+MIX_KINDS = (MOVES, HINTS, REVIEWS)
+ONLY_MOVES: tuple[tuple[str, float], ...] = ((MOVES, 1.0),)
+REVIEW_POLL_SECONDS = 1.0  # the review page's htmx poll ("load delay:1s") while it says "working…"
+REVIEW_POLLS = 30  # at most, then the visitor goes back to its game
+STILL_WORKING = 'hx-trigger="load delay:1s"'
+HINT_LINK = re.compile(r'href="([^"]*\?hint=1)"')
+REVIEW_LINK = re.compile(r'href="(/practice/\d+/hands/\d+/review/)"')
+HTMX = {"HX-Request": "true"}
+TAPPED = ("bid", "trump", "card", "concede")  # the practice page's buttons a visitor taps
 TURNED_AWAY = (429, 503)  # a practice request over a limit, or while the bots are busy
 # What an acknowledged hand must be stored as: RULES §9.3's fields, and where it sits.
 CHECKED_FIELDS = ("number", "dealer", "bidder", "bid", "trump", "meld", "tricks")
@@ -81,6 +96,8 @@ class Options:
     guessers: int = 0  # tasks posting wrong passwords all along
     practice_players: int = 0  # anonymous visitors playing practice games meanwhile
     practice_strength: str = "expert"
+    # What the visitors do on their turns, and how often: (kind, weight) of ``MIX_KINDS``.
+    practice_mix: tuple[tuple[str, float], ...] = ONLY_MOVES
     seed: int = 1
     keep: bool = False
 
@@ -116,6 +133,9 @@ class Stats:
     practice_sessions: list[str] = field(default_factory=list)
     # Practice requests turned away, by status: 429 (over a limit), 503 (the bots are busy).
     practice_turned_away: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    # What the practice visitors asked for (with a mix): moves, hints, reviews, review polls,
+    # concede offers seen.
+    practice_asked: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -151,6 +171,8 @@ class Report:
     practice_players: int = 0
     practice_strength: str = ""
     practice_turned_away: dict[int, int] = field(default_factory=dict)
+    practice_mix: str = ""  # "moves:1,hints:1,reviews:1"; empty for moves only
+    practice_asked: dict[str, int] = field(default_factory=dict)
     # The same players alone on the same server just before (only with practice players):
     # the hand POST's percentiles and the errors, and the hand POST p95 with / without.
     alone_ms: dict[str, float] | None = None
@@ -411,25 +433,43 @@ async def practise(index: int, port: int, stats: Stats, deadline: float, options
     this client cannot choose from the page, is followed by a new one. A request turned away (429
     over a limit, 503 bots busy) is counted apart, not as an error, and waited out as its
     ``Retry-After`` says (at most 5 s).
+
+    With a ``practice_mix``, each turn is a move, a hint or a review, drawn in its proportions; a
+    hint the page does not offer (not the visitor's decision) or a review with no hand over yet
+    is a move instead. Its games are started with the bidder's throw-in allowed, so the throw-in
+    offer (weighed by the expert) appears where the visitor's bid is made after meld, and a move
+    turned away is tried again in the same game (without a mix, a new game is started), so that
+    hands end and can be reviewed.
     """
     rng = random.Random(options.seed * 7_919 + index)
     variant = options.variants[index % len(options.variants)]
     browser = Browser(HOST, port, extra_headers={"X-Forwarded-For": f"203.0.113.{index % 254 + 1}"})
+    mixed = options.practice_mix != ONLY_MOVES
     game: str | None = None
     try:
         while stats.now() < deadline:
             if game is None:
-                answer = await _practice_start(browser, stats, variant, options.practice_strength)
+                answer = await _practice_start(
+                    browser, stats, variant, options.practice_strength, concede=mixed
+                )
             else:
                 page = await _timed(stats, PRACTICE_PAGE, browser.get(game), (200,))
-                move = practice_move(read_forms(page.text), rng) if page and page.status == 200 else None
+                html = page.text if page and page.status == 200 else ""
+                if mixed and await _hint_or_review(browser, stats, html, rng, options):
+                    continue
+                move = practice_move(read_forms(html), rng) if html else None
                 if move is None:  # the game is over (or unreadable): start another
                     game = None
                     continue
+                if mixed:
+                    stats.practice_asked[MOVES] += 1
+                    stats.practice_asked["concede offers"] += 'name="concede"' in html
                 answer = await _timed(stats, PRACTICE_POST, browser.post(*move), (302, *TURNED_AWAY))
             if answer is None or answer.status != 302:  # an error (recorded) or over a limit
-                game = None
-                if answer is not None and answer.status in TURNED_AWAY:
+                turned_away = answer is not None and answer.status in TURNED_AWAY
+                if not (mixed and turned_away):  # with a mix, the same game again: its hands are reviewed
+                    game = None
+                if answer is not None and turned_away:
                     stats.practice_turned_away[answer.status] += 1
                 await asyncio.sleep(min(5.0, float(answer.header("retry-after") or 1) if answer else 1.0))
                 continue
@@ -444,9 +484,49 @@ async def practise(index: int, port: int, stats: Stats, deadline: float, options
         await browser.close()
 
 
-async def _practice_start(browser: Browser, stats: Stats, variant: str, strength: str) -> Response | None:
+async def _hint_or_review(
+    browser: Browser, stats: Stats, html: str, rng: random.Random, options: Options
+) -> bool:
+    """A turn of the mix that is not a move: a hint (the page's Hint link, asked as htmx asks) or
+    a hand's review (the newest the page links, polled as htmx polls it while it says "working…");
+    whether one was asked for. Turned away, it is waited out as its ``Retry-After`` says."""
+    kinds, weights = zip(*options.practice_mix, strict=True)
+    kind = rng.choices(kinds, weights)[0]
+    hints, reviews = HINT_LINK.findall(html), REVIEW_LINK.findall(html)
+    if kind == HINTS and hints:
+        stats.practice_asked[HINTS] += 1
+        answer = await _timed(stats, PRACTICE_HINT, browser.get(hints[0], HTMX), (200, *TURNED_AWAY))
+    elif kind == REVIEWS and reviews:
+        stats.practice_asked[REVIEWS] += 1
+        answer = await _review(browser, stats, reviews[-1])
+    else:
+        return False
+    if answer is not None and answer.status in TURNED_AWAY:
+        stats.practice_turned_away[answer.status] += 1
+        await asyncio.sleep(min(5.0, float(answer.header("retry-after") or 1)))
+    elif options.think:  # a visitor reads the hint or the review before the next tap
+        await asyncio.sleep(rng.expovariate(1 / options.think))
+    return True
+
+
+async def _review(browser: Browser, stats: Stats, url: str) -> Response | None:
+    """A hand's review page, then its htmx polls until it is worked out (at most ``REVIEW_POLLS``)."""
+    answer = await _timed(stats, PRACTICE_REVIEW, browser.get(url), (200, *TURNED_AWAY))
+    for _ in range(REVIEW_POLLS):
+        if answer is None or answer.status != 200 or STILL_WORKING not in answer.text:
+            break
+        await asyncio.sleep(REVIEW_POLL_SECONDS)
+        stats.practice_asked["review polls"] += 1
+        answer = await _timed(stats, PRACTICE_REVIEW, browser.get(url, HTMX), (200, *TURNED_AWAY))
+    return answer
+
+
+async def _practice_start(
+    browser: Browser, stats: Stats, variant: str, strength: str, *, concede: bool = False
+) -> Response | None:
     """The start form as the page offers it, with these bots; passing off where it is offered
-    (the cards to pass are a choice this client does not make)."""
+    (the cards to pass are a choice this client does not make); with ``concede``, the bidder
+    may throw the hand in."""
     start = f"{reverse('practice')}?variant={variant}"
     page = await _timed(stats, PRACTICE_PAGE, browser.get(start), (200,))
     form = next((f for f in read_forms(page.text) if "strength" in f.names), None) if page else None
@@ -454,6 +534,8 @@ async def _practice_start(browser: Browser, stats: Stats, variant: str, strength
         return None
     data = [(name, value) for name, value in as_sent(form) if name not in ("strength", "pass_cards")]
     data += [("strength", strength), *([("pass_cards", "0")] if "pass_cards" in form.names else [])]
+    if concede and "bidder_may_concede" not in dict(data):
+        data.append(("bidder_may_concede", "on"))
     return await _timed(stats, PRACTICE_POST, browser.post(form.action, data), (302, *TURNED_AWAY))
 
 
@@ -470,14 +552,15 @@ def as_sent(form: Form) -> list[tuple[str, str]]:
 
 
 def practice_move(forms: list[Form], rng: random.Random) -> tuple[str, list[tuple[str, str]]] | None:
-    """What a visitor taps on the practice page, as (action, data): one of the bids, trumps or
-    playable cards the page offers, else "Next hand"; None when it offers neither."""
+    """What a visitor taps on the practice page, as (action, data): one of the bids, trumps,
+    playable cards or throw-in answers the page offers, else "Next hand"; None when it offers
+    neither."""
     taps = [
         (form, button)
         for form in forms
         if form.method == "post" and form.action.endswith("/act/")
         for button in form.controls
-        if button.type == "submit" and button.name in ("bid", "trump", "card") and not button.disabled
+        if button.type == "submit" and button.name in TAPPED and not button.disabled
     ]
     nexts = [(form, None) for form in forms if form.method == "post" and form.action.endswith("/next/")]
     if not (taps or nexts):
@@ -699,6 +782,7 @@ def report(
     alone: Stats | None = None,
 ) -> Report:
     elapsed = stats.ended - stats.warmup
+    mixed = options.practice_mix != ONLY_MOVES
     measured = sum(1 for start, _ in stats.answered if start >= stats.warmup)
     window = disruption_window(stats)
     outside = errors_outside(stats.errors, window)
@@ -707,6 +791,7 @@ def report(
         GAME_PAGE,
         BARE,
         *((PRACTICE_POST, PRACTICE_PAGE) if options.practice_players else ()),
+        *((PRACTICE_HINT, PRACTICE_REVIEW) if options.practice_players and mixed else ()),
     )
     percentiles = {kind: _percentiles(stats.times[kind]) for kind in kinds}
     bare = percentiles[BARE]["p95"]
@@ -749,6 +834,8 @@ def report(
         practice_players=options.practice_players,
         practice_strength=options.practice_strength if options.practice_players else "",
         practice_turned_away=dict(stats.practice_turned_away),
+        practice_mix=",".join(f"{kind}:{weight:g}" for kind, weight in options.practice_mix) if mixed else "",
+        practice_asked=dict(stats.practice_asked),
         alone_ms=alone_ms,
         alone_errors=len(alone.errors) if alone else 0,
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)

@@ -62,6 +62,13 @@ class Command(BaseCommand):
             default="expert",
             help="the visitors' bots (default expert)",
         )
+        parser.add_argument(
+            "--practice-mix",
+            default="moves",
+            help="what the visitors do on their turns: moves, hints, reviews, comma-separated, as often as "
+            "each other, or weighed as kind:weight (moves:6,hints:1,reviews:1); default moves. With hints "
+            "or reviews the visitors' games allow the bidder's throw-in, and they answer its offer",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="keep the players, games and hands")
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -76,6 +83,9 @@ class Command(BaseCommand):
                 "--users must be at least 1, --seconds more than 0, --practice-players 0 or more"
             )
         load = _load_test()
+        mix = practice_mix(options["practice_mix"], load.MIX_KINDS)
+        if mix != load.ONLY_MOVES and not options["practice_players"]:
+            raise CommandError("--practice-mix needs --practice-players")
         settings = load.Options(
             users=options["users"],
             seconds=options["seconds"],
@@ -88,6 +98,7 @@ class Command(BaseCommand):
             guessers=options["guessers"],
             practice_players=options["practice_players"],
             practice_strength=options["practice_strength"],
+            practice_mix=mix,
             seed=options["seed"],
             keep=options["keep"],
         )
@@ -104,6 +115,29 @@ class Command(BaseCommand):
                 "hands were lost, changed, stored unacknowledged or twice, a game could not be read "
                 "back, totals differ, or requests failed outside a restart"
             )
+
+
+def practice_mix(text: str, kinds: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+    """``moves,hints,reviews`` (each as often as the others) or ``moves:6,hints:1,reviews:1`` (in
+    those proportions), as (kind, weight); what cannot be read is said in one line."""
+    mix: dict[str, float] = {}
+    for entry in (part.strip() for part in text.split(",")):
+        kind, _, weight = entry.partition(":")
+        try:
+            share = float(weight) if weight else 1.0
+        except ValueError:
+            share = 0.0
+        if kind not in kinds or kind in mix or not 0 < share < float("inf"):
+            raise CommandError(
+                f"--practice-mix: cannot read {entry!r}; give each of {', '.join(kinds)} at most once, "
+                "as kind or kind:weight (a weight more than 0)"
+            )
+        mix[kind] = share
+    if "moves" not in mix:
+        raise CommandError(
+            "--practice-mix: moves must be in it (a visitor that never moves has no hand to review)"
+        )
+    return tuple(mix.items())
 
 
 def describe(r: Report) -> list[str]:
@@ -135,6 +169,9 @@ def describe(r: Report) -> list[str]:
         lines.append(
             f"practice requests turned away, by status (429 limit, 503 busy): {r.practice_turned_away}"
         )
+        if r.practice_mix:
+            asked = ", ".join(f"{count} {kind}" for kind, count in r.practice_asked.items())
+            lines.append(f"practice mix {r.practice_mix}: the visitors asked for {asked}")
     lines += [
         f"errors: {r.errors}, outside a restart window: {r.errors_outside_window}{window}",
         *(f"  {error}" for error in r.first_errors),
