@@ -19,13 +19,16 @@ from scorepad.models import PracticeGame
 pytestmark = pytest.mark.django_db
 
 
-def start(client: Client) -> PracticeGame:
-    """A classic game started through the start form, as the browser was shown it."""
+def shown_start_form(client: Client) -> dict[str, str]:
+    """The start form as the browser was shown it (its defaults and its one-time token)."""
     shown = client.get(reverse("practice")).context["form"]
-    form = {
-        name: str(shown[name].value()) for name in shown.fields if shown[name].value() not in (None, False)
-    }
-    response = client.post(reverse("practice"), {**form, "strength": "heuristic"})
+    values = {name: shown[name].value() for name in shown.fields}
+    return {name: str(value) for name, value in values.items() if value is not None and value is not False}
+
+
+def start(client: Client) -> PracticeGame:
+    """A classic game started through the start form, against the quick `heuristic` bots."""
+    response = client.post(reverse("practice"), {**shown_start_form(client), "strength": "heuristic"})
     assert response.status_code == 302, response.content.decode()[:2000]
     return PracticeGame.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
 
@@ -115,11 +118,15 @@ def test_a_visitor_without_a_session_still_starts_a_game_and_keeps_it():
 
 
 def test_a_start_form_shown_to_another_browser_is_refused():
-    shown = Client().get(reverse("practice")).context["form"]
-    form = {
-        name: str(shown[name].value()) for name in shown.fields if shown[name].value() not in (None, False)
-    }
-    response = Client().post(reverse("practice"), form)
+    response = Client().post(reverse("practice"), shown_start_form(Client()))
+    assert response.status_code == 200
+    assert "This form is out of date" in response.content.decode()
+    assert not PracticeGame.objects.exists()
+
+
+@pytest.mark.parametrize("token", ["a" * 65, "abc\x00def"], ids=["65 characters", "a NUL"])
+def test_a_start_token_too_long_or_with_a_nul_is_refused_in_the_forms_words(client, token):
+    response = client.post(reverse("practice"), {**shown_start_form(client), "start_token": token})
     assert response.status_code == 200
     assert "This form is out of date" in response.content.decode()
     assert not PracticeGame.objects.exists()
