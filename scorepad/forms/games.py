@@ -375,9 +375,9 @@ class HandForm(forms.Form):
 
     @property
     def offline_rules(self) -> str:
-        """The house rules a hand's score depends on, as JSON: with no connection the phone works
-        out a waiting hand's score from them (static/js/outbox.js), shown as provisional until
-        the server, the one scorer, has recorded it."""
+        """The house rules a hand's score depends on, and the bid stepper's, as JSON: with no
+        connection the phone works out a waiting hand's score from them (static/js/outbox.js),
+        shown as provisional until the server, the one scorer, has recorded it."""
         settings = self.settings
         forfeit = FORFEIT_OPPONENTS[settings.forfeit_opponents]
         return json.dumps(
@@ -386,6 +386,9 @@ class HandForm(forms.Form):
                 "meld_requires_trick": settings.meld_requires_trick,
                 "rule_of_20": None if settings.rule_of_20 is None else list(settings.rule_of_20),
                 "forfeit_opponents": None if forfeit is None else list(forfeit),
+                # The bid stepper's − and +, for a phone with no connection (§4 `bid_increment`).
+                "min_bid": settings.min_bid,
+                "bid_steps": [settings.next_bid_step(59), settings.next_bid_step(60)],  # below 60, from 60
             }
         )
 

@@ -524,6 +524,17 @@
       : "";
   }
 
+  // The stepper's − and +, as the server steps them (views.games._stepped_bid): never under the minimum.
+  function stepBid(form, up) {
+    const rules = JSON.parse(form.getAttribute("data-offline-rules"));
+    const bidBox = form.querySelector("[name=bid]");
+    const typed = /^[0-9]+$/.test(bidBox.value.trim()) ? Number(bidBox.value.trim()) : rules.min_bid;
+    const current = Math.max(typed, rules.min_bid);
+    const step = function (bid) { return bid < 60 ? rules.bid_steps[0] : rules.bid_steps[1]; };
+    bidBox.value = String(up ? current + step(current) : Math.max(rules.min_bid, current - step(current - 1)));
+    formTouched = true;
+  }
+
   // ---- wiring
 
   let lastSubmitter = "";
@@ -607,6 +618,9 @@
     } else if (elt.classList.contains("bid-chip")) {
       event.preventDefault();
       form.querySelector("[name=bid]").value = elt.value;
+    } else if (elt.name === "bid_step") {
+      event.preventDefault();
+      stepBid(form, elt.value === "+");
     }
   });
 

@@ -63,6 +63,12 @@ def test_hands_recorded_offline_wait_survive_a_reload_and_are_stored_once_back_o
     expect(page.locator("#hand-form h2")).to_have_text("Hand 2")
 
     page.context.set_offline(True)
+    # The bid stepper steps on the phone (classic: from 20, by 1), with no "could not reach" banner.
+    page.get_by_role("button", name="Raise the bid").click()
+    page.get_by_role("button", name="Raise the bid").click()
+    page.get_by_role("button", name="Lower the bid").click()
+    expect(page.locator("#id_bid")).to_have_value("21")
+    expect(page.locator("#request-error")).to_be_hidden()
     # Ann bids 30 in hearts: Ann & Cy take 15 + 20 meld = 35, made; Bo & Di 10 + 6.
     enter_hand(page, "Ann", 30, "hearts", 15, (20, 6))
     outbox = page.locator("#outbox")
