@@ -46,7 +46,7 @@ def test_review_step_through_and_replay_a_classic_hand(live_server, page: Page, 
     shot(page, "review-step")
     assert_fits_the_phone(page)
 
-    page.get_by_role("link", name="Review").click()
+    page.get_by_role("link", name="Review", exact=True).click()
     page.get_by_role("button", name="Replay this deal").click()
     expect(page.get_by_role("heading", name="Your hand")).to_be_visible()
     assert page.locator(".my-hand").inner_text() == dealt  # the same cards again
