@@ -32,6 +32,18 @@ def unexpected(errors: list[str]) -> list[str]:
     return [error for error in errors if "ERR_INTERNET_DISCONNECTED" not in error and "409" not in error]
 
 
+# The game pages in the worker's caches, by address.
+KEPT_GAME_PAGES = (
+    "caches.keys().then((names) => Promise.all(names.map((name) => caches.open(name)"
+    ".then((cache) => cache.keys())))).then((lists) => lists.flat().map((request) => request.url)"
+    ".filter((url) => /\\/games\\/[0-9]+\\/$/.test(url)))"
+)
+
+
+def kept_game_pages(page: Page) -> list[str]:
+    return page.evaluate(KEPT_GAME_PAGES)
+
+
 def under_the_worker(page: Page, url: str) -> None:
     """The worker is in control and has kept the game page (it keeps the pages it serves)."""
     page.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -103,6 +115,11 @@ def test_hands_recorded_offline_wait_survive_a_reload_and_are_stored_once_back_o
     assert all(keys)
     assert keys[0] != keys[1]  # each sent with its own key, each stored once
     assert unexpected(errors) == []
+
+    # Logging out drops the phone's copies of game pages: the next person here finds none offline.
+    assert kept_game_pages(page)
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_function(f"() => ({KEPT_GAME_PAGES}).then((pages) => pages.length === 0)")
 
 
 def test_a_hand_another_phone_recorded_meanwhile_is_shown_beside_this_phones_never_merged(
