@@ -77,6 +77,7 @@ STILL_WORKING = 'hx-trigger="load delay:1s"'
 HINT_LINK = re.compile(r'href="([^"]*\?hint=1)"')
 REVIEW_LINK = re.compile(r'href="(/practice/\d+/hands/\d+/review/)"')
 HTMX = {"HX-Request": "true"}
+ASKED = (MOVES, HINTS, REVIEWS, "review polls", "concede offers")  # counted with a mix, in this order
 TAPPED = ("bid", "trump", "card", "concede")  # the practice page's buttons a visitor taps
 TURNED_AWAY = (429, 503)  # a practice request over a limit, or while the bots are busy
 # What an acknowledged hand must be stored as: RULES §9.3's fields, and where it sits.
@@ -835,7 +836,7 @@ def report(
         practice_strength=options.practice_strength if options.practice_players else "",
         practice_turned_away=dict(stats.practice_turned_away),
         practice_mix=",".join(f"{kind}:{weight:g}" for kind, weight in options.practice_mix) if mixed else "",
-        practice_asked=dict(stats.practice_asked),
+        practice_asked={kind: stats.practice_asked.get(kind, 0) for kind in ASKED} if mixed else {},
         alone_ms=alone_ms,
         alone_errors=len(alone.errors) if alone else 0,
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)
