@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +51,7 @@ from .engine.advisor import Advice
 from .engine.cards import Card
 from .engine.practice import ConcedeWeights, PlayedOn, ReviewSlice
 from .engine.view import Answer
+from .throttle import CACHE_ERRORS
 
 __all__ = [
     "BotsBusy",
@@ -138,10 +139,13 @@ def weigh_concession(game_id: int, version: int, state: dict[str, Any], seed: in
     """The throw-in decision weighed by the expert, once per game version: its answer depends on
     nothing else, so it is kept in the cache and reloading the table does not search again."""
     key = f"practice:{game_id}:{version}:concede-weights"
-    weights: ConcedeWeights | None = cache.get(key)
+    weights: ConcedeWeights | None = None
+    with suppress(*CACHE_ERRORS):  # a cache that does not answer costs a search, not the page
+        weights = cache.get(key)
     if weights is None:
         weights = think(practice.weigh_concession, state, seed, version)
-        cache.set(key, weights, CONCEDE_OFFER_SECONDS)
+        with suppress(*CACHE_ERRORS):
+            cache.set(key, weights, CONCEDE_OFFER_SECONDS)
     return weights
 
 

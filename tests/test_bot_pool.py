@@ -19,11 +19,14 @@ from django.urls import reverse
 
 from scorepad import bot_pool
 from scorepad.engine import advisor, review, search, simulate
+from scorepad.engine import practice as engine_practice
 from scorepad.engine.bots import ExpertBot
+from scorepad.engine.cards import parse_cards
 from scorepad.engine.game import from_json
 from scorepad.models import PracticeGame
+from scorepad.services.practice import practice_start
 from tests.sample_games import make_user
-from tests.services.test_practice import hinted
+from tests.services.test_practice import hinted, play_out_hand
 from tests.views.test_practice_concede import at_players_concede
 
 pytestmark = pytest.mark.django_db
@@ -135,6 +138,35 @@ def test_a_network_that_spent_its_cpu_is_refused_in_words_and_another_is_not(cli
     assert other.status_code == 200
     assert other.context["table"].hint
     assert len(searches) == thought + 1  # the refused request searched nothing; the other address did
+
+
+def test_a_bot_process_finds_what_the_request_thread_finds(settings):
+    """Under gunicorn every search runs in the bot process: the same hint, throw-in weighing,
+    review verdicts and advice as in the thread (so the same deals give the same figures)."""
+    fresh = practice_start(user=None, variant_id="classic", seed=4)
+    line = play_out_hand(practice_start(user=None, variant_id="classic", seed=4)).hands[0]["log"]
+    conceding = at_players_concede(make_user("weigher"))
+
+    def searched() -> list[object]:
+        sliced = bot_pool.review_slice(line, "4:0", (), False, 0.0, "heuristic", 4, 24)
+        advice = bot_pool.advise("classic", {}, parse_cards(FULL_CLASSIC), 0, 1000.0).to_json()
+        return [
+            bot_pool.hint(fresh.state, fresh.seed, fresh.version),
+            bot_pool.think(
+                engine_practice.weigh_concession, conceding.state, conceding.seed, conceding.version
+            ),
+            (sliced.verdicts, sliced.finished, sliced.duplicate),
+            {**advice, "seconds": None},
+        ]
+
+    in_thread = searched()
+    settings.PRACTICE_BOT_PROCESSES = 1
+    try:
+        assert bot_pool.think(os.getpid) != os.getpid()
+        in_process = searched()
+    finally:
+        bot_pool.shutdown()
+    assert in_process == in_thread
 
 
 def test_a_bot_process_and_its_resource_tracker_leave_with_a_web_worker_killed_outright():
