@@ -39,6 +39,7 @@ PRECACHED = [
     "js/app.js",
     "js/pwa.js",
     "js/outbox.js",  # the game page's hands waiting to be sent, which must work offline
+    "js/provisional.js",  # and their provisional scores
     "django_htmx/htmx-2.min.js",  # what {% htmx_script %} serves
     *(icon for icon, _, _ in ICONS),
 ]

@@ -80,37 +80,9 @@
     return points > 0 ? "+" + points : points < 0 ? "\u2212" + -points : "0";
   }
 
-  // ---- the provisional score: score_hand (scorepad/engine/scoring.py) for the house rules the form
-  // names in data-offline-rules. Shown only until the server has scored and recorded the hand.
-
-  function sideTake(rules, meld, points, took) {
-    if (rules.rule_of_20 && points < rules.rule_of_20[1]) {
-      return null;  // under the trick-points threshold the side scores nothing at all
-    }
-    if ((rules.meld_requires_trick && !took) || (rules.rule_of_20 && meld < rules.rule_of_20[0])) {
-      return points;  // the meld is lost
-    }
-    return meld + points;
-  }
-
+  // The provisional score of a hand (static/js/provisional.js).
   function provisionalScores(rules, hand) {
-    return hand.meld.map(function (meld, side) {
-      const played = hand.tricks !== null;
-      if (side === hand.side) {
-        const shortMeld = rules.rule_of_20 && meld < rules.rule_of_20[0];
-        if (!hand.trump || shortMeld || !played) {
-          return -hand.bid;  // a forfeit loses the bid
-        }
-        const total = sideTake(rules, meld, hand.tricks[side], hand.took[side]);
-        return total !== null && total >= hand.bid ? total : -hand.bid * rules.set_factor;
-      }
-      if (!played) {
-        const rule = rules.forfeit_opponents;
-        return rule ? (meld >= rule[0] ? meld : 0) + rule[1] : 0;
-      }
-      const total = sideTake(rules, meld, hand.tricks[side], hand.took[side]);
-      return total === null ? 0 : total;
-    });
+    return window.PinochleProvisional.scores(rules, hand);
   }
 
   // ---- reading the form into a hand, with the checks a hand needs before it can wait

@@ -1,11 +1,18 @@
 """A dropped connection loses nothing: hands recorded with no signal wait on the phone, survive a
 reload (the game page opens from the phone's copy), and are stored exactly once when it returns."""
 
+import random
 import re
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorepad.engine.cards import SUITS
+from scorepad.engine.scoring import HandEntry, RecordError, score_hand, took_tricks, validate_hand
+from scorepad.engine.variants import Settings, Variant, get_variant
+from scorepad.forms.games import HandForm
 from scorepad.models import Hand
 from scorepad.services.games import hand_record
 from tests.helpers import PASSWORD, log_in_page
@@ -155,3 +162,79 @@ def test_a_hand_another_phone_recorded_meanwhile_is_shown_beside_this_phones_nev
     hands = list(game.hands.order_by("number").values_list("number", "bidder", "bid"))
     assert hands == [(0, 0, 30), (1, 1, 25), (2, 0, 30)]
     assert unexpected(errors) == []
+
+
+# ---- the provisional score is score_hand's ---------------------------------------------------------
+
+PROVISIONAL = Path(__file__).resolve().parents[2] / "static" / "js" / "provisional.js"
+TABLES = [
+    ("classic", {}),
+    ("classic", {"set_penalty": "double_bid", "meld_requires_trick": True, "bidder_may_concede": True}),
+    ("double-deck", {}),
+    ("double-deck", {"rule_of_20": None, "forfeit_opponents": "meld20+50", "bidder_may_concede": True}),
+    ("double-deck", {"bidders_short_meld_play_out": True, "forfeit_opponents": "nothing"}),
+    ("six-handed", {"set_penalty": "double_bid", "rule_of_20": [30, 10]}),
+]
+
+
+def random_hands(variant: Variant, settings: Settings, seed: int, count: int = 60) -> list[HandEntry]:
+    """``count`` hands the rules accept, of every kind: made, set, forfeit, thrown in before play."""
+    rng = random.Random(seed)
+    sides, total = len(variant.sides), variant.trick_points_total(settings)
+    unit, meld_unit = variant.trick_unit(settings), variant.meld_unit
+    hands: list[HandEntry] = []
+    for _ in range(20_000):
+        tricks = None
+        if rng.random() < 0.8:
+            cuts = sorted(rng.randint(0, total // unit) * unit for _ in range(sides - 1))
+            tricks = [high - low for low, high in zip([0, *cuts], [*cuts, total], strict=True)]
+        data = {
+            "bidder": rng.randrange(variant.seats),
+            "bid": settings.min_bid + rng.randrange(0, 12) * settings.next_bid_step(settings.min_bid),
+            "trump": rng.choice([*SUITS, None]) if rng.random() < 0.3 else rng.choice(list(SUITS)),
+            "meld": [rng.randrange(0, 12) * meld_unit * rng.choice([1, 2, 5]) for _ in range(sides)],
+            "tricks": tricks,
+        }
+        try:
+            entry = HandEntry.from_json(data, 0)
+        except RecordError:
+            continue
+        if not validate_hand(variant, settings, entry):
+            hands.append(entry)
+        if len(hands) == count:
+            return hands
+    raise AssertionError(f"only {len(hands)} hands the rules accept")
+
+
+def as_outbox_hand(variant: Variant, entry: HandEntry) -> dict:
+    """A hand as static/js/outbox.js reads it from the form."""
+    sides = len(entry.meld)
+    return {
+        "side": variant.side_of(entry.bidder),
+        "bid": entry.bid,
+        "trump": "" if entry.trump is None else str(entry.trump),  # the form sends a letter
+        "meld": list(entry.meld),
+        "tricks": None if entry.tricks is None else list(entry.tricks),
+        "took": list(took_tricks(entry)) if entry.tricks is not None else [False] * sides,
+    }
+
+
+@pytest.mark.parametrize(("variant_id", "overrides"), TABLES)
+def test_the_provisional_score_of_a_kept_hand_is_the_servers(page: Page, variant_id, overrides):
+    variant = get_variant(variant_id)
+    settings = variant.settings(overrides)
+    sides = len(variant.sides)
+    form = HandForm(
+        variant=variant,
+        settings=settings,
+        players=[SimpleNamespace(name=f"P{seat}") for seat in range(variant.seats)],
+        side_names=[f"S{side}" for side in range(sides)],
+    )
+    hands = random_hands(variant, settings, seed=len(variant_id) + len(overrides))
+    page.set_content("<!doctype html><title>provisional</title>")
+    page.add_script_tag(path=str(PROVISIONAL))
+    provisional = page.evaluate(
+        "([rules, hands]) => hands.map((hand) => PinochleProvisional.scores(JSON.parse(rules), hand))",
+        [form.offline_rules, [as_outbox_hand(variant, entry) for entry in hands]],
+    )
+    assert provisional == [list(score_hand(variant, settings, entry).scores) for entry in hands]
