@@ -6,12 +6,14 @@ import pytest
 from django.urls import reverse
 
 from scorepad.constants import STRENGTH_WORDS
+from scorepad.engine import answers
 from scorepad.engine.bots import PRACTICE_STRENGTHS
 from scorepad.engine.cards import Card, card_name, card_words, cards_from_counts
 from scorepad.engine.game import HandState, from_json, seat_view
 from scorepad.models import PracticeGame
 from scorepad.pages.practice import practice_table
 from scorepad.services.practice import STALE, practice_start
+from scorepad.views import practice as views_practice
 from tests.sample_games import make_user
 from tests.services.test_practice import hinted
 
@@ -84,6 +86,30 @@ def test_htmx_gets_the_table_partial(client):
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<div id="table"')
+
+
+def test_a_move_reads_its_answer_once_and_builds_the_table_once_after_the_write(client, monkeypatch):
+    game = _to_my_bid(client)  # a bid: the step where the view also asks about a far bid
+    counted = {"parsed": 0, "tables": 0, "version when drawn": []}
+    real_parse, real_table = answers.parse_form, views_practice.practice_table
+
+    def parse(*args):
+        counted["parsed"] += 1
+        return real_parse(*args)
+
+    def table(game, **kwargs):
+        counted["tables"] += 1
+        counted["version when drawn"].append(PracticeGame.objects.get(pk=game.pk).version)
+        return real_table(game, **kwargs)
+
+    monkeypatch.setattr(answers, "parse_form", parse)
+    monkeypatch.setattr(views_practice, "practice_table", table)
+    response = client.post(
+        reverse("practice_act", args=[game.pk]), answer_of(game), headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 200
+    assert counted == {"parsed": 1, "tables": 1, "version when drawn": [game.version + 1]}
 
 
 def test_a_post_without_an_answer_is_refused_not_an_error(client):
