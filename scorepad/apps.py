@@ -6,4 +6,8 @@ class ScorepadConfig(AppConfig):
     verbose_name = "Pinochle Table"
 
     def ready(self) -> None:
+        from pinochle_site import postgres
+
         from . import signals  # noqa: F401  (connects the receivers)
+
+        postgres.connect()
