@@ -33,7 +33,7 @@ def clamp_out_of_range_dates(sender: Any, connection: Any, **kwargs: Any) -> Non
     class ClampedTimestamptzLoader(djangos_loader):  # type: ignore[misc, valid-type]
         def load(self, data: Any) -> datetime:
             try:
-                return super().load(data)  # type: ignore[no-any-return]
+                return super().load(data)
             except DataError:
                 nearest = EARLIEST if b"BC" in bytes(data) else LATEST
                 return nearest.replace(tzinfo=getattr(self, "timezone", UTC))
