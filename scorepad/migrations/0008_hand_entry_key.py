@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0007_household_restored_from_per_account'),
+        ("scorepad", "0007_household_restored_from_per_account"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='entry_key',
+            model_name="hand",
+            name="entry_key",
             field=models.CharField(blank=True, editable=False, max_length=64, null=True),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('game', 'entry_key'), name='unique_hand_entry_key'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(fields=("game", "entry_key"), name="unique_hand_entry_key"),
         ),
     ]
