@@ -10,7 +10,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 
 from ..models import PracticeGame
 from ..selectors.practice import SESSION_KEY
@@ -50,7 +50,7 @@ def holds_forms[FormView: Callable[..., HttpResponse]](view: FormView) -> FormVi
     before the view's limits count it (put this decorator above ``limited``)."""
 
     @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def answer(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method == "POST" and request.session.session_key is None:
             request.session.save()
             request.session.modified = True  # so the answer sets its cookie
@@ -72,7 +72,7 @@ def holds_forms[FormView: Callable[..., HttpResponse]](view: FormView) -> FormVi
     return answer  # type: ignore[return-value]  # the same view, with the cookie looked after
 
 
-def form_holder(request: HttpRequest) -> str:
+def form_holder(request: HtmxHttpRequest) -> str:
     """Whom this browser's form tokens are signed for (a view wrapped in ``holds_forms``)."""
     holder = request.COOKIES.get(HOLDER_COOKIE, "")
     if not _HOLDER.fullmatch(holder):
