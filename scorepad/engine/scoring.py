@@ -352,7 +352,7 @@ def _score_bidders(settings: Settings, entry: HandEntry, bidders: int) -> tuple[
     penalty = entry.bid * SET_PENALTY_FACTOR[settings.set_penalty]
     if total is None:
         threshold = settings.rule_of_20[1] if settings.rule_of_20 else 0
-        return False, (-penalty, f"set: tricks {points} are under {threshold}")
+        return False, (-penalty, f"set: {points} in tricks is under {threshold}")
     if total >= entry.bid:
         return True, (total, "; ".join([*notes, f"made {total} of {entry.bid}"]))
     set_words = f"set: {total} is short of {entry.bid}"
@@ -368,16 +368,16 @@ def _score_other_side(settings: Settings, entry: HandEntry, side: int) -> tuple[
     total, credit, notes = _side_take(settings, meld, points, took_tricks(entry)[side])
     if total is None:
         threshold = settings.rule_of_20[1] if settings.rule_of_20 else 0
-        return 0, f"tricks under {threshold}: nothing scores"
+        return 0, f"under {threshold} in tricks: nothing scores"
     return total, "; ".join([*notes, *_what_scored(credit, points)]) or "took nothing"
 
 
 def _what_scored(credit: int, points: int) -> list[str]:
     if credit and points:
-        return [f"meld {credit} + tricks {points} = {credit + points}"]
+        return [f"meld {credit} + {points} in tricks = {credit + points}"]
     if credit:
         return [f"meld {credit}"]
-    return [f"tricks {points}"] if points else []
+    return [f"{points} in tricks"] if points else []
 
 
 def _opponents_after_forfeit(settings: Settings, meld: int) -> tuple[int, str]:

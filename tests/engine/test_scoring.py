@@ -55,7 +55,7 @@ def test_classic_a_bidders_make_31_and_score_all_of_it_opponents_score_meld_and_
     assert result.scores == (31, 21)
     assert result.made
     assert result.played
-    assert result.reasons == ("made 31 of 30", "meld 9 + tricks 12 = 21")
+    assert result.reasons == ("made 31 of 30", "meld 9 + 12 in tricks = 21")
 
 
 def test_classic_b_bidders_short_lose_the_bid_opponents_still_score():
@@ -116,14 +116,14 @@ def test_meld_requires_trick_off_lets_a_trickless_side_keep_its_meld():
 def test_double_deck_a_opponents_meld_under_20_is_void_but_their_20_trick_points_count():
     result = score("double-deck", bidder=0, bid=60, trump="S", meld=[32, 18], tricks=[30, 20])
     assert result.scores == (62, 20)
-    assert result.reasons == ("made 62 of 60", "meld void: under 20; tricks 20")
+    assert result.reasons == ("made 62 of 60", "meld void: under 20; 20 in tricks")
 
 
 def test_double_deck_b_bidders_under_20_trick_points_are_set_even_past_the_bid():
     # Mb 45 + Tb 18 = 63 is past the bid of 60, but Tb < 20 scores nothing (§2.8).
     result = score("double-deck", bidder=1, bid=60, trump="S", meld=[24, 45], tricks=[32, 18])
     assert result.scores == (56, -60)
-    assert result.reasons[1] == "set: tricks 18 are under 20"
+    assert result.reasons[1] == "set: 18 in tricks is under 20"
 
 
 def test_double_deck_c_bidders_meld_under_20_forfeit_without_play():
@@ -137,7 +137,7 @@ def test_double_deck_c_bidders_meld_under_20_forfeit_without_play():
 def test_double_deck_d_opponents_under_20_trick_points_score_nothing_even_with_meld_40():
     result = score("double-deck", bidder=0, bid=65, trump="H", meld=[30, 40], tricks=[31, 19])
     assert result.scores == (-65, 0)
-    assert result.reasons == ("set: 61 is short of 65", "tricks under 20: nothing scores")
+    assert result.reasons == ("set: 61 is short of 65", "under 20 in tricks: nothing scores")
 
 
 def test_double_deck_opponents_meld_counts_without_the_trick_rule_of_single_deck():
