@@ -14,7 +14,9 @@ answer at each decision is the heuristic bot's for seat 0, with the practice tab
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any
 
 from ..engine.bots import HeuristicBot
@@ -30,11 +32,13 @@ from ..engine.cards import (
     parse_cards,
     rank_of,
     sort_cards,
+    suit_of,
 )
 from ..engine.game import HandState, IllegalAction, deal_hands, seat_view
-from ..engine.meld import MeldResult, count_meld
+from ..engine.meld import MeldResult, count_meld, meld_points
 from ..engine.variants import HEAD, VARIANTS, Variant
-from ..engine.view import BID, PASS, PLAY, TRUMP, Answer
+from ..engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView
+from ..selectors.practice import seat_names as table_seat_names
 from .practice import hint_reason
 from .rules import counter_words, meld_line_words, suit_words
 
@@ -130,9 +134,8 @@ class Lesson:
 
 
 def seat_names(variant: Variant) -> tuple[str, ...]:
-    if variant.partnerships:
-        return ("You", "Left", "Partner", "Right")
-    return ("You", *(f"Player {seat + 1}" for seat in range(1, variant.seats)))
+    """The practice table's names, so a learner meets the same Left, Partner and Right there."""
+    return tuple(table_seat_names(variant))
 
 
 def friendly_deal(variant: Variant) -> HandState:
@@ -235,11 +238,12 @@ def lesson(variant_id: str, moves_text: str) -> Lesson:
             state.push(answer)
             happened.extend(_said(state, names, view.decision, seat, answer, before))
             continue
-        suggestion = advisor.decide(view)
+        suggestion, reason = _advice(advisor, view)
         if at >= len(moves):
             page = Lesson(variant, state, names, tuple(used), happened=happened, refused=refused)
-            _decision_page(page, view.decision, suggestion, hint_reason(view, suggestion))
+            _decision_page(page, view.decision, suggestion, reason)
             return _linked(page)
+        earlier = _trick_so_far(state, names) if view.decision == PLAY else []
         try:
             answer = _action(state, moves[at])
             before = len(state.tricks)
@@ -247,14 +251,62 @@ def lesson(variant_id: str, moves_text: str) -> Lesson:
         except (LessonError, IllegalAction) as error:
             refused = _refusal(state, error)
             page = Lesson(variant, state, names, tuple(used), happened=happened, refused=refused)
-            _decision_page(page, view.decision, suggestion, hint_reason(view, suggestion))
+            _decision_page(page, view.decision, suggestion, reason)
             return _linked(page)
         used.append(moves[at])
         at += 1
-        happened = _said(state, names, view.decision, seat, answer, before)
+        # The learner's card joins a trick others may have started: show those cards too.
+        happened = [*earlier, *_said(state, names, view.decision, seat, answer, before)]
     page = Lesson(variant, state, names, tuple(used), happened=happened, refused=refused)
     _pause_page(page, _pause(state, acked) or "end")
     return _linked(page)
+
+
+def _advice(advisor: HeuristicBot, view: SeatView) -> tuple[Answer, str]:
+    """The suggested answer and its reason: the heuristic bot's, except the bidder's pass back.
+
+    The lesson tells the bidder to keep their meld, so its pass back is the one that keeps the
+    most of it (the bot weighs meld against keeping trumps and may break a pinochle to keep a 9).
+    """
+    if view.decision == PASS and view.seat == view.bidder:
+        return _keeping_pass(view)
+    suggestion = advisor.decide(view)
+    return suggestion, hint_reason(view, suggestion)
+
+
+def _keeping_pass(view: SeatView) -> tuple[tuple[Card, ...], str]:
+    """The pass that leaves the most meld in hand; among those, the fewest trumps, then counters."""
+    variant, settings, trump = view.variant, view.settings, view.trump
+    held = Counter(view.hand)
+    whole = meld_points(counts_of(view.hand), trump, variant, settings)
+    values = settings.counter_values
+
+    def kept(cards: tuple[Card, ...]) -> int:
+        return meld_points(counts_of(list((held - Counter(cards)).elements())), trump, variant, settings)
+
+    def cost(cards: tuple[Card, ...]) -> tuple[int, int, int, int]:
+        trumps = sum(1 for c in cards if suit_of(c) == trump)
+        counters = sum(values[rank_of(c)] for c in cards)
+        return (-kept(cards), trumps, counters, -sum(rank_of(c) for c in cards))  # low ranks go first
+
+    options = set(combinations(sorted(view.hand), view.pass_count))
+    best = min(sorted(options), key=cost)
+    meld = kept(best)
+    if meld == whole:
+        reason = f"your meld stays whole ({meld}), and it sends back cards that win few tricks."
+    else:
+        reason = (
+            f"no pass of {view.pass_count} keeps all your meld ({whole}); this one keeps {meld}, "
+            "the most any pass keeps, and gives up as few trumps and counters as it can."
+        )
+    return tuple(Card(c) for c in best), reason
+
+
+def _trick_so_far(state: HandState, names: tuple[str, ...]) -> list[str]:
+    """The cards already in the trick the learner is about to play to: "Right: A♠"."""
+    leader = state.trick_leader or 0
+    seats = state.variant.seats
+    return [f"{names[(leader + i) % seats]}: {card_words(c)}" for i, c in enumerate(state.trick)]
 
 
 def _linked(page: Lesson) -> Lesson:
@@ -338,8 +390,9 @@ def _decision_page(page: Lesson, decision: str, suggestion: Answer, reason: str)
     if decision == BID:
         page.title = "Bidding"
         page.explain = (
-            "Each player in turn bids the points their side will take ([[meld]] plus [[counters]]) "
-            "or passes. "
+            "Each player in turn [[bids|bid]] the points "
+            + ("their side" if variant.partnerships else "they")
+            + " will take ([[meld]] plus [[trick points]]) or passes. "
             f"The lowest bid is {settings.min_bid}; a pass is for the whole auction.",
             "Count your meld for your best trump, then add what your high cards should win.",
         )
@@ -375,7 +428,8 @@ def _decision_page(page: Lesson, decision: str, suggestion: Answer, reason: str)
             f"{count} back.",
             "Send your partner trumps and aces."
             if sender == "your partner"
-            else "Keep your meld and your trumps; send back cards that neither meld nor win tricks.",
+            else "Keep your meld: send back cards that neither meld nor win tricks. When every card "
+            "you could send breaks some meld, give up the least, and keep your trumps.",
         )
         page.choices = [Choice(page.suggestion, suggested, True)]
         page.pass_cards = [
@@ -440,8 +494,9 @@ def _pause_page(page: Lesson, pause: str) -> None:
         page.title = "Counting"
         page.choices = []
         page.explain = (
-            "The hand is over: here is how it scored, step by step: [[meld]], then [[counters]] and the "
-            "[[last trick]], then the bid made or [[set]].",
+            "The hand is over: here is how it scored, step by step: [[meld]], then the [[trick points]] ("
+            + ("[[counters]] and the [[last trick]]" if state.settings.last_trick else "[[counters]]")
+            + "), then the bid made or [[set]].",
         )
         page.melds = _melds(page)
         page.counting = _counting(page)
@@ -483,16 +538,19 @@ def _counting(page: Lesson) -> list[str]:
         who = _side_name(page, seats)
         tricks = len(won) // variant.seats
         took = f"{tricks} trick" if tricks == 1 else f"{tricks} tricks"
-        text = f"{who} took {took}: {cards_in_words(counted) or 'no counters'} = {total}"
+        text = f"{who} took {took}, " + (
+            f"with counters {cards_in_words(counted)}" if counted else "no counters"
+        )
         last = state.tricks[-1].winner
         if settings.last_trick and last is not None and variant.side_of(last) == side:
-            text += f", plus {settings.last_trick} for the last trick = {total + settings.last_trick}"
-        lines.append(text + ".")
+            text += (f" = {total}" if counted else "") + f", plus {settings.last_trick} for the last trick"
+            total += settings.last_trick
+        lines.append(f"{text}: {total} trick points.")
     return lines
 
 
 def _side_name(page: Lesson, seats: tuple[int, ...]) -> str:
-    return " and ".join(page.names[seat] for seat in seats)
+    return " & ".join(page.names[seat] for seat in seats)  # as the practice table names a side
 
 
 def _result(page: Lesson) -> list[str]:

@@ -45,7 +45,8 @@ from ..engine.meld import (
     count_meld,
 )
 from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, HandEntry, score_hand
-from ..engine.variants import FOLLOW, HEAD, VARIANTS, Settings, Variant
+from ..engine.variants import BID_STEPS_1_THEN_5, FOLLOW, HEAD, VARIANTS, Settings, Variant
+from ..selectors.practice import seat_names
 from .house_rules import house_rules_brief
 
 COUNT_WORDS = ("", "single", "double", "triple", "quadruple")
@@ -146,9 +147,17 @@ def _seat_words(variant: Variant) -> str:
 
 
 def _increment_words(settings: Settings) -> str:
-    if isinstance(settings.bid_increment, str):
-        return settings.bid_increment.replace("1 below", "at least 1 more below") + " more"
-    return f"at least {settings.bid_increment} more than the bid before"
+    """How bids go up (§4 `bid_increment`): a bid must also land on the increment, not just exceed."""
+    low = settings.min_bid
+    if settings.bid_increment == BID_STEPS_1_THEN_5:
+        return (
+            "each bid must be at least 1 more than the bid before, and from 60 on bids go in fives "
+            "(60, 65, 70 …)"
+        )
+    step = int(settings.bid_increment)
+    if step == 1:
+        return "each bid must be at least 1 more than the bid before"
+    return f"bids go up in steps of {step} ({low}, {low + step}, {low + 2 * step} …)"
 
 
 # -- the sections -----------------------------------------------------------------------------------
@@ -183,11 +192,13 @@ def _deck(variant: Variant, settings: Settings) -> Section:
 def _bidding(variant: Variant, settings: Settings) -> Section:
     lines = [
         Line(
-            "Bidding starts with the player to the dealer's left and goes clockwise. A bid is the number "
-            "of points ([[meld]] plus [[counters]]) the bidder's side promises to take.",
+            "Bidding starts with the player to the [[dealer]]'s left and goes clockwise. A [[bid]] is the "
+            "number of points ([[meld]] plus [[trick points]]) the "
+            + ("bidder's side promises" if variant.partnerships else "bidder promises")
+            + " to take.",
         ),
         Line(
-            f"The lowest bid is {settings.min_bid}; each bid must be {_increment_words(settings)}.",
+            f"The lowest bid is {settings.min_bid}; {_increment_words(settings)}.",
             ("min_bid", "bid_increment"),
         ),
     ]
@@ -229,7 +240,8 @@ def _trump(variant: Variant, settings: Settings) -> Section:
             ),
             Line(
                 "A bidder with no marriage at all cannot name trump: the hand is not played, the bidder's "
-                f"side loses the bid ([[forfeit]]), and the other side scores {_forfeit_words(settings)}.",
+                "side loses the bid ([[forfeit]]), and the other side scores "
+                f"{_forfeit_words(settings, NO_TRUMP)}.",
                 ("trump_requires_marriage", "forfeit_opponents"),
             ),
         ]
@@ -242,12 +254,17 @@ def _trump(variant: Variant, settings: Settings) -> Section:
     return Section("trump", "Trump", tuple(lines))
 
 
-def _forfeit_words(settings: Settings) -> str:
+NO_TRUMP = "counted with no trump suit"  # §2.3: the bidder named none
+NAMED_TRUMP = "counted in the trump the bidder named"  # §2.5: Mo is "with the named trump"
+
+
+def _forfeit_words(settings: Settings, counted: str) -> str:
+    """What the other side scores on a forfeit (`forfeit_opponents`); ``counted`` says in which trump."""
     rule = FORFEIT_OPPONENTS[settings.forfeit_opponents]
     if rule is None:
         return "nothing"
     threshold, bonus = rule
-    words = f"their meld if it is {threshold} or more, counted with no trump suit"
+    words = f"their meld if it is {threshold} or more, {counted}"
     return f"{words}, plus {bonus}" if bonus else words
 
 
@@ -278,8 +295,8 @@ def _passing(variant: Variant, settings: Settings) -> Section | None:
 def _play(variant: Variant, settings: Settings) -> Section:
     lines = [
         Line(
-            f"The bidder leads the first trick; there are {variant.hand_size} tricks. The winner of a trick "
-            "leads the next."
+            f"The bidder [[leads|lead]] the first [[trick]]; there are {variant.hand_size} tricks in a hand. "
+            "The winner of a trick leads the next."
         ),
         Line(
             "The highest [[trump]] wins a trick; with no trump in it, the highest card of the suit led. "
@@ -287,12 +304,15 @@ def _play(variant: Variant, settings: Settings) -> Section:
         ),
     ]
     if settings.play_mode == FOLLOW:
-        lines.append(Line("Follow suit if you can. You need not play a higher card.", ("play_mode",)))
+        lines.append(
+            Line("[[Follow suit|follow suit]] if you can. You need not play a higher card.", ("play_mode",))
+        )
     else:
         lines.append(
             Line(
-                "Follow suit if you can, and if nobody has trumped, play a card that beats the winning "
-                "card if you hold one (heading, or [[crawling|crawl]]).",
+                "[[Follow suit|follow suit]] if you can, and if nobody has trumped, play a card that beats "
+                "the winning card if you hold one (heading, or [[crawling|crawl]]). Once a trump is in a "
+                "trick of another suit, any card of the suit led will do.",
                 ("play_mode",),
             )
         )
@@ -336,32 +356,44 @@ def _counters(variant: Variant, settings: Settings) -> Section:
         lines.append(Line("The [[last trick]] earns nothing extra.", ("last_trick",)))
     total = variant.trick_points_total(settings)
     lines.append(
-        Line(f"So the tricks of every hand are worth {total} in all.", ("count_system", "last_trick"))
+        Line(
+            f"So every hand holds {total} [[trick points]] in all"
+            + (": the counters, plus the last trick." if settings.last_trick else ", all of them counters."),
+            ("count_system", "last_trick"),
+        )
     )
     return Section("counters", "Counters and the last trick", tuple(lines))
 
 
 def _scoring(variant: Variant, settings: Settings) -> Section:
     side, its = ("side", "its") if variant.partnerships else ("player", "their")
+    it, is_, scores, loses = (
+        ("it", "is", "scores", "loses") if variant.partnerships else ("they", "are", "score", "lose")
+    )
     penalty = SET_PENALTY_FACTOR[settings.set_penalty]
     lines = [
         Line(
-            f"The bidding {side} adds up {its} meld and counters. "
-            "If that reaches the bid, it scores all of it; "
+            f"The bidding {side} adds up {its} meld and trick points. "
+            f"If that reaches the bid, {it} {scores} all of it; "
             + (
-                "otherwise it is [[set]] and loses the bid."
+                f"otherwise {it} {is_} [[set]] and {loses} the bid."
                 if penalty == 1
-                else f"otherwise it is [[set]] and loses {penalty} times the bid."
+                else f"otherwise {it} {is_} [[set]] and {loses} {penalty} times the bid."
             )
             + " Scores may go below zero.",
             ("set_penalty",),
         ),
-        Line(f"Every other {side} scores {its} meld and counters, whether the bid was made or not."),
+        Line(f"Every other {side} scores {its} meld and trick points, whether the bid was made or not."),
     ]
     if settings.meld_requires_trick:
         lines.append(
             Line(
-                f"A {side} that takes no trick scores no meld ([[no trick, no meld]]), bidders included.",
+                (
+                    "A side that takes no trick scores no meld ([[no trick, no meld]]), bidders included."
+                    if variant.partnerships
+                    else "A player who takes no trick scores no meld ([[no trick, no meld]]), "
+                    "the bidder included."
+                ),
                 ("meld_requires_trick",),
             )
         )
@@ -372,16 +404,17 @@ def _scoring(variant: Variant, settings: Settings) -> Section:
                 f"[[Rule of 20|rule of 20]]: a side whose meld is under {meld} scores no meld. "
                 f"If the bidders' meld is under {meld} they [[forfeit]]: they lose the bid"
                 + (
-                    " and the hand is still played out, so the other side can take counters."
+                    " and the hand is still played out, so the other side can take trick points."
                     if settings.bidders_short_meld_play_out
-                    else f" without playing, and the other side scores {_forfeit_words(settings)}."
+                    else " without playing, and the other side scores "
+                    f"{_forfeit_words(settings, NAMED_TRUMP)}."
                 ),
                 ("rule_of_20", "bidders_short_meld_play_out", "forfeit_opponents"),
             )
         )
         lines.append(
             Line(
-                f"A side that takes under {tricks} in counters scores nothing at all, not even its meld; "
+                f"A side that takes under {tricks} trick points scores nothing at all, not even its meld; "
                 "if it is the bidders, they are [[set]].",
                 ("rule_of_20",),
             )
@@ -405,27 +438,42 @@ def _game_end(variant: Variant, settings: Settings) -> Section:
         Line(text, ("target",)),
         Line(f"Scores are checked only after a whole hand: a {side} at {settings.target} or more wins."),
     ]
+    several = f"both {side}s" if len(variant.sides) == 2 else f"several {side}s"
+    bidders = "the bidders" if variant.partnerships else "the bidder"
     if variant.bidders_win_when_both_reach or settings.bidder_out:
+        are, win = ("are", "win") if variant.partnerships else ("is", "wins")
+        among = "" if len(variant.sides) == 2 else f" and {bidders} {are} among them"
         lines.append(
             Line(
-                f"If several {side}s reach it in the same hand and the bidders are among them, "
-                "the bidders win.",
+                f"If {several} reach it in the same hand{among}, {bidders} {win} even with a lower score.",
                 ("bidder_out",),
             )
         )
     else:
         lines.append(
-            Line(f"If several {side}s reach it in the same hand, the highest score wins.", ("bidder_out",))
+            Line(f"If {several} reach it in the same hand, the higher score wins.", ("bidder_out",))
+            if len(variant.sides) == 2
+            else Line(f"If {several} reach it in the same hand, the highest score wins.", ("bidder_out",))
         )
-    tie = {
-        "bidder": "a tie for the highest score goes to the bidders if they are in it, "
-        "else the tied share the win",
-        "co-winners": "players tied for the highest score are co-winners",
-        "play_on": "on a tie for the highest score another hand is played",
-    }[settings.tie_break]
     if not (len(variant.sides) == 2 and (variant.bidders_win_when_both_reach or settings.bidder_out)):
-        lines.append(Line(tie[0].upper() + tie[1:] + ".", ("tie_break",)))
+        lines.append(Line(_tie_words(variant, settings), ("tie_break",)))
     return Section("game-end", "Winning the game", tuple(lines))
+
+
+def _tie_words(variant: Variant, settings: Settings) -> str:
+    """`tie_break` (§2.9, §3.7): who wins when the highest scores at or over the target are equal."""
+    if settings.tie_break == "play_on":
+        return "On a tie for the highest score, another hand is played."
+    if len(variant.sides) == 2:  # with two sides the bidders are always in a tie
+        if settings.tie_break == "bidder":
+            return "On an exact tie, the bidders win."
+        return "On an exact tie, both sides win together."
+    if settings.tie_break == "bidder":
+        return (
+            "A tie for the highest score goes to the bidder if they are in it; "
+            "otherwise the tied players win together."
+        )
+    return "Players tied for the highest score win together (co-winners)."
 
 
 # -- the meld table ---------------------------------------------------------------------------------
@@ -508,6 +556,8 @@ def _doubles_line(variant: Variant, settings: Settings) -> Line:
         adds += f", but two royal marriages together are worth {pair}"
     if settings.double_around_scale == "two_singles":
         text = "A double around counts as two single arounds; a double run or pinochle replaces the single."
+    elif variant.copies > 2:
+        text = "A double (two of each card), triple or quadruple replaces the single; it is not added to it."
     else:
         text = "A double (two of each card) replaces the single; it is not added to it."
     return Line(f"{text} {adds}.", ("double_around_scale", "double_royal_marriage"))
@@ -588,11 +638,11 @@ SCORE_EXAMPLES: dict[str, tuple[tuple[str, int, int, tuple[int, ...], tuple[int,
     "classic": (
         ("Made", 0, 30, (18, 9), (13, 12)),
         ("Set", 0, 30, (18, 9), (10, 15)),
-        ("All the tricks", 0, 30, (18, 14), (25, 0)),
+        ("All 12 tricks", 0, 30, (18, 14), (25, 0)),
     ),
     "double-deck": (
         ("Made", 0, 60, (32, 18), (30, 20)),
-        ("Set under 20 in tricks", 0, 60, (45, 24), (18, 32)),
+        ("Set: under 20 trick points", 0, 60, (45, 24), (18, 32)),
         ("Forfeit: bidders' meld short", 0, 55, (16, 22), None),
         ("Set", 0, 65, (30, 40), (31, 19)),
     ),
@@ -635,7 +685,7 @@ def score_examples(variant: Variant, settings: Settings) -> tuple[ScoreExample, 
             f"{name} {value}" for name, value in zip(names, meld, strict=True)
         )
         if tricks is not None:
-            said += "; counters " + ", ".join(
+            said += "; trick points " + ", ".join(
                 f"{name} {value}" for name, value in zip(names, tricks, strict=True)
             )
         scored = "; ".join(
@@ -647,9 +697,10 @@ def score_examples(variant: Variant, settings: Settings) -> tuple[ScoreExample, 
 
 
 def _side_names(variant: Variant) -> list[str]:
+    """Partnerships: the two sides; six-handed: the practice table's seat names (you are the bidder)."""
     if variant.partnerships:
         return ["Bidders", "Opponents"]
-    return [f"Player {seat + 1}" for seat in range(variant.seats)]
+    return seat_names(variant)
 
 
 # -- the page -----------------------------------------------------------------------------------------
@@ -746,9 +797,9 @@ class Term:
     meaning: str
 
 
-def _per_variant(value: Any) -> str:
-    """ "1 in Classic, 10 in Six-handed": a number read from each variant that has it."""
-    found = [(variant, value(variant)) for variant in VARIANTS.values()]
+def _per_variant(value: Any, variants: Iterable[Variant] | None = None) -> str:
+    """ "1 in Classic, 10 in Six-handed": a number read from each variant (or from ``variants``)."""
+    found = [(variant, value(variant)) for variant in (VARIANTS.values() if variants is None else variants)]
     return ", ".join(f"{number or 'nothing'} in {_short_label(variant)}" for variant, number in found)
 
 
@@ -759,7 +810,50 @@ def _short_label(variant: Variant) -> str:
 def glossary() -> tuple[Term, ...]:
     """The words players argue about, each in a sentence; numbers read from the variants."""
     no_nines = [_short_label(v) for v in VARIANTS.values() if NINE not in v.ranks]
+    with_nines = [v for v in VARIANTS.values() if NINE in v.ranks]
     entries = (
+        (
+            "dealer",
+            "The player who deals every card; the deal moves one seat to the left each hand. Bidding "
+            "starts at the dealer's left, so the dealer bids last, and if everyone else passes the dealer "
+            "must take the bid at the lowest bid.",
+        ),
+        (
+            "bid",
+            "In the auction, the number of points ([[meld]] plus [[trick points]]) a player promises their "
+            "side will take if they name trump (in six-handed, that they alone will take); or pass. "
+            "The lowest bid is " + _per_variant(lambda v: v.defaults.min_bid) + ". The highest bid wins.",
+        ),
+        (
+            "contract",
+            "The winning bid: the bidder names trump, and the bidder's side must take at least that "
+            "many points in meld and trick points, or be [[set]].",
+        ),
+        (
+            "trick",
+            "One card from each player in turn, starting with the one who leads; the highest trump in it, "
+            "or else the highest card of the suit led, wins all its cards. Every card in a hand is played "
+            "to a trick, so the number of tricks in a hand is "
+            + _per_variant(lambda v: v.hand_size)
+            + ". Not to be confused with [[trick points]].",
+        ),
+        (
+            "lead",
+            "To play the first card of a trick; any card may be led. The bidder leads the first trick, and "
+            "whoever wins a trick leads the next.",
+        ),
+        (
+            "follow suit",
+            "To play a card of the suit that was led. You must when you can; if you cannot, you must "
+            "play a trump if you hold one, and only then may you play any card.",
+        ),
+        (
+            "trick points",
+            "What a side's tricks are worth: the [[counters]] it took, plus the [[last trick]] bonus. "
+            "All the trick points of a hand add up to "
+            + _per_variant(lambda v: v.trick_points_total(v.defaults))
+            + ". They are points, not the number of tricks taken.",
+        ),
         (
             "meld",
             "The cards in your hand that score by themselves, counted once trump is named and "
@@ -782,8 +876,8 @@ def glossary() -> tuple[Term, ...]:
         ),
         (
             "dix",
-            "The 9 of trump, pronounced “deece”: worth "
-            + _per_variant(lambda v: v.meld_table.dix)
+            "The 9 of trump, pronounced “deece”: each one is worth "
+            + _per_variant(lambda v: v.meld_table.dix, with_nines)
             + (f" ({', '.join(no_nines)} has no nines)." if no_nines else "."),
         ),
         (
@@ -803,7 +897,7 @@ def glossary() -> tuple[Term, ...]:
         (
             "roundhouse",
             "A K and Q in every suit. It is not a meld of its own: it is worth what its kings "
-            "around, queens around and four marriages are worth.",
+            "around, queens around, three marriages and royal marriage are worth.",
         ),
         (
             "counters",
@@ -819,8 +913,13 @@ def glossary() -> tuple[Term, ...]:
         ),
         (
             "set",
-            "A bidder who takes less than the bid is set (goes set): they lose the bid from their score, "
-            "and nothing they took counts.",
+            "A bidding side whose meld and trick points come to less than the bid is set (goes set)"
+            + "".join(
+                f"; in {_short_label(v)} so is one that takes under {v.defaults.rule_of_20[1]} trick points"
+                for v in VARIANTS.values()
+                if v.defaults.rule_of_20
+            )
+            + ". The bid is taken off their score, and nothing they took counts.",
         ),
         (
             "no trick, no meld",
@@ -857,7 +956,8 @@ def counter_words(variant: Variant, settings: Settings) -> str:
 def _rule_of_20_words() -> str:
     found = [(v, v.defaults.rule_of_20) for v in VARIANTS.values() if v.defaults.rule_of_20]
     return " ".join(
-        f"In {_short_label(v)} a side needs {meld} in meld for its meld to count and {tricks} in counters "
-        f"for anything to count; bidders under {meld} in meld forfeit."
+        f"In {_short_label(v)} a side needs {meld} in meld for its meld to count, and {tricks} trick points "
+        f"for anything to count; bidders under {meld} in meld [[forfeit]]. The meld is counted in the "
+        "trump the bidder named."
         for v, (meld, tricks) in found
     )

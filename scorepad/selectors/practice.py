@@ -44,10 +44,16 @@ def current_practice(request: HttpRequest) -> PracticeGame | None:
 # -- names ----------------------------------------------------------------------------------------
 
 
+# Each seat as players name it from the human's chair (seat 0), clockwise: play passes to the left.
+SEAT_NAMES = {
+    4: ("You", "Left", "Partner", "Right"),
+    6: ("You", "Left", "Far left", "Across", "Far right", "Right"),
+}
+
+
 def seat_names(variant: Variant) -> list[str]:
-    if variant.seats == 4:
-        return ["You", "West", "Partner", "East"]
-    return ["You", *(f"Bot {seat + 1}" for seat in range(1, variant.seats))]
+    """The one set of seat names of the practice table, its review, Learn to play and the rules pages."""
+    return list(SEAT_NAMES[variant.seats])
 
 
 def side_names(variant: Variant, names: Sequence[str]) -> list[str]:

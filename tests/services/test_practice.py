@@ -457,5 +457,5 @@ def test_statistics_are_kept_per_variant_and_history_rows_show_score_strength_an
     rows = {row.game.variant: row for row in history_rows([classic, six])}
     assert (rows["classic"].target, rows["classic"].strength) == (300, "Steady")
     totals = classic.hands[-1]["totals"]
-    assert rows["classic"].score == [("You & Partner", totals[0]), ("West & East", totals[1])]
+    assert rows["classic"].score == [("You & Partner", totals[0]), ("Left & Right", totals[1])]
     assert (rows["six-handed"].strength, len(rows["six-handed"].score)) == ("Easy", 6)

@@ -59,7 +59,7 @@ def test_meld_table_on_each_rules_page_is_the_engines_table(client: Client, vari
     ("variant_id", "house_rules", "says", "default_says"),
     [
         ("six-handed", {"last_trick": 10}, "scores 10 more", "earns nothing extra"),
-        ("six-handed", {"last_trick": 10}, "worth 250 in all", "worth 240 in all"),
+        ("six-handed", {"last_trick": 10}, "holds 250 trick points in all", "holds 240 trick points in all"),
         ("classic", {"set_penalty": "double_bid"}, "loses 2 times the bid", "is set and loses the bid"),
         ("classic", {"min_bid": 30}, "The lowest bid is 30", "The lowest bid is 20"),
         ("classic", {"min_bid": 30}, "must take the bid at 30", "must take the bid at 20"),
@@ -271,3 +271,79 @@ def test_the_learners_hand_shows_each_card_in_its_suits_colour(client: Client):
     symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
     assert all(symbols[letter] == symbol for letter, _, symbol in spans)
     assert any(letter == "H" for letter, _, _ in spans)  # the friendly deal is strong in hearts
+
+
+# -- one set of seat names, glossary words ----------------------------------------------------------
+
+
+def seat_names_on_practice_table(html: str) -> list[str]:
+    return [name.strip() for name in re.findall(r'<span class="seat-name">([^<]+)', html)]
+
+
+def names_in_what_happened(pages: list) -> set[str]:
+    """Who the lesson's "At the table" lines name: "Left: bid 21", "Partner passed …", "Right won …"."""
+    said = set()
+    for page in pages:
+        for line in page.happened:
+            said.add(re.split(r": | named | passed | won ", line, maxsplit=1)[0])
+    return said
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_the_practice_table_and_the_lesson_name_the_seats_the_same_way(client: Client, variant_id: str):
+    ann = make_user("ann")
+    practice = practice_start(user=ann, variant_id=variant_id, seed=1)
+    client.force_login(ann)
+
+    table = seat_names_on_practice_table(client.get(f"/practice/{practice.pk}/").content.decode())
+    pages = follow_suggestions(variant_id)
+    lesson_names = pages[-1].names
+
+    assert len(table) == VARIANTS[variant_id].seats - 1  # every other seat, by name
+    assert set(table) == set(lesson_names) - {"You"}
+    assert names_in_what_happened(pages) <= set(lesson_names)
+    assert not set(table) & {"West", "East", "North", "South"}
+    assert not any(re.match(r"(Bot|Player) \d", name) for name in table)
+
+
+def test_the_lessons_sides_are_named_as_the_practice_tables():
+    end = follow_suggestions("classic")[-1]
+
+    assert [line.split(":")[0] for line in end.side_melds] == ["You & Partner", "Left & Right"]
+    assert end.result[1].startswith("You & Partner: ")
+
+
+@pytest.mark.parametrize(
+    "term", ["bid", "contract", "trick", "lead", "follow suit", "dealer", "trick points"]
+)
+def test_the_glossary_explains_the_words_of_every_hand(client: Client, term: str):
+    entries = {entry.term: entry for entry in glossary()}
+    html = client.get("/rules/words/").content.decode()
+
+    assert term in entries
+    slug = entries[term].slug
+    assert f'<dt id="{slug}">' in html
+    meaning = visible_text(html).split(term.capitalize(), 1)[1]
+    assert len(meaning.split()) >= 8  # a sentence, not a stub
+
+
+def test_the_glossary_numbers_are_rules_mds():
+    """§1.1/§2.1/§3.1 tricks a hand (one per card held); §1.2/§2.2/§3.2 lowest bids;
+    §1.6/§2.7/§3.5 trick points a hand."""
+    entries = {entry.term: entry.meaning for entry in glossary()}
+
+    assert "12 in classic, 20 in double-deck, 8 in six-handed" in entries["trick"]
+    assert "20 in classic, 50 in double-deck, 50 in six-handed" in entries["bid"]
+    assert "25 in classic, 50 in double-deck, 240 in six-handed" in entries["trick points"]
+    assert "not the number of tricks" in entries["trick points"]
+    assert "1 in classic, 10 in six-handed" in entries["dix"]
+    assert "nothing in double-deck" not in entries["dix"]  # §2.1: double-deck has no nines at all
+    assert "under 20 trick points" in entries["set"]  # §2.8: set under 20 trick points
+    assert "in the trump the bidder named" in entries["rule of 20"]  # §2.5
+
+
+def test_the_glossary_links_its_own_words():
+    html = Client().get("/rules/words/").content.decode()
+
+    assert '<a class="term" href="/rules/words/#trick-points">trick points</a>' in html
+    assert "[[" not in html
