@@ -351,7 +351,7 @@ class PracticeTable:
 
     @property
     def contract(self) -> str:
-        """ "West 37 ♥": bidder, bid and trump symbol, as far as known."""
+        """ "Left 37 ♥": bidder, bid and trump symbol, as far as known."""
         state = self.view
         if state.bidder is None:
             high = high_bid(state.auction)
@@ -361,7 +361,7 @@ class PracticeTable:
 
     @property
     def auction_line(self) -> str:
-        """The auction in one line: "East 37 · you passed"."""
+        """The auction in one line: "Right 37 · you passed"."""
         state = self.view
         if not state.auction:
             return f"{self.names[(state.dealer + 1) % state.variant.seats]} bids first"
@@ -690,7 +690,16 @@ def hint_reason(view: SeatView, answer: Answer) -> str:
         return f"it gives the most meld ({meld}) and you hold {length} of them."
     if view.decision == PASS:
         if view.seat == view.bidder:
-            return "low cards from short suits go back; your meld stays whole."
+            assert isinstance(answer, tuple)
+            before = meld_points(counts, view.trump, view.variant, view.settings)
+            left = list(counts)
+            for c in answer:
+                left[c] -= 1
+            after = meld_points(left, view.trump, view.variant, view.settings)
+            if after == before:
+                return "low cards from short suits go back; your meld stays whole."
+            kept = f"your meld goes from {before} to {after}"
+            return f"low cards from short suits go back and your trumps stay; {kept}."
         return "the bidder wants trumps and aces."
     assert isinstance(answer, int)
     card = Card(answer)
