@@ -691,14 +691,14 @@ def hint_reason(view: SeatView, answer: Answer) -> str:
     if view.decision == PASS:
         if view.seat == view.bidder:
             assert isinstance(answer, tuple)
-            before = meld_points(counts, view.trump, view.variant, view.settings)
+            meld_before = meld_points(counts, view.trump, view.variant, view.settings)
             left = list(counts)
             for c in answer:
                 left[c] -= 1
-            after = meld_points(left, view.trump, view.variant, view.settings)
-            if after == before:
+            meld_after = meld_points(left, view.trump, view.variant, view.settings)
+            if meld_after == meld_before:
                 return "low cards from short suits go back; your meld stays whole."
-            kept = f"your meld goes from {before} to {after}"
+            kept = f"your meld goes from {meld_before} to {meld_after}"
             return f"low cards from short suits go back and your trumps stay; {kept}."
         return "the bidder wants trumps and aces."
     assert isinstance(answer, int)
