@@ -8,7 +8,10 @@ the same URL always shows the same table, and nothing is stored. A move the rule
 replay there and says why; the table shown is the one before it.
 
 The learner always sits at seat 0 and bids first (the dealer is the last seat). The suggested
-answer at each decision is the heuristic bot's for seat 0, with the practice table's one-line reason.
+answer at each decision is the heuristic bot's for seat 0, with the practice table's one-line reason,
+except the bidder's pass back: the lesson says "keep your meld", so it suggests the pass that keeps
+the most meld any pass can (the bot may give up meld to keep a trump). The seats are named as at the
+practice table.
 """
 
 from __future__ import annotations

@@ -65,6 +65,8 @@ def test_meld_table_on_each_rules_page_is_the_engines_table(client: Client, vari
         ("classic", {"min_bid": 30}, "must take the bid at 30", "must take the bid at 20"),
         ("double-deck", {"rule_of_20": [25, 20]}, "meld is under 25", "meld is under 20"),
         ("classic", {"roundhouse_mode": "bonus"}, "then their value again: 48 in all", "(24 here"),
+        ("classic", {"bid_increment": 5}, "bids go up in steps of 5 (20, 25, 30 …)", "at least 1 more than"),
+        ("double-deck", {"forfeit_opponents": "meld20+25"}, "no trump suit, plus 25", "no trump suit."),
     ],
 )
 def test_a_games_house_rule_changes_its_rules_page_and_is_marked(
