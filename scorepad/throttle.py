@@ -166,28 +166,7 @@ def _wait_seconds(store: BaseCache, limit: Limit, who: str) -> int:
 
 def count_attempt(limit: Limit, who: str) -> int:
     """Count one attempt in the open window (opening one if none is); the window's count now."""
-    return _counting(lambda store: _count_attempt(store, limit, who))
-
-
-def _count_attempt(store: BaseCache, limit: Limit, who: str) -> int:
-    now = time.time()
-    ends = _window(store, limit, who, now)
-    if ends is None:
-        opened = now + limit.seconds
-        # Two servers opening a window at once: the first add wins and both count in its window.
-        if store.add(_key(limit, who), opened, timeout=limit.seconds):
-            ends = opened
-        elif (ends := _window(store, limit, who, now)) is None:  # one that ended lingers: replace it
-            store.set(_key(limit, who), opened, timeout=limit.seconds)
-            ends = opened
-    counter = _count_key(limit, who, ends)
-    timeout = max(1, math.ceil(ends - now))
-    store.add(counter, 0, timeout=timeout)
-    try:
-        return int(store.incr(counter))
-    except ValueError:  # it expired between the two calls: this attempt is the new count
-        store.set(counter, 1, timeout=timeout)
-        return 1
+    return _counting(lambda store: _charge(store, limit, who, 1))
 
 
 def forget(limit: Limit, who: str) -> None:

@@ -75,3 +75,19 @@ def three_games(household: Household) -> dict[str, Game]:
         "playing": import_game(household, CLASSIC_PLAYING, ("Bo", "Ann", "Di", "Cy")),
         "double": import_game(household, DOUBLE_DECK_SET, ("Ann", "Bo", "Cy", "Ed")),
     }
+
+
+def household_pages(household: Household, games: dict[str, Game]) -> list[str]:
+    """Every page and export that shows a household's stored games: where a bad stored value shows."""
+    from django.urls import reverse
+
+    return [
+        reverse("home"),
+        reverse("household", args=[household.pk]),
+        reverse("history", args=[household.pk]),
+        reverse("statistics", args=[household.pk]),
+        reverse("household_csv", args=[household.pk]),
+        reverse("household_backup", args=[household.pk]),
+        *(reverse("game", args=[game.pk]) for game in games.values()),
+        *(reverse("game_export", args=[game.pk]) for game in games.values()),
+    ]

@@ -5,10 +5,9 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
-from django.urls import reverse
 
 from scorepad.models import Game, Household
-from tests.sample_games import make_household, make_user, three_games
+from tests.sample_games import household_pages, make_household, make_user, three_games
 
 pytestmark = [
     pytest.mark.django_db,
@@ -38,14 +37,5 @@ def test_dates_python_cannot_hold_are_read_as_its_first_and_last(client):
 
     client.force_login(user)
     client.raise_request_exception = False
-    urls = [
-        reverse("home"),
-        reverse("household", args=[household.pk]),
-        reverse("history", args=[household.pk]),
-        reverse("statistics", args=[household.pk]),
-        reverse("household_csv", args=[household.pk]),
-        reverse("household_backup", args=[household.pk]),
-        reverse("game", args=[games["won"].pk]),
-        reverse("game", args=[games["playing"].pk]),
-    ]
+    urls = household_pages(household, games)
     assert {url: client.get(url).status_code for url in urls} == dict.fromkeys(urls, 200)

@@ -5,10 +5,9 @@ check, as an old version or a hand-edited row may have left them."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.urls import reverse
 
 from scorepad.models import Game, Household, Player
-from tests.sample_games import make_household, make_user, three_games
+from tests.sample_games import household_pages, make_household, make_user, three_games
 
 pytestmark = pytest.mark.django_db
 
@@ -42,16 +41,7 @@ def stored(client):
 def test_every_household_page_survives_the_worst_stored_values(client, settings, stored, zone):
     settings.TIME_ZONE = zone
     household, games = stored
-    urls = [
-        reverse("home"),
-        reverse("household", args=[household.pk]),
-        reverse("history", args=[household.pk]),
-        reverse("statistics", args=[household.pk]),
-        reverse("household_csv", args=[household.pk]),
-        reverse("household_backup", args=[household.pk]),
-        *(reverse("game", args=[game.pk]) for game in games.values()),
-        *(reverse("game_export", args=[game.pk]) for game in games.values()),
-    ]
+    urls = household_pages(household, games)
     client.raise_request_exception = False
     answers = {url: client.get(url).status_code for url in urls}
     assert answers == dict.fromkeys(urls, 200)
