@@ -161,7 +161,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # Log-in and sign-up limits (scorepad/throttle.py): (attempts, per seconds). Guessing stops long
 # before a password falls, and the refused attempts cost no password hashing. An account is locked
 # per address it is guessed from; from everywhere only at a much higher count, and never for a
-# browser that has logged in to it before (README, "Log-in and sign-up limits").
+# browser that has logged in to it before (pinochle_site/DEPLOYMENT.md, "Limits").
 LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = (5, 15 * 60)
 LOGIN_FAILURES_PER_ADDRESS = (10, 15 * 60)
 LOGIN_FAILURES_PER_ACCOUNT = (100, 60 * 60)

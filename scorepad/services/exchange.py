@@ -39,7 +39,7 @@ MAX_RECORD_BYTES = 1_000_000  # one game: a 500-hand record is about 50 kB
 MAX_BACKUP_BYTES = 20_000_000  # a household: hundreds of full games
 # What one restore may hold: years of a household's evenings (three games a week for six years, at
 # the longest real games' length), written in one short transaction; more is refused before any of
-# it is scored. README "Household backup" gives the write's duration at this bound.
+# it is scored. `manage.py household_benchmark` measures the write's duration at this bound.
 MAX_BACKUP_GAMES = 1_000
 MAX_BACKUP_DEALS = 30_000
 
@@ -308,7 +308,7 @@ def household_restore(*, data: Any, user: User) -> Household:
 
     Everything is checked first (every game scored by the engine) with no transaction open; the
     write is then one short transaction of bulk inserts, so other households' writes wait for it
-    briefly (README "Household backup" gives its duration at the bound). A backup already restored
+    briefly (`manage.py household_benchmark` measures it at the bound). A backup already restored
     into one of ``user``'s households is refused with that household's name; another account's
     restore of the same file is none of this account's business, and its message says nothing of it.
     """

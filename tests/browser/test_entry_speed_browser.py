@@ -1,5 +1,5 @@
 """How many touches an ordinary hand takes on a phone (375×812), counted as the product owner
-counts them: every tap on the screen and every key typed. README "Scorepad" quotes these figures.
+counts them: every tap on the screen and every key typed.
 
 Run with ``-s`` to print them: ``.venv/bin/pytest tests/browser/test_entry_speed_browser.py -s -q``.
 """
