@@ -11,7 +11,10 @@ from typing import Any
 
 from ..constants import PLAYER
 from ..engine.review import Difference, Verdict, costliest, differences, left_on_table
+from ..engine.variants import get_variant
 from ..models import PracticeGame
+
+VERDICT_FIELDS = frozenset(Verdict.__dataclass_fields__)  # what a saved verdict must hold to be read
 
 
 class NoSuchHand(ValueError):
@@ -37,7 +40,17 @@ class HandReview:
 
     @property
     def left_on_table(self) -> float:
+        """Exactly the sum of every decision's charge, as each is shown (one decimal)."""
         return left_on_table(self.verdicts)
+
+    @property
+    def duplicate_difference(self) -> int | None:
+        """The player's side's score in the hand as played less its score in the expert's
+        duplicate of the deal (one real deal, played once); None until the duplicate is played."""
+        if self.duplicate is None:
+            return None
+        side = get_variant(self.line["variant"]).side_of(PLAYER)
+        return int(self.line["scores"][side]) - int(self.duplicate["scores"][side])
 
     @property
     def costliest(self) -> list[Verdict]:
@@ -61,6 +74,8 @@ def stored_review(game: PracticeGame, hand: int) -> HandReview:
     saved = game.reviews.get(str(hand)) or {}
     if saved.get("log") != line:  # the hand was undone and played again since: start afresh
         saved = {}
+    if any(set(v) != VERDICT_FIELDS for v in saved.get("verdicts", ())):
+        saved = {}  # weighed before charges were bounded by what a decision can change: weigh again
     verdicts = tuple(Verdict.from_json(v) for v in saved.get("verdicts", ()))
     duplicate = saved.get("duplicate")
     return HandReview(

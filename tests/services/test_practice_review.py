@@ -106,3 +106,19 @@ def test_statistics_count_first_tries_and_keep_replays_apart():
     assert stats.games == 1
     assert stats.hands == 1
     assert stats.replays == 1
+
+
+def test_a_review_saved_before_charges_were_bounded_is_weighed_again():
+    game = finished_hand()
+    practice_review_work(game=game, hand=0, cpu_seconds=0.0)
+    game.refresh_from_db()
+    saved = game.reviews["0"]
+    assert {"gap", "cap"} <= set(saved["verdicts"][0])  # each charge kept beside its bound
+    unbounded = [
+        {k: v for k, v in verdict.items() if k not in ("gap", "cap")} for verdict in saved["verdicts"]
+    ]
+    PracticeGame.objects.filter(pk=game.pk).update(reviews={"0": {**saved, "verdicts": unbounded}})
+    game.refresh_from_db()
+    assert stored_review(game, 0).verdicts == ()  # not shown with an unbounded figure: worked out anew
+    again = practice_review_work(game=game, hand=0, cpu_seconds=0.0)
+    assert all(v.lost <= v.cap for v in again.verdicts)

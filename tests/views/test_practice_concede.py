@@ -40,10 +40,16 @@ def test_the_table_offers_throwing_in_with_both_expected_results_and_scores_it_a
     game = at_players_concede(user)
     url = reverse("practice_game", args=[game.pk])
     page = client.get(url).content.decode()
-    assert 'name="concede" value="true"' in page
-    assert 'name="concede" value="false"' in page
-    assert "Throw in: your side loses" in page
-    assert "Play on: your side" in page
+    offer = page[page.index('aria-label="Throw in or play on"') :]
+    offer = offer[: offer.index("</section>")]
+    buttons = re.findall(r'<button type="submit" name="concede" value="(true|false)" class="([^"]*)">', offer)
+    assert [value for value, _ in buttons] == ["true", "false"]
+    assert buttons[0][1] == buttons[1][1] == "chip"  # the same style: neither is the green default
+    assert "primary" not in offer
+    assert "Throw in <small" in offer
+    assert "your side loses" in offer
+    assert "Play on <small" in offer
+    assert re.search(r"the expert would (throw in|play on)\.", offer)  # the advice, in words
     bid = from_json(game.state).bid
     client.post(reverse("practice_act", args=[game.pk]), {"concede": "true", "version": game.version})
     game.refresh_from_db()
@@ -51,6 +57,17 @@ def test_the_table_offers_throwing_in_with_both_expected_results_and_scores_it_a
     assert entry["played"] is False
     assert entry["scores"][0] == -bid
     assert entry["reasons"][0] == "conceded: loses the bid"
+
+
+def test_after_throwing_in_the_headline_says_the_player_threw_in(client):
+    user = make_user("threw")
+    client.force_login(user)
+    game = at_players_concede(user)
+    bid = from_json(game.state).bid
+    client.post(reverse("practice_act", args=[game.pk]), {"concede": "true", "version": game.version})
+    table = client.get(reverse("practice_game", args=[game.pk])).context["table"]
+    assert table.result_words == f"You bid {bid} and threw the hand in."
+    assert "forfeited" not in table.result_words
 
 
 def test_the_hint_at_the_concede_decision_names_it_in_words(client):
@@ -91,6 +108,6 @@ def test_reloading_the_table_at_the_concede_decision_does_not_search_again(clien
     url = reverse("practice_game", args=[game.pk])
     pages = [client.get(url).content.decode() for _ in range(3)]
     assert len(searches) == 1  # the offer is weighed once for this version of the game
-    offers = [re.findall(r"(?:Throw in|Play on): your side [^<]+", page) for page in pages]
+    offers = [re.findall(r"(?:Throw in|Play on) <small[^>]*>your side [^<]+", page) for page in pages]
     assert len(offers[0]) == 2
     assert offers[0] == offers[1] == offers[2]  # the same words each time

@@ -47,12 +47,17 @@ def test_the_review_shows_working_then_fills_in(client, monkeypatch):
     assert f'href="{url}">Refresh' in page
     for _ in range(60):
         partial = client.get(url, **HTMX).content.decode()
-        if "left on the table" in partial:
+        if "Working…" not in partial:
             break
     assert "Working…" not in partial
     assert "<html" not in partial
     assert "The expert in your seat" in partial
     assert not ENGINE_CODE.search(re.sub(r"<[^>]+>", "", partial))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", partial))
+    assert "Points left on the table: for each of your decisions" in text  # the figure, defined
+    assert "No decision is charged more than it could change" in text  # and its bound, explained
+    assert re.search(r"Duplicate against the expert: [-+]?\d+ \(your side scored -?\d+", text)
+    assert "A different measure" in text
 
 
 def test_step_through_goes_forward_and_back_with_every_hand_face_up(client):

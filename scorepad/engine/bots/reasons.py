@@ -3,9 +3,13 @@
 The expert decides by simulation; a player learns from what the cards say. So each reason
 names the cards (``A♦``, never ``AD``), the suit and the counts a player can check at the table
 ("both other A♦ are gone", "your partner is winning the trick: give him a counter", "you hold
-5 trumps and 18 meld in spades; 23 is made in 4 of 5 simulated hands"), and it never argues
-against the answer it explains: a pass is explained by why bidding on does not pay, a card by
-what it does in this trick, or else by how often it did best on the simulated deals.
+5 spades and 18 meld; 23 is made in about 8 of 10 hands"), and it never argues against the
+answer it explains: a pass is explained by why bidding on does not pay, a card by what it does
+in this trick or what it keeps for later. A reason never reads like the search's log: no count
+of deals or of answers tried, and a trump is never explained by "lead trump" alone (which
+trump, and why that one, is what a player can use).
+
+Only words live here: nothing a bot decides depends on them.
 """
 
 from __future__ import annotations
@@ -39,7 +43,17 @@ def holding_words(view: SeatView, trump: Suit) -> str:
 
 
 def out_of(count: int, total: int) -> str:
-    return f"{count} of {total} simulated hands"
+    """How often, as a player says it: "about 8 of 10 hands", "every hand", "hardly any hand"."""
+    if total <= 0 or count <= 0:
+        return "hardly any hand"
+    if count >= total:
+        return "every hand"
+    tenths = round(10 * count / total)
+    if tenths == 0:
+        return "fewer than 1 of 10 hands"
+    if tenths == 10:
+        return "nearly every hand"
+    return f"about {tenths} of 10 hands"
 
 
 # -- bidding, trump, passing ---------------------------------------------------------------------
@@ -86,8 +100,22 @@ def trump_reason(view: SeatView, trump: Suit, made: int, samples: int) -> str:
 
 
 def pass_cards_reason(view: SeatView, cards: Sequence[Card], tried: int, samples: int) -> str:
-    """What a pass does for the side, and how it was chosen."""
-    return f"{pass_effect(view, cards)}; the best of {tried} passes tried on {samples} simulated hands"
+    """What a pass does for the side, in cards: what the bidder gets, or what the bidder keeps.
+    (``tried`` and ``samples`` are how the expert chose it: not a player's reason, so not said.)"""
+    assert view.trump is not None
+    effect = pass_effect(view, cards)
+    winners = [c for c in cards if suit_of(c) == view.trump or rank_of(c) == ACE]
+    if view.seat != view.bidder:
+        return f"{effect}: cards that take tricks for the contract" if winners else effect
+    kept = [c for c in view.hand if suit_of(c) == view.trump or rank_of(c) == ACE]
+    for c in cards:
+        if c in kept:
+            kept.remove(c)
+    if not winners:
+        return f"{effect}, and you keep every trump and ace for the play"
+    if not kept:
+        return effect
+    return f"{effect}, and you keep {len(kept)} of your trumps and aces for the play"
 
 
 def pass_effect(view: SeatView, cards: Sequence[Card]) -> str:
@@ -149,8 +177,8 @@ def _concede_reason(view: SeatView, throw_in: bool, p: Profile) -> str:
 
 def concede_reason(forfeit: int, playing_on: float, samples: int, *, throw_in: bool) -> str:
     """Both outcomes, the chosen first: "throw in: your side loses 25; playing on, it loses 31 on
-    average in 40 simulated hands"."""
-    on_average = f"{gain_words(round(playing_on))} on average in {samples} simulated hands"
+    average"."""
+    on_average = f"{gain_words(round(playing_on))} on average"
     if throw_in:
         return f"throw in: your side {gain_words(forfeit)}; playing on, it {on_average}"
     return f"play on: your side {on_average}; throwing in, it {gain_words(forfeit)}"
@@ -169,29 +197,60 @@ def _count(n: int, word: str) -> str:
 
 
 def play_reason(view: SeatView, card: Card, p: Profile, best_in: tuple[int, int] | None = None) -> str:
-    """Why ``card`` now: what it does in this trick, read from the cards; else how often it did
-    best (``best_in`` = (deals where no other card did better, deals simulated))."""
+    """Why ``card`` now: what it does in this trick, or what it keeps for later, read from the
+    cards. (``best_in``, how often it did best on the expert's deals, is how the expert chose:
+    not a player's reason, so never said.)"""
     if len(set(view.legal_cards)) == 1:
         return "it is the only card the rules allow"
     trick = view.trick.cards if view.trick is not None else ()
-    said = _lead_reason(view, card, p) if not trick else _follow_reason(view, trick, card, p)
-    if said:
-        return said
-    if best_in is not None:
-        return f"no other card did better in {best_in[0]} of {best_in[1]} simulated deals"
-    return "it keeps your options open"
+    if not trick:
+        return _lead_reason(view, card, p)
+    return _follow_reason(view, trick, card, p) or _spare_reason(view, card, p)
 
 
-def _lead_reason(view: SeatView, card: Card, p: Profile) -> str | None:
+def _lead_reason(view: SeatView, card: Card, p: Profile) -> str:
     suit = suit_of(card)
     if is_boss(view, card, p):
         top = _top_words(view, card, p)
         if suit == view.trump:
             return f"{card_words(card)} draws trumps and cannot lose the trick: {top}"
         return f"{card_words(card)} wins the trick unless it is trumped: {top}"
+    higher = _higher_held(view, card)
     if suit == view.trump:
-        return "lead trump: it draws the opponents' trumps before they can trump your winners"
-    return None
+        if higher:
+            return f"{card_words(card)} draws trumps and keeps your {card_words(higher[0])} for later"
+        return (
+            f"{card_words(card)} is your highest trump: it draws the opponents' trumps "
+            "before they can trump your winners"
+        )
+    name = one_of(suit)
+    if not any(suit_of(c) == suit and c != card for c in view.hand):
+        if view.trump is not None and any(suit_of(c) == view.trump for c in view.hand):
+            return f"{card_words(card)} is your last {name}: once it is gone you can trump {suit_words(suit)}"
+        return f"{card_words(card)} is your last {name}: it gives the lead away cheaply"
+    if higher:
+        return f"{card_words(card)} gives up the lead and keeps your {card_words(higher[0])} for later"
+    return f"{card_words(card)} gives the lead away and keeps your trumps and aces for later"
+
+
+def _higher_held(view: SeatView, card: Card) -> list[Card]:
+    """The seat's other cards of ``card``'s suit that rank above it, highest first."""
+    return sorted({c for c in view.hand if suit_of(c) == suit_of(card) and c < card})
+
+
+def _spare_reason(view: SeatView, card: Card, p: Profile) -> str:
+    """A card that neither wins the trick nor is the cheapest: what playing it keeps."""
+    suit = suit_of(card)
+    led = suit_of(view.trick.cards[0]) if view.trick is not None and view.trick.cards else None
+    left = [c for c in view.hand if suit_of(c) == suit and c != card]
+    if suit != led and not left and suit != view.trump:
+        last = f"{card_words(card)} is your last {one_of(suit)}"
+        return f"you cannot win this trick: {last}, so you can trump {suit_words(suit)} later"
+    cheaper = sorted({c for c in view.legal_cards if p.value[c] < p.value[card]}, key=lambda c: p.value[c])
+    spare = f"you cannot win this trick: {card_words(card)} is the card you can best spare"
+    if cheaper:
+        return f"{spare}; {card_words(cheaper[0])} stays in your hand for a later trick"
+    return spare
 
 
 def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str | None:
