@@ -28,7 +28,10 @@ def test_review_step_through_and_replay_a_classic_hand(live_server, page: Page, 
 
     page.get_by_role("link", name="Review this hand").click()
     expect(page.get_by_role("heading", name="Hand 1: review")).to_be_visible()
-    expect(page.get_by_text("left on the table")).to_be_visible(timeout=60_000)  # htmx polls it in
+    expect(page.locator(".left-on-table")).to_contain_text(
+        "left on the table", timeout=60_000
+    )  # htmx polls it in
+    expect(page.locator(".duplicate-difference")).to_contain_text("Duplicate against the expert")
     expect(page.get_by_role("region", name="Duplicate against the expert")).to_be_visible()
     expect(page.get_by_role("region", name="Every decision")).to_contain_text("Trick 12")
     shot(page, "review-classic")
