@@ -37,6 +37,7 @@ from ..engine.cards import (
 from ..engine.game import HandResult, HandState, from_json, seat_view
 from ..engine.meld import count_meld, meld_points
 from ..engine.play import trick_winner
+from ..engine.scoring import short_meld_stops_play
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, SeatView
 from ..models import PracticeGame
 from ..selectors.practice import seat_names, side_names
@@ -620,6 +621,9 @@ def hand_end(view: SeatView, public: PublicHand, names: Sequence[str], sides: Se
     elif not result.played:
         why = "no marriage to name trump" if view.trump is None else "not enough meld to play"
         words = f"{names[view.bidder]} bid {view.bid} and forfeited: {why}."
+        bidders_meld = view.variant.side_totals(view.meld)[view.variant.side_of(view.bidder)]
+        if view.trump is not None and not short_meld_stops_play(view.settings, bidders_meld):
+            words = f"{names[view.bidder]} bid {view.bid} and threw the hand in."  # §4 a throw-in
     else:
         words = f"{names[view.bidder]} bid {view.bid} and {'made it' if result.made else 'went set'}."
     return HandEnd(lines, words, tuple(sides[side] for side in result.winners))
