@@ -30,7 +30,7 @@ rounds too, as a director counts them.
     rounds in another order (``SEARCH_ATTEMPTS`` in all); if none found a repeat-free schedule, the
     longest repeat-free start found is kept and the later rounds get least-used partners. Checked
     (tests): no repeated partner for rounds ≤ players with 4k + 2 players and rounds ≤ players + 1
-    with 4k + 3, for every count from 6 to 43 (and, by hand, to 63). Not a proof beyond those
+    with 4k + 3, for every count from 6 to 43 (and once, outside the tests, to 63). Not a proof beyond those
     counts: read ``repeat_partners``. A hopeless request (far more rounds than partners) spends the
     whole budget: seconds for 80 players, so compute a movement once, when the event is set up.
   Whatever the case, ``repeat_partners`` lists the repeats before the event starts, so the page
