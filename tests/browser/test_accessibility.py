@@ -40,6 +40,11 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
         "login": (f"{base}/accounts/login/", False),
         "signup": (f"{base}/accounts/signup/", False),
         "meld-calculator": (f"{base}/meld/?variant=classic&trump=H&cards=AH+TH+KH+QH+JH+9H+KS+QS", False),
+        # a hand of twelve: every key it can't take any more is dimmed, and must still read at AA
+        "meld-calculator-full": (
+            f"{base}/meld/?variant=classic&trump=S&cards=AS+TS+KS+QS+JS+9S+9H+9D+JC+TC+9C+QH",
+            False,
+        ),
         "scoreboard": (f"{base}/s/{token}/", False),
         "scoreboard-big": (f"{base}/s/{token}/?big=1", False),
         "offline": (f"{base}/offline/", False),
