@@ -44,7 +44,7 @@ from ..selectors.practice import seat_names, side_names
 
 BID_CHIPS = 6  # quick bids offered: the least bid and the next steps up, then a few jumps
 BID_JUMPS = (5, 10)  # … the bids that many steps above the least
-FAN_ONE_ROW = 7  # the fan holds this many cards in one row (each ≥ 44 px at 375), more in two
+FAN_ONE_ROW = 7  # at most this many cards a row of the fan: each keeps ≥ 44 px to tap at 360 px wide
 GATHER_STEPS = 3  # the won trick's gathering takes as long as this many cards landing
 PLACES = {
     4: ("bottom", "left", "top", "right"),  # partner opposite
@@ -333,9 +333,11 @@ class PracticeTable:
 
     @property
     def fan_columns(self) -> int:
-        """Cards per row of the fan: one row up to ``FAN_ONE_ROW`` cards, else two rows."""
+        """Cards per row of the fan: as few rows as hold ``FAN_ONE_ROW`` cards each, filled
+        evenly (20 cards: three rows of 7, 7 and 6)."""
         count = len(self.held.fan)
-        return count if count <= FAN_ONE_ROW else (count + 1) // 2
+        rows = max(1, -(-count // FAN_ONE_ROW))
+        return -(-count // rows)
 
     @property
     def shown_cards(self) -> int:

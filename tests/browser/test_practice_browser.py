@@ -5,10 +5,11 @@ Seeds are fixed (``new_seed`` is patched), so each deal is known (seed 30 deals 
 hand goes the player's way whatever the bots' judgement. Every step waits for the page to answer
 (the version a form carries changes), never for a time.
 
-At every decision the table must fit the screen (the page never scrolls), and no engine code
-(``TH``, ``AS``) may show in the visible text. The page height at each decision is written to
-``test-results/practice-heights.json``, and a screenshot of each stage to
-``test-results/screenshots/`` (gitignored, kept by CI).
+At every decision the table must fit the screen (the page never scrolls, at 320×568 too), its
+controls in view, nothing on it running past its box, every card a player can tap at least 44×44
+px from 360 px wide, and no engine code (``TH``, ``AS``) may show in the visible text. The page
+height at each decision is written to ``test-results/practice-heights.json``, and a screenshot of
+each stage to ``test-results/screenshots/`` (gitignored, kept by CI).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ TARGETS: dict[str, list[int]] = {}  # the narrowest visible part of a card in th
 SECONDS = "const secs = (t) => parseFloat(t) * (t.endsWith('ms') ? 0.001 : 1);"
 # When the current trick's last card has landed, and when the veil over the hand lifts (seconds).
 VEIL = f"""() => {{ {SECONDS}
-    const ends = [...document.querySelectorAll('.trick.now .played')].map((el) => {{
+    const landing = [...document.querySelectorAll('.trick.now .played')].filter(
+        (el) => getComputedStyle(el).animationName !== 'none');  // a card shown before lands no more
+    const ends = landing.map((el) => {{
         const style = getComputedStyle(el);
         return secs(style.animationDelay) + secs(style.animationDuration); }});
     const veil = getComputedStyle(document.querySelector('.my-hand'), '::after');
@@ -50,6 +53,64 @@ TAP_TARGET = """() => {
         return next && Math.abs(next.top - box.top) < 1 ? next.left - box.left : box.width; });
     return [Math.min(...widths), Math.min(...boxes.map((box) => box.height))];
 }"""
+# Anything on the page that runs past the page's edges, is cut inside its own box (a hidden
+# overflow, an ellipsis) or, on the felt, past the felt's edge; and a trick's card lying over a
+# seat. The cards of a trick on its way to its winner (gathered, faded out) are left aside.
+OVERFLOWS = """() => {
+    const found = [];
+    const feltEl = document.querySelector('.felt');
+    const felt = feltEl && feltEl.getBoundingClientRect();
+    const name = (el) =>
+        `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+    for (const el of document.querySelectorAll('main *')) {
+        if (!el.getClientRects().length) continue;
+        if (el.closest('.visually-hidden, [hidden], .trick.gathered')) continue;
+        if (el.closest('details:not([open])') && !el.closest('summary')) continue;
+        const box = el.getBoundingClientRect();
+        if (!box.width || !box.height) continue;
+        const style = getComputedStyle(el);
+        const typed = el.matches('input, select, textarea, .table-scroll');
+        if (box.right > innerWidth + 0.5 || box.left < -0.5) found.push('off the page: ' + name(el));
+        // (overflow: clip only keeps a trick's motion on the page; what it hid would be off the page)
+        else if (!typed && !['visible', 'clip'].includes(style.overflowX)
+                && el.scrollWidth > el.clientWidth + 1)
+            found.push('cut in its box: ' + name(el));
+        if (felt && el !== feltEl && feltEl.contains(el) && (box.right > felt.right + 0.5
+                || box.left < felt.left - 0.5 || box.bottom > felt.bottom + 0.5 || box.top < felt.top - 0.5))
+            found.push('past the felt: ' + name(el));
+    }
+    const seats = [...document.querySelectorAll('.seat')].map((el) => [el, el.getBoundingClientRect()]);
+    for (const card of document.querySelectorAll('.trick.now .card')) {
+        const c = card.getBoundingClientRect();
+        for (const [seat, s] of seats) {
+            if (c.left < s.right - 0.5 && s.left < c.right - 0.5
+                    && c.top < s.bottom - 0.5 && s.top < c.bottom - 0.5)
+                found.push('over a seat: ' + name(card) + ' ' + name(seat));
+        }
+    }
+    return found;
+}"""
+# The contrast of each chosen card to pass (its rank and suit) with its own ground.
+CHOSEN_CONTRASTS = """() => {
+    const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05); };
+    return [...document.querySelectorAll('.card.pick:has(input:checked)')].map((card) => {
+        const ground = rgb(getComputedStyle(card).backgroundColor);
+        return Math.min(...[...card.querySelectorAll('.face span')].map(
+            (span) => ratio(rgb(getComputedStyle(span).color), ground)));
+    });
+}"""
+# The controls of the decision at hand: all of each within the screen.
+CONTROLS_OUT_OF_VIEW = """() => [...document.querySelectorAll('.decide button, .decide input, '
+        + '.my-hand button.card:enabled, .my-hand input[name=pass], .pass-button')]
+    .filter((el) => { const box = el.getBoundingClientRect();
+        return box.top < -0.5 || box.bottom > innerHeight + 0.5
+            || box.left < -0.5 || box.right > innerWidth + 0.5; })
+    .map((el) => el.outerHTML.slice(0, 80))"""
 
 
 @pytest.fixture
@@ -106,11 +167,16 @@ def at_the_decision(page: Page, name: str, stage: str) -> None:
     room = page.evaluate("document.querySelector('.felt').getBoundingClientRect().height")
     HEIGHTS.setdefault(name, []).append((stage, height, round(room)))  # the felt takes the room left
     assert height <= page.viewport_size["height"], (name, stage, height)
+    assert page.evaluate(CONTROLS_OUT_OF_VIEW) == [], (name, stage)
+    assert page.evaluate(OVERFLOWS) == [], (name, stage)
     if "card" in stage:
         landed, veil_lifts = page.evaluate(VEIL)
         assert veil_lifts >= landed, (name, stage, landed, veil_lifts)  # no tap before the trick is shown
+    if "card" in stage or stage == "pass":
         width, height = page.evaluate(TAP_TARGET)
         assert height >= 44, (name, stage, height)
+        if page.viewport_size["width"] >= 360:
+            assert width >= 44, (name, stage, width)  # double-deck's twenty cards too: three rows
         TARGETS.setdefault(name, []).append(round(width))
     visible = page.evaluate("document.body.innerText")
     assert not ENGINE_CODE.search(visible), (name, stage, ENGINE_CODE.findall(visible))
@@ -141,7 +207,7 @@ def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, in
         elif page.get_by_role("region", name="Name trump").is_visible():
             at_the_decision(page, name, "trump")
             shot(page, f"{name}-trump")
-            page.get_by_role("region", name="Name trump").locator("button").first.click()
+            page.get_by_role("region", name="Name trump").locator("button[name=trump]").first.click()
             taps["trump"] += 1
         elif page.locator("input[name=pass]").first.is_visible():
             at_the_decision(page, name, "pass")
@@ -151,6 +217,9 @@ def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, in
             for box in boxes.all()[:count]:
                 expect(button).to_be_disabled()  # not until exactly `count` are chosen
                 box.check()
+            chosen = page.evaluate(CHOSEN_CONTRASTS)
+            assert len(chosen) == count, (name, chosen)
+            assert min(chosen) >= 4.5, (name, chosen)  # the chosen cards read at AA, dark too
             shot(page, f"{name}-pass")
             button.click()
             taps["pass"] += 1
@@ -168,7 +237,11 @@ def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, in
     return taps
 
 
-PHONES = {"375x812": {"width": 375, "height": 812}, "360x740": {"width": 360, "height": 740}}
+PHONES = {  # the smallest in dark mode, so a dark table is played through too
+    "375x812": {"viewport": {"width": 375, "height": 812}},
+    "360x740": {"viewport": {"width": 360, "height": 740}},
+    "320x568": {"viewport": {"width": 320, "height": 568}, "color_scheme": "dark"},
+}
 HANDS = {  # variant label, seed, opening bid (None: the quick bids)
     "classic": ("Classic (4 players, partners)", CLASSIC_SEED, OUT_OF_REACH["classic"]),
     "double-deck": ("Double-deck (4 players, partners)", DOUBLE_DECK_SEED, None),
@@ -181,7 +254,7 @@ HANDS = {  # variant label, seed, opening bid (None: the quick bids)
 def test_a_whole_hand_on_one_screen(live_server, new_phone, seeded, variant, phone):
     label, seed, opening = HANDS[variant]
     seeded(seed)
-    page = new_phone(viewport=PHONES[phone]).new_page()
+    page = new_phone(**PHONES[phone]).new_page()
     errors = watch_console(page)
     deal(page, live_server.url, label)
 
@@ -248,6 +321,38 @@ def test_the_table_is_axe_clean(live_server, new_phone, seeded, scheme):
     contrasts = disabled_card_contrasts(page)
     assert contrasts  # this deal's first trick refuses some cards
     assert min(contrasts) >= 4.5, (scheme, contrasts)
+    # … and is visibly dimmed, rank and suit, beside the page's text (dark: the muted grey alone was
+    # nearly as bright, and a red suit kept its full red)
+    text = luminance(page.evaluate("getComputedStyle(document.body).color"))
+    faces = page.locator(".fan button.card:disabled .face span").evaluate_all(
+        "(spans) => spans.map((span) => getComputedStyle(span).color)"
+    )
+    dimmed = [luminance(colour) for colour in faces]
+    if scheme == "dark":
+        assert max(dimmed) < 0.4 * text, (faces, text)
+    else:
+        assert min(dimmed) > 3 * text, (faces, text)
+
+
+def luminance(css_colour: str) -> float:
+    """The relative luminance (WCAG) of an ``rgb(…)`` colour."""
+    channels = [float(v) / 255 for v in re.findall(r"[\d.]+", css_colour)[:3]]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_the_bid_says_the_least_bid_where_the_eye_is_and_pass_is_plain(live_server, page: Page, seeded):
+    seeded(CLASSIC_SEED)
+    deal(page, live_server.url, "Classic (4 players, partners)")
+    bids = page.get_by_role("region", name="Your bid")
+    least = page.get_by_label("Other bid").get_attribute("min")
+
+    expect(bids.get_by_role("heading")).to_have_text(f"Your bid — at least {least}")
+    assert bids.locator("button.chip").nth(1).inner_text() == least  # the first quick bid is that bid
+    pass_chip = bids.get_by_role("button", name="Pass", exact=True)
+    ground = pass_chip.evaluate("(chip) => getComputedStyle(chip).backgroundColor")
+    card = page.locator(".practice-totals li").first.evaluate("(li) => getComputedStyle(li).backgroundColor")
+    assert ground == card  # a plain chip, not the filled green of "chosen" or "suggested"
 
 
 def disabled_card_contrasts(page: Page) -> list[float]:
@@ -308,7 +413,7 @@ def play_hand_without_javascript(page: Page) -> int:
             page.get_by_role("button", name="Bid", exact=True).click()
             page.get_by_role("button", name=f"Yes, bid {OUT_OF_REACH['classic']}").click()
         elif page.get_by_role("region", name="Name trump").is_visible():
-            page.get_by_role("region", name="Name trump").locator("button").first.click()
+            page.get_by_role("region", name="Name trump").locator("button[name=trump]").first.click()
         elif page.locator("input[name=pass]").first.is_visible():
             count = int(page.locator("form.pass-form").get_attribute("data-pass-count"))
             for box in page.locator("input[name=pass]").all()[:count]:
@@ -325,13 +430,13 @@ CONTROLS = "button, a, summary, input, label, .practice-totals li, th, td"
 
 
 def clipped_controls(page: Page) -> list[str]:
-    """Controls and table cells cut off at the page's right edge or inside their own box. A strip
-    or a table that scrolls sideways in its own box (the advisor's nine columns) is not counted:
-    its scroll reaches every cell."""
+    """Controls and table cells cut off at the page's right edge or inside their own box. A table
+    that scrolls sideways in its own box (the advisor's nine columns) is not counted: its scroll
+    reaches every cell. The practice table's strip of folds is counted: it wraps, never scrolls."""
     return page.evaluate(
         """(selector) => [...document.querySelectorAll(selector)].filter((el) => {
             const box = el.getBoundingClientRect();
-            if (!box.width || el.closest('.strip, .table-scroll, .visually-hidden, [hidden]')) return false;
+            if (!box.width || el.closest('.table-scroll, .visually-hidden, [hidden]')) return false;
             const typed = el.matches('input, select');  // a long value scrolls inside its box
             const hides = getComputedStyle(el).overflowX !== 'visible';
             const cut = !typed && hides && el.scrollWidth > el.clientWidth + 1;
