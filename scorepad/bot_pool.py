@@ -65,6 +65,7 @@ __all__ = [
     "review_slice",
     "shutdown",
     "think",
+    "thinking_now",
     "under_roof",
     "weigh_concession",
 ]
@@ -75,6 +76,12 @@ _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _owner = 0  # the process that started _pool (a forked web worker starts its own)
 _thinking = 0  # this process's requests thinking or waiting for a bot process
+
+
+def thinking_now() -> int:
+    """How many of this process's requests think or wait for a bot right now."""
+    with _lock:
+        return _thinking
 
 
 class BotsBusy(Exception):
