@@ -3,6 +3,7 @@ table most tests play at: Ann, her household (the Smiths) and their games."""
 
 import os
 import shutil
+import time
 
 import pytest
 from django.core.cache import cache
@@ -123,3 +124,19 @@ def games(household) -> dict[str, Game]:
     """Three games of the household, scored by hand in ``tests/sample_games.py``: classic won by
     Ann & Cy, classic still going, and double-deck still going."""
     return three_games(household)
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_left_thinking(request):
+    """A bot still thinking in this process when a test ends would make the next test's moves
+    "busy" (``PRACTICE_BOTS_AT_ONCE``). A test with a live server may end while the server's thread
+    still thinks for a request it sent: wait, a bounded while, for it. Any other test must not
+    leave one behind at all."""
+    from scorepad import bot_pool
+
+    yield
+    if "live_server" in request.fixturenames:
+        give_up = time.monotonic() + 30
+        while bot_pool.thinking_now() and time.monotonic() < give_up:
+            time.sleep(0.05)
+    assert bot_pool.thinking_now() == 0, f"{request.node.nodeid} left a bot thinking"

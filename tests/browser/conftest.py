@@ -5,14 +5,11 @@ go on polling the live server through the tests that follow. And the database co
 browser tests open are closed before Playwright stops (``_connections_closed_before_playwright_stops``).
 """
 
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
 from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Playwright
-
-from scorepad import bot_pool
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -24,17 +21,6 @@ def _connections_closed_before_playwright_stops(playwright: Playwright) -> Itera
     accessed by other users"). Set up after Playwright starts, this closes them before it stops."""
     yield
     connections.close_all()
-
-
-@pytest.fixture(autouse=True)
-def _bots_done_before_the_next_test() -> Iterator[None]:
-    """A browser test can end while its live server's thread still thinks for a practice move it
-    sent; that thread shares this worker process, and its bot would count against the next test's
-    (``PRACTICE_BOTS_AT_ONCE``: "the bots are busy"). Wait, a bounded while, for it to finish."""
-    yield
-    give_up = time.monotonic() + 30
-    while bot_pool.thinking_now() and time.monotonic() < give_up:
-        time.sleep(0.05)
 
 
 @pytest.fixture
