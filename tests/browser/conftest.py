@@ -24,6 +24,16 @@ def _connections_closed_before_playwright_stops(playwright: Playwright) -> Itera
 
 
 @pytest.fixture
+def seeded(monkeypatch) -> Callable[[int], None]:
+    """``seeded(seed)``: the next practice game is dealt from ``seed``."""
+
+    def use(seed: int) -> None:
+        monkeypatch.setattr("scorepad.services.practice.new_seed", lambda: seed)
+
+    return use
+
+
+@pytest.fixture
 def new_phone(browser: Browser, browser_context_args: dict) -> Iterator[Callable[..., BrowserContext]]:
     """``new_phone(**context_options)``: another phone (375×812 unless told otherwise)."""
     contexts: list[BrowserContext] = []

@@ -113,14 +113,6 @@ CONTROLS_OUT_OF_VIEW = """() => [...document.querySelectorAll('.decide button, .
     .map((el) => el.outerHTML.slice(0, 80))"""
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    def use(seed: int) -> None:
-        monkeypatch.setattr("scorepad.services.practice.new_seed", lambda: seed)
-
-    return use
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _write_heights():
     yield

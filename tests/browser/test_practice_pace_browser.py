@@ -112,14 +112,6 @@ def timed_hand(page: Page) -> list[float]:
     return seconds
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    def use(seed: int) -> None:
-        monkeypatch.setattr("scorepad.services.practice.new_seed", lambda: seed)
-
-    return use
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _print_figures():
     yield
