@@ -13,9 +13,9 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from .constants import HOUSEHOLD_NAME_MAX, PLAYER_NAME_MAX
-from .engine.cards import SUITS
-from .engine.variants import VARIANTS, Variant, get_variant
+from ..constants import HOUSEHOLD_NAME_MAX, PLAYER_NAME_MAX
+from ..engine.cards import SUITS
+from ..engine.variants import VARIANTS, Variant, get_variant
 
 ENTRY_KEY_MAX = 64  # characters in a phone's key for one entry of a hand (a UUID has 36)
 
@@ -280,3 +280,8 @@ class ScoreboardLink(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+# Each later feature keeps its tables in its own module; importing them here registers them.
+from .clubs import *  # noqa: E402, F403  club nights (events, rounds, tables, check-in)
+from .training import *  # noqa: E402, F403  the daily deal and puzzles
