@@ -284,4 +284,5 @@ class ScoreboardLink(models.Model):
 
 # Each later feature keeps its tables in its own module; importing them here registers them.
 from .clubs import *  # noqa: E402, F403  club nights (events, rounds, tables, check-in)
-from .training import *  # noqa: E402, F403  the daily deal and puzzles
+from .daily import *  # noqa: E402, F403  the daily deal
+from .puzzles import *  # noqa: E402, F403  puzzles cut from the bots' hands

@@ -1,0 +1,3 @@
+"""Placeholder: filled by the feature that owns it."""
+
+__all__: list[str] = []
