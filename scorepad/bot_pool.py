@@ -31,6 +31,7 @@ starts (``BudgetSpent``).
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import threading
@@ -49,8 +50,7 @@ from django.core.cache import cache
 from .engine import advisor, practice
 from .engine.advisor import Advice
 from .engine.cards import Card
-from .engine.practice import ConcedeWeights, PlayedOn, ReviewSlice
-from .engine.view import Answer
+from .engine.practice import ConcedeWeights
 from .throttle import CACHE_ERRORS
 
 __all__ = [
@@ -129,14 +129,23 @@ def under_roof() -> bool:
 # -- the searches a request may ask for -------------------------------------------------------------
 
 
-def play_on(state: dict[str, Any], strength: str, seed: int) -> PlayedOn:
-    """The bots play on from ``state`` to the player's next decision (a move, a start, a replay)."""
-    return think(practice.play_on, state, strength, seed)
+def _entry_point[**P, T](function: Callable[P, T]) -> Callable[P, T]:
+    """An entry point for ``function``: called with the engine function's own arguments (and
+    typed by them), it runs the function through ``think``."""
+
+    @functools.wraps(function)
+    def entry(*args: P.args, **kwargs: P.kwargs) -> T:
+        return think(function, *args, **kwargs)
+
+    return entry
 
 
-def hint(state: dict[str, Any], seed: int, version: int) -> tuple[Answer, str | None]:
-    """The strongest bot's answer in the player's seat, and its reason if it gives one."""
-    return think(practice.hint, state, seed, version)
+# The bots play on from a state to the player's next decision (a move, a start, a replay).
+play_on = _entry_point(practice.play_on)
+# The strongest bot's answer in the player's seat, and its reason if it gives one.
+hint = _entry_point(practice.hint)
+# One slice more of a hand's review.
+review_slice = _entry_point(practice.review_slice)
 
 
 CONCEDE_OFFER_SECONDS = 60 * 60  # a table left open that long is weighed again when next shown
@@ -156,30 +165,6 @@ def weigh_concession(game_id: int, version: int, state: dict[str, Any], seed: in
     return weights
 
 
-def review_slice(
-    line: dict[str, Any],
-    review_seed: str,
-    verdicts: tuple[dict[str, Any], ...],
-    finished: bool,
-    cpu_seconds: float,
-    strength: str,
-    seed: int,
-    duplicate_playouts: int,
-) -> ReviewSlice:
-    """One slice more of a hand's review (``engine.practice.review_slice``)."""
-    return think(
-        practice.review_slice,
-        line,
-        review_seed,
-        verdicts,
-        finished,
-        cpu_seconds,
-        strength,
-        seed,
-        duplicate_playouts,
-    )
-
-
 def advise(
     variant_id: str, rules: Mapping[str, Any], hand: Sequence[Card], seed: int, budget_s: float
 ) -> Advice:
@@ -190,8 +175,8 @@ def advise(
 # -- where and how many ---------------------------------------------------------------------------
 
 
-def think[T](function: Callable[..., T], /, *args: object) -> T:
-    """``function(*args)`` where the bots think. ``BudgetSpent`` when the request's purse is spent,
+def think[**P, T](function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """``function(*args, **kwargs)`` where the bots think. ``BudgetSpent`` when the request's purse is spent,
     ``BotsBusy`` when this process already thinks as much as it may (nothing is started either
     way); ``BrokenProcessPool`` if a bot process died (the next call starts anew)."""
     global _thinking
@@ -202,13 +187,15 @@ def think[T](function: Callable[..., T], /, *args: object) -> T:
         if _thinking >= settings.PRACTICE_BOTS_AT_ONCE:
             raise BotsBusy
         _thinking += 1
+    # A partial of a top-level engine function on plain values pickles for a bot process.
+    call = functools.partial(function, *args, **kwargs)
     try:
         if settings.PRACTICE_BOT_PROCESSES <= 0:
-            result, seconds = practice.measured(function, args)
+            result, seconds = practice.measured(call, ())
         else:
             pool = _started(settings.PRACTICE_BOT_PROCESSES)
             try:
-                result, seconds = pool.submit(practice.measured, function, args).result()
+                result, seconds = pool.submit(practice.measured, call, ()).result()
             except BrokenProcessPool:
                 shutdown()
                 raise
