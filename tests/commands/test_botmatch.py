@@ -87,18 +87,39 @@ def test_habits_print_as_a_table_whose_counts_match_the_json_line():
     out = StringIO()
     args = ("--variant", "classic", "--deals", "3", "--seed", "2", "--a", "heuristic", "--b", "easy")
     call_command("botmatch", *args, "--habits", stdout=out, stderr=StringIO())
-    *table, last = out.getvalue().strip().splitlines()
-    made = json.loads(last)["habits"]["a"]["made"]
-    assert made["of"] > 0
-    assert [line.split()[0] for line in table] == [
-        "habit",
+    *printed, last = out.getvalue().strip().splitlines()
+    habits = json.loads(last)["habits"]["a"]
+    names = list(habits)
+    assert names == [
         "short_trump",
+        "set_by_a_third",
+        "raise_war",
         "junk_pass",
         "trump_lead",
         "counter_thrown",
         "made",
     ]
+    table, legend = printed[: len(names) + 1], printed[len(names) + 2 :]
+    assert [line.split()[0] for line in table] == ["habit", *names]
+    made = habits["made"]
+    assert made["of"] > 0
     assert f"({made['shown']}/{made['of']})" in table[-1].split("%")[1]
+    # each habit says what it counts out of what, under the table
+    assert [line.split(":")[0].strip() for line in legend] == names
+    assert "more than a third of the bid" in legend[1]
+    assert "exactly a third" in legend[1]
+    assert "3 or more times" in legend[2]
+    assert "of the contracts it chose" in legend[2]
+
+
+def test_each_habit_rate_comes_with_its_wilson_interval():
+    out = StringIO()
+    args = ("--variant", "classic", "--deals", "2", "--seed", "2", "--a", "heuristic", "--b", "easy")
+    call_command("botmatch", *args, "--habits", stdout=out, stderr=StringIO())
+    made = json.loads(out.getvalue().strip().splitlines()[-1])["habits"]["a"]["made"]
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("made "))
+    low, high = wilson(made["shown"], made["of"])
+    assert f"({made['shown']}/{made['of']}) {low:.1%}-{high:.1%}" in row
 
 
 def test_a_bot_against_itself_with_the_same_answers_scores_a_zero_margin():

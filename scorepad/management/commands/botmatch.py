@@ -8,7 +8,10 @@ margin_per_deal, ci95, by_auction, a_made_rate, b_made_rate, decision_ms_p50, de
 habits`` (``by_auction`` gives, per kind of deal by who won its two auctions (``match.AUCTION_KINDS``),
 ``{"deals", "margin", "part"}``; the decision times are bot ``a``'s; ``habits`` gives, per bot, each
 habit of ``engine.habits`` as ``{"rate", "shown", "of"}``). ``--habits`` also prints them as a
-table, above the JSON line.
+table, above the JSON line: each rate with its sample and 95% interval, then a line per habit
+saying what it counts out of what (``habits.DEFINITIONS``), e.g. ``set_by_a_third``, contracts set
+by more than a third of the bid, and ``raise_war``, contracts won by bidding over an opponent three
+or more times, each out of the contracts the bot's seats chose.
 ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
 
 ``--games N`` plays N whole games to the target instead, each twice with the seats swapped (hand k
@@ -47,8 +50,14 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
-from scorepad.engine.habits import Habit
-from scorepad.engine.match import MatchResult, duplicate_games, duplicate_match, paired_difference
+from scorepad.engine.habits import DEFINITIONS, Habit
+from scorepad.engine.match import (
+    MatchResult,
+    duplicate_games,
+    duplicate_match,
+    paired_difference,
+    wilson,
+)
 from scorepad.engine.simulate import GameStopped
 from scorepad.engine.view import Bot
 from scorepad.management.base import EngineCommand, progress_bar, variant_rules
@@ -230,17 +239,25 @@ def read_per_deal(path: str, deals_played: dict[str, Any], kind: PerDealFile) ->
 
 
 def habit_table(result: MatchResult) -> str:
-    """Per bot, each habit's rate with its sample: ``4.2% (3/71)``."""
+    """Per bot, each habit's rate with its sample and its 95% interval (Wilson):
+    ``4.2% (3/71) 1.4-11.7%``; then each habit's definition, what it counts out of what."""
     names = {"a": result.a, "b": result.b}
-    lines = [f"{'habit':<16}" + "".join(f"{names[label][:22]:>24}" for label in names)]
+    width = 32
+    lines = [f"{'habit':<16}" + "".join(f"{names[label][: width - 2]:>{width}}" for label in names)]
     for habit in Habit:
         cells = []
         for label in names:
             tally = result.habits[label]
             shown, chances = tally.shown[habit], tally.chances[habit]
-            rate = f"{shown / chances:.1%}" if chances else "-"
-            cells.append(f"{f'{rate} ({shown}/{chances})':>24}")
+            if chances:
+                low, high = wilson(shown, chances)
+                cell = f"{shown / chances:.1%} ({shown}/{chances}) {low:.1%}-{high:.1%}"
+            else:
+                cell = "- (0/0)"
+            cells.append(f"{cell:>{width}}")
         lines.append(f"{habit.value:<16}" + "".join(cells))
+    lines.append("rate (shown/chances) and its 95% interval (Wilson); per habit, what it counts:")
+    lines.extend(f"  {habit.value}: {DEFINITIONS[habit]}" for habit in Habit)
     return "\n".join(lines)
 
 
