@@ -82,6 +82,17 @@ _SEAT_WORDS: dict[EventKind, tuple[str, ...]] = {
 }
 
 
+def seat_words(kind: EventKind) -> tuple[str, ...]:
+    """What each seat index of a ``Table`` of ``kind`` is called at the table ("East–West", "North")."""
+    return _SEAT_WORDS[kind]
+
+
+def movement(kind: EventKind, entrants: int, rounds: int) -> Movement:
+    """The movement of ``kind`` for ``entrants`` over ``rounds``."""
+    made = {TEAMS: teams_movement, PROGRESSIVE: progressive_movement, SIX_HANDED: six_handed_movement}
+    return made[kind](entrants, rounds)
+
+
 class EventError(ValueError):
     """A movement or result the engine refuses; the message says why in words."""
 
