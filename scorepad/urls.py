@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import (
+    daily,
     games,
     help,
     history,
@@ -80,6 +81,12 @@ urlpatterns = [
         practice_review.practice_replay_view,
         name="practice_replay",
     ),
+    # The daily deal: one deal a day per variant, the same for everyone (views/daily.py)
+    path("daily/", daily.daily_view, name="daily"),
+    path("daily/archive/", daily.daily_archive_view, name="daily_archive"),
+    path("daily/settings/", daily.daily_settings_view, name="daily_settings"),
+    path("daily/<str:day>/<str:variant>/", daily.daily_deal_view, name="daily_deal"),
+    path("daily/<str:day>/<str:variant>/play/", daily.daily_play_view, name="daily_play"),
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),

@@ -44,6 +44,7 @@ from ..engine.simulate import GameStopped, Move
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..engine.view import PASS, PLAY, TRUMP, Bot, SeatView
 from ..models import PracticeGame
+from ..selectors.daily import daily_attempt_of, is_counted_daily
 from . import ServiceError
 
 STALE = "That was already played; here is the game as it stands."
@@ -52,6 +53,9 @@ BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again i
 # What a player's write changes: ``_save`` stores these, with the next version, and nothing else.
 PLAY_FIELDS = ("state", "undo", "hands", "finished", "won")
 GAME_OVER = "The game is over: start a rematch for another."
+# A daily deal's attempt (services/daily.py) is one hand, and the one that counts has no undo.
+DAILY_NO_UNDO = "No undo on the daily deal's attempt that counts: every decision stands."
+DAILY_ONE_HAND = "The daily deal is one hand: see how you did on the daily deal's page."
 
 
 class PracticeRefused(ServiceError):
@@ -194,6 +198,8 @@ def practice_undo(*, game: PracticeGame, version: Any) -> PracticeGame:
     game = _current(game, version)
     if game.finished:
         raise PracticeRefused(GAME_OVER)
+    if is_counted_daily(game):
+        raise PracticeRefused(DAILY_NO_UNDO)
     if not game.undo:
         raise PracticeRefused("Nothing to undo in this hand.")
     ended = from_json(game.state).result is not None
@@ -213,6 +219,8 @@ def practice_next_hand(*, game: PracticeGame, version: Any) -> Outcome:
         raise PracticeRefused("This hand is not over yet.")
     if game.finished:
         raise PracticeRefused(GAME_OVER)
+    if daily_attempt_of(game) is not None:
+        raise PracticeRefused(DAILY_ONE_HAND)
     state = next_hand(state, deal_rng(game.seed, state.hand_number + 1))
     game.undo = []
     outcome = _play_on(game, state)

@@ -45,6 +45,11 @@ HELP_TOPICS: tuple[HelpTopic, ...] = (
     HelpTopic(
         "review", "Review and replay", "What your decisions cost, the deal played again, trick by trick."
     ),
+    HelpTopic(
+        "daily-and-puzzles",
+        "The daily deal and puzzles",
+        "One deal a day, the same for everyone: your score beside the expert's.",
+    ),
     HelpTopic("meld-calculator", "The meld calculator", "Tap the cards of a hand and see what it melds."),
     HelpTopic(
         "bid-advisor", "The bid advisor", "Three bids for a hand, worked out by playing it many times."

@@ -28,6 +28,7 @@ from ..forms.practice import PracticeForm, variant_from
 from ..models import PracticeGame
 from ..pages.practice import Hint, bid_needs_asking, hint_of, practice_table
 from ..pages.practice_review import concede_offer
+from ..selectors.daily import daily_attempt_of
 from ..selectors.practice import (
     current_practice,
     get_practice_for_request,
@@ -36,6 +37,7 @@ from ..selectors.practice import (
     practice_statistics,
     statistics_by_variant,
 )
+from ..services.daily import daily_note_hand
 from ..services.practice import (
     PracticeAlreadyStarted,
     PracticeBusy,
@@ -56,6 +58,7 @@ NOTICE_KEY = "practice_notice"  # a refusal after a plain form's redirect, shown
 
 
 NO_HINT = "The bots are busy at other tables: no hint just now. Try again in a moment."
+NO_HINT_DAILY = "No hints on the daily deal's attempt that counts: this one is all yours."
 
 
 def _posted(request: HtmxHttpRequest) -> bool:
@@ -177,6 +180,7 @@ def _write(
         game = write(request.POST.get("version"))
     except PracticeRefused as error:
         return _refused(request, game, error)
+    daily_note_hand(game=game)  # a daily deal's attempt keeps its score once its hand ends
     if request.htmx:
         return _table(request, game)
     return redirect("practice_game", game.pk)
@@ -212,6 +216,9 @@ def _table(
     """The table, built once; a refusal or a question is shown at the hand, where the thumb is.
     The hint and the throw-in offer are thought first (``bot_pool``): the page only words them."""
     refused = refused or request.session.pop(NOTICE_KEY, "")
+    daily = daily_attempt_of(game)  # the daily deal's counted attempt: no hint, no expert's weighing
+    if hint and daily is not None and daily.counted:
+        hint, refused = False, refused or NO_HINT_DAILY
     hinted = None
     if hint:
         try:
@@ -223,7 +230,8 @@ def _table(
         "practice": game,
         "refused": refused,
         "ask": ask,
-        "concede": concede_offer(_concede_weights(game)),  # the throw-in buttons' expected results
+        "concede": None if daily and daily.counted else concede_offer(_concede_weights(game)),
+        "daily": daily,
     }
     return page_or_partial(request, TEMPLATE, "table", context)
 

@@ -123,6 +123,7 @@ EXPLAINED_BY = [
     ("practice table", lambda w: f"/practice/{w['practice']}/", "practice"),
     ("practice review", lambda w: f"/practice/{w['played']}/hands/0/review/", "review"),
     ("practice step", lambda w: f"/practice/{w['played']}/hands/0/step/", "review"),
+    ("daily deal", lambda w: "/daily/", "daily-and-puzzles"),
     ("meld calculator", lambda w: FULL_HAND, "meld-calculator"),
     ("bid advisor", lambda w: FULL_HAND, "bid-advisor"),
 ]
