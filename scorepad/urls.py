@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import (
+    clubs,
     daily,
     games,
     help,
@@ -100,6 +101,19 @@ urlpatterns = [
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("offline/", install.offline, name="offline"),
+    # Club night: the director's event pages and each table's phone (views/clubs.py)
+    path("households/<int:household_id>/club/new/", clubs.club_event_new, name="club_event_new"),
+    path("club/<int:event_id>/", clubs.club_event, name="club_event"),
+    path("club/<int:event_id>/check-in/", clubs.club_check_in, name="club_check_in"),
+    path("club/<int:event_id>/leave/", clubs.club_leave, name="club_leave"),
+    path("club/<int:event_id>/rounds/start/", clubs.club_round_start, name="club_round_start"),
+    path("club/<int:event_id>/rounds/close/", clubs.club_round_close, name="club_round_close"),
+    path("club/<int:event_id>/tables/", clubs.club_tables, name="club_tables"),
+    path("club/<int:event_id>/tables/<int:table_id>/qr.svg", clubs.club_table_qr, name="club_table_qr"),
+    path("club/t/<str:token>/", clubs.club_table, name="club_table"),
+    path("club/t/<str:token>/hand/", clubs.club_table_hand, name="club_table_hand"),
+    path("club/t/<str:token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
+    path("club/t/<str:token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
     # Help for players (views/help.py)
     path("help/", help.help_index, name="help_index"),
     path("help/<slug:slug>/", help.help_page, name="help"),

@@ -19,8 +19,18 @@ from django.shortcuts import get_object_or_404
 
 from ..engine import events
 from ..engine.variants import get_variant
-from ..models import ClubEntrant, ClubEvent, ClubMember, ClubResult, ClubRound, ClubTable, TableHand
+from ..models import (
+    ClubEntrant,
+    ClubEvent,
+    ClubMember,
+    ClubResult,
+    ClubRound,
+    ClubTable,
+    Player,
+    TableHand,
+)
 from .games import Scoresheet, scoresheet
+from .households import active_roster
 
 
 def director_event(user: User | AnonymousUser, event_id: int) -> ClubEvent:
@@ -59,6 +69,11 @@ def present_for(entrants: list[ClubEntrant], round_number: int) -> list[ClubEntr
 
 def checked_in_player_ids(event: ClubEvent) -> set[int]:
     return set(event.members.values_list("player_id", flat=True))
+
+
+def check_in_roster(event: ClubEvent) -> QuerySet[Player]:
+    """The club's players not yet checked in to ``event`` (retired players left out)."""
+    return active_roster(event.household).exclude(pk__in=event.members.values("player_id"))
 
 
 def player_busy_elsewhere(event: ClubEvent, player_ids: list[int]) -> ClubMember | None:

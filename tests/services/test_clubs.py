@@ -153,13 +153,15 @@ def test_a_hand_waits_for_the_other_side_then_a_countersign_confirms_it(househol
         entry_key="k" * 10,
     )
     assert th.state == TableHand.State.ENTERED
-    assert th.hand.game == table.game and th.hand.bid == 20
+    assert th.hand.game == table.game
+    assert th.hand.bid == 20
     with pytest.raises(ServiceError, match="Hand 1 was entered for this side: the other side confirms it"):
         table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p1", side=0)
     done = table_hand_confirm(
         table=table, table_hand_id=th.pk, version=th.version, phone="p1", side=0, countersign=True
     )
-    assert done.state == TableHand.State.CONFIRMED and done.countersigned
+    assert done.state == TableHand.State.CONFIRMED
+    assert done.countersigned
     with pytest.raises(ServiceError, match="was confirmed, disputed or corrected on another phone"):
         table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1)
 

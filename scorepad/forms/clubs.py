@@ -1,0 +1,103 @@
+"""Club night forms: the event, check-in at the door, a table's PIN, a dispute, a director's tap.
+
+They only parse; the services decide (and refuse in words)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+
+from ..constants import NUMBER_LIMIT, PLAYER_NAME_MAX
+from ..engine.variants import VARIANTS
+from ..models import ClubEvent, Player
+from ..models.clubs import EVENT_NAME_MAX, PIN_DIGITS
+
+VERSION_ERRORS = {
+    "required": "This page is out of date: reload it.",
+    "invalid": "This page is out of date: reload it.",
+}
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(
+        label="Name", max_length=EVENT_NAME_MAX, error_messages={"required": "Name the event."}
+    )
+    format = forms.ChoiceField(label="Format", choices=ClubEvent.Format.choices, widget=forms.RadioSelect)
+    variant = forms.ChoiceField(label="Variant", choices=[(v.id, v.label) for v in VARIANTS.values()])
+    target = forms.IntegerField(
+        label="Target (blank: the variant's)", required=False, min_value=1, max_value=NUMBER_LIMIT
+    )
+    rounds = forms.IntegerField(label="Rounds", min_value=1, max_value=30, initial=4)
+    round_end = forms.ChoiceField(
+        label="A round ends", choices=ClubEvent.RoundEnd.choices, initial=ClubEvent.RoundEnd.TARGET
+    )
+    round_minutes = forms.IntegerField(label="Minutes a round", required=False, min_value=1, max_value=240)
+    hands_per_round = forms.IntegerField(label="Hands a round", required=False, min_value=1, max_value=50)
+    bye_score = forms.ChoiceField(
+        label="A bye scores", choices=ClubEvent.ByeScore.choices, initial=ClubEvent.ByeScore.WINNERS_AVERAGE
+    )
+    bye_points = forms.IntegerField(
+        label="Fixed bye score", required=False, min_value=0, max_value=NUMBER_LIMIT
+    )
+
+    def overrides(self) -> dict[str, Any]:
+        target = self.cleaned_data.get("target")
+        return {} if target is None else {"target": target}
+
+
+class CheckInForm(forms.Form):
+    """One entrant: roster members ticked, and/or newcomers typed in one line ("Ann & Bob")."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="From the roster",
+    )
+    newcomers = forms.CharField(
+        label="Newcomers (one line)", required=False, max_length=2 * PLAYER_NAME_MAX + 8
+    )
+
+    def __init__(self, *args: Any, roster: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = roster  # type: ignore[attr-defined]
+
+
+class VersionForm(forms.Form):
+    """A director's tap (start, close, leave): the event's version as the page showed it."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    accept = forms.BooleanField(required=False)
+    entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        label="Table PIN",
+        max_length=PIN_DIGITS,
+        min_length=PIN_DIGITS,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={
+            "required": f"Type the table's {PIN_DIGITS}-digit PIN.",
+            "min_length": f"The PIN has {PIN_DIGITS} digits.",
+            "max_length": f"The PIN has {PIN_DIGITS} digits.",
+        },
+    )
+    side = forms.TypedChoiceField(coerce=int, label="This phone enters for", widget=forms.RadioSelect)
+
+    def __init__(self, *args: Any, side_names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = list(enumerate(side_names))  # type: ignore[attr-defined]
+        self.fields["side"].initial = 0
+
+
+class AnswerForm(forms.Form):
+    """Confirm or dispute one hand: its id and version as the phone saw it."""
+
+    table_hand = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    countersign = forms.BooleanField(required=False)
+    reason = forms.CharField(required=False, max_length=200, label="What is wrong?")

@@ -1,0 +1,83 @@
+"""What a club night's pages show, built from the selectors' read models (no queries here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import events
+from ..models import ClubEvent, TableHand
+from ..selectors.clubs import NextPlace, RoundPlan, TableView, entrant_label
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    where: str  # "North–South", "East", "seat 3"
+    label: str  # "Team 7", or the player's name
+    players: str  # "Ann & Bob"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLine:
+    """One entered hand at a table with its confirmation state, for the table's phone."""
+
+    number: int
+    table_hand_id: int | None
+    version: int
+    state: str
+    state_words: str
+    entered_here: bool  # by this phone: the other side countersigns it here, or on their phone
+    dispute: str
+
+
+def seat_lines(view: TableView) -> list[SeatLine]:
+    words = events.seat_words(view.event.format)  # type: ignore[arg-type]
+    return [
+        SeatLine(words[seat], entrant_label(view.event, entrant), entrant.name)
+        for seat, entrant in enumerate(view.seats)
+    ]
+
+
+STATE_WORDS = {
+    TableHand.State.ENTERED: "waiting for the other side to confirm",
+    TableHand.State.CONFIRMED: "confirmed",
+    TableHand.State.DISPUTED: "disputed: marked for the director",
+}
+
+
+def hand_lines(view: TableView, phone: str) -> list[HandLine]:
+    lines = []
+    for row in view.sheet.rows:
+        th = view.hands.get(row.hand_id)
+        if th is None:  # entered on the director's scorepad, not by a table phone
+            lines.append(HandLine(row.number, None, 0, "", "entered by the director", False, ""))
+            continue
+        lines.append(
+            HandLine(
+                row.number,
+                th.pk,
+                th.version,
+                th.state,
+                STATE_WORDS[th.state],
+                th.entered_by == phone,
+                th.dispute,
+            )
+        )
+    return lines
+
+
+def where_next_lines(places: list[NextPlace]) -> list[str]:
+    """ "Team 7: table 4, East–West" for each entrant of the table."""
+    return [place.line for place in places]
+
+
+def plan_lines(event: ClubEvent, plan: RoundPlan) -> list[str]:
+    """The next round's tables in words, for the director before starting it."""
+    words = events.seat_words(event.format)  # type: ignore[arg-type]
+    lines = [
+        f"Table {table.number}: "
+        + ", ".join(f"{words[seat]} {entrant_label(event, e)}" for seat, e in enumerate(table.seats))
+        for table in plan.tables
+    ]
+    if plan.sitting_out:
+        lines.append("Sits out: " + ", ".join(entrant_label(event, e) for e in plan.sitting_out))
+    return lines

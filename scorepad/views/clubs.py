@@ -1,0 +1,560 @@
+"""Club night: the director's pages (new event, check-in, start and close rounds, the tables' links
+and QR codes) and a table's phone (its PIN, then the hand form, the other side's confirmation, and
+at the round's end where each goes next).
+
+A table's phone needs no account: the table's link and its PIN (guesses limited like log-ins) give
+a signed cookie for that table only (its path is the table's link), naming the phone and the side it
+enters for. The hand form is the scorepad's own (``HandForm``, the ``hand-form`` partial of
+``game.html``) and a hand is recorded by the scorepad's own service, so it is checked and scored
+exactly as on the scorepad.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from .. import throttle
+from ..forms.clubs import AnswerForm, CheckInForm, EventForm, PinForm, VersionForm
+from ..forms.games import HandForm, new_entry_key
+from ..models import ClubEvent, ClubTable
+from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
+from ..selectors.access import get_household_for_user
+from ..selectors.clubs import (
+    TableView,
+    check_in_roster,
+    current_round,
+    director_event,
+    entrants_with_players,
+    event_standings,
+    event_table,
+    household_events,
+    next_round_plan,
+    open_hands,
+    round_tables,
+    table_by_token,
+    table_view,
+    where_next,
+)
+from ..selectors.games import scoresheet
+from ..selectors.households import active_roster
+from ..services import ServiceError
+from ..services.clubs import (
+    entrant_check_in,
+    entrant_leave,
+    event_create,
+    newcomer_names,
+    round_close,
+    round_start,
+    table_hand_confirm,
+    table_hand_dispute,
+    table_hand_record,
+)
+from ..services.games import GameOver, HandAlreadyRecorded, HandConflict, HandRefused
+from .games import Intent, calculator_url, intent_of, preview_words
+from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in
+
+TABLE_COOKIE = "club_table"
+TABLE_COOKIE_SALT = "scorepad.clubs.table"
+TABLE_COOKIE_HOURS = 12  # a club night
+
+
+# ---- the director ---------------------------------------------------------------------------------
+
+
+@login_required
+def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
+    household = get_household_for_user(request.user, household_id)
+    form = EventForm(request.POST or None, initial={"format": ClubEvent.Format.TEAMS, "variant": "classic"})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = event_create(
+                household=household,
+                director=signed_in(request),
+                name=data["name"],
+                variant_id=data["variant"],
+                overrides=form.overrides(),
+                format=data["format"],
+                rounds=data["rounds"],
+                round_end=data["round_end"],
+                round_minutes=data["round_minutes"],
+                hands_per_round=data["hands_per_round"],
+                bye_score=data["bye_score"],
+                bye_points=data["bye_points"] or 0,
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("club_event", event_id=event.pk)
+    events = household_events(household.pk, signed_in(request))
+    return render(
+        request, "scorepad/club/event_new.html", {"household": household, "form": form, "events": events}
+    )
+
+
+def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> dict[str, Any]:
+    entrants = entrants_with_players(event)
+    roster = check_in_roster(event)
+    plan = next_round_plan(event, entrants)
+    playing = current_round(event)
+    return {
+        "event": event,
+        "entrants": entrants,
+        "check_in": extra.pop("check_in", None)
+        or CheckInForm(roster=roster, initial={"version": event.version}),
+        "plan": plan,
+        "plan_lines": plan_lines(event, plan) if not plan.problem else [],
+        "round": playing,
+        "tables": round_tables(playing) if playing else [],
+        "open_hands": open_hands(event),
+        "standings": event_standings(event),
+        **extra,
+    }
+
+
+@login_required
+def club_event(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The director's page. Seams for the director's other pages (progress, clock, corrections,
+    live standings, prizes, exports) are marked in the template."""
+    event = director_event(request.user, event_id)
+    return page_or_partial(request, "scorepad/club/event.html", "event-body", _event_context(request, event))
+
+
+def _back(request: HtmxHttpRequest, event: ClubEvent, error: str = "", done: str = "") -> HttpResponse:
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return go_to(request, reverse("club_event", args=[event.pk]))
+
+
+@login_required
+@require_POST
+def club_check_in(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = CheckInForm(request.POST, roster=active_roster(event.household))
+    if not form.is_valid():
+        return _back(request, event, error=_first_error(form))
+    try:
+        entrant = entrant_check_in(
+            event=event,
+            version=form.cleaned_data["version"],
+            players=list(form.cleaned_data["players"]),
+            newcomers=newcomer_names(form.cleaned_data["newcomers"]),
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    when = f" (plays from round {entrant.arrived_before})" if entrant.arrived_before > 1 else ""
+    return _back(request, event, done=f"Checked in: {entrant.name}{when}.")
+
+
+def _first_error(form: Any) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "Check the form."
+
+
+def _version_form(request: HtmxHttpRequest) -> VersionForm | None:
+    form = VersionForm(request.POST)
+    return form if form.is_valid() else None
+
+
+@login_required
+@require_POST
+def club_leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = _version_form(request)
+    if form is None or form.cleaned_data["entrant"] is None:
+        return _back(request, event, error="This page is out of date: reload it.")
+    try:
+        entrant = entrant_leave(
+            event=event, version=form.cleaned_data["version"], entrant_id=form.cleaned_data["entrant"]
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    return _back(request, event, done=f"{entrant.name} left after round {entrant.left_after}.")
+
+
+@login_required
+@require_POST
+def club_round_start(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = _version_form(request)
+    if form is None:
+        return _back(request, event, error="This page is out of date: reload it.")
+    try:
+        club_round = round_start(
+            event=event, version=form.cleaned_data["version"], accept_repeats=form.cleaned_data["accept"]
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    return _back(request, event, done=f"Round {club_round.number} started: give each table its link and PIN.")
+
+
+@login_required
+@require_POST
+def club_round_close(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = _version_form(request)
+    if form is None:
+        return _back(request, event, error="This page is out of date: reload it.")
+    try:
+        club_round = round_close(
+            event=event, version=form.cleaned_data["version"], accept_open_hands=form.cleaned_data["accept"]
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    return _back(
+        request, event, done=f"Round {club_round.number} closed: the tables show where everyone goes next."
+    )
+
+
+@login_required
+def club_tables(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """Every table of the round being played: its link, PIN and QR code, to print or show."""
+    event = director_event(request.user, event_id)
+    playing = current_round(event)
+    tables = round_tables(playing) if playing else []
+    links = [
+        (table, request.build_absolute_uri(reverse("club_table", args=[table.token]))) for table in tables
+    ]
+    return render(request, "scorepad/club/tables.html", {"event": event, "round": playing, "links": links})
+
+
+@login_required
+def club_table_qr(request: HtmxHttpRequest, event_id: int, table_id: int) -> HttpResponse:
+    """The table's link as a QR code (SVG), made here: no outside service sees the link."""
+    event = director_event(request.user, event_id)
+    table = event_table(event, table_id)
+    link = request.build_absolute_uri(reverse("club_table", args=[table.token]))
+    svg = segno.make(link, error="m").svg_inline(scale=6, border=2)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# ---- a table's phone ------------------------------------------------------------------------------
+
+
+def _table_or_404(token: str) -> ClubTable:
+    table = table_by_token(token)
+    if table is None:
+        raise Http404("There is no such table: check the link or ask the director.")
+    return table
+
+
+def _phone_of(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | None:
+    """(phone id, side) from this table's cookie, or None: no PIN typed here yet (or another table's)."""
+    try:
+        raw = request.get_signed_cookie(
+            TABLE_COOKIE, salt=TABLE_COOKIE_SALT, max_age=TABLE_COOKIE_HOURS * 3600
+        )
+        data = json.loads(raw)
+        if data["t"] != table.pk:
+            return None
+        return str(data["p"]), int(data["s"])
+    except (KeyError, ValueError, TypeError, signing.BadSignature):
+        return None
+
+
+def pin_limits(table: ClubTable, request: HtmxHttpRequest) -> list[tuple[throttle.Limit, str]]:
+    """Wrong PINs are counted like wrong passwords: per table from one network, per network, and
+    per table from everywhere (log-in's three limits and windows)."""
+    place = throttle.client_address(request)
+    return [
+        (
+            throttle.Limit("club-pin-table-address", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
+            f"{table.token}\n{place}",
+        ),
+        (throttle.Limit("club-pin-address", *settings.LOGIN_FAILURES_PER_ADDRESS), place),
+        (throttle.Limit("club-pin-table", *settings.LOGIN_FAILURES_PER_ACCOUNT), table.token),
+    ]
+
+
+def _pin_refusal(table: ClubTable, request: HtmxHttpRequest) -> str:
+    for limit, who in pin_limits(table, request):
+        if wait := throttle.wait_seconds(limit, who):
+            wait_words = throttle.in_words(wait)
+            return f"Too many wrong PINs: try again in {wait_words}, or ask the director for the PIN."
+    return ""
+
+
+def _pin_page(
+    request: HtmxHttpRequest, table: ClubTable, form: PinForm, status: int = 200, refusal: str = ""
+) -> HttpResponse:
+    context = {"table": table, "event": table.round.event, "form": form, "refusal": refusal}
+    return render(request, "scorepad/club/pin.html", context, status=status)
+
+
+def _side_names(table: ClubTable) -> list[str]:
+    return scoresheet(table.game).side_names
+
+
+def club_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A table's phone: the PIN first, then the table."""
+    table = _table_or_404(token)
+    if request.method == "POST" and "pin" in request.POST:
+        return _check_pin(request, table)
+    phone = _phone_of(request, table)
+    if phone is None:
+        return _pin_page(request, table, PinForm(side_names=_side_names(table)))
+    return _render_table(request, table_view(table), phone)
+
+
+def _check_pin(request: HtmxHttpRequest, table: ClubTable) -> HttpResponse:
+    form = PinForm(request.POST, side_names=_side_names(table))
+    if refusal := _pin_refusal(table, request):
+        return _pin_page(request, table, form, status=throttle.TOO_MANY_REQUESTS, refusal=refusal)
+    if not form.is_valid():
+        return _pin_page(request, table, form)
+    if not secrets.compare_digest(form.cleaned_data["pin"], table.pin):
+        for limit, who in pin_limits(table, request):
+            throttle.count_attempt(limit, who)
+        form.add_error("pin", "That is not this table's PIN: check the table number, or ask the director.")
+        return _pin_page(request, table, form)
+    limit, who = pin_limits(table, request)[0]
+    throttle.forget(limit, who)
+    url = reverse("club_table", args=[table.token])
+    response = redirect(url)
+    value = json.dumps({"t": table.pk, "p": secrets.token_urlsafe(9), "s": form.cleaned_data["side"]})
+    response.set_signed_cookie(
+        TABLE_COOKIE,
+        value,
+        salt=TABLE_COOKIE_SALT,
+        max_age=TABLE_COOKIE_HOURS * 3600,
+        path=url,  # this table's pages only: another table's link never sees it
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+def _hand_form(view: TableView, **kwargs: Any) -> HandForm:
+    sheet = view.sheet
+    return HandForm(
+        variant=sheet.variant,
+        settings=sheet.settings,
+        players=sheet.players,
+        side_names=sheet.side_names,
+        **kwargs,
+    )
+
+
+def _next_form(view: TableView, prefill: QueryDict | dict[str, Any]) -> HandForm | None:
+    """The next hand's form while the table may still enter one, prefilled by a link (meld count)."""
+    if not view.open or view.sheet.finished or view.hands_left == 0:
+        return None
+    values = HandForm.values_from(prefill, len(view.sheet.side_names))
+    values.pop("number", None)
+    initial = {
+        "bid": view.sheet.settings.min_bid,
+        "dealer": view.sheet.next_dealer,
+        "entry_key": new_entry_key(),
+        **values,
+        "number": view.sheet.next_number,
+    }
+    return _hand_form(view, initial=initial)
+
+
+def _table_context(
+    request: HtmxHttpRequest, view: TableView, phone: tuple[str, int], **extra: Any
+) -> dict[str, Any]:
+    url = reverse("club_table", args=[view.table.token])
+    form = extra.pop("form", None) if "form" in extra else _next_form(view, request.GET)
+    after = not view.open
+    return {
+        "view": view,
+        "table": view.table,
+        "event": view.event,
+        "sheet": view.sheet,
+        "game": view.sheet.game,
+        "form": form,
+        # The page's round and table go with every hand it sends: a page left open from another
+        # round is refused in words, never recorded at the wrong table.
+        "action": f"{reverse('club_table_hand', args=[view.table.token])}?round={view.round.number}"
+        f"&table={view.table.number}",
+        "form_target": "#club-table",
+        "dealer": view.sheet.next_dealer,
+        "advisor_url": calculator_url(view.sheet, url),
+        "brief": True,
+        "seats": seat_lines(view),
+        "hands": hand_lines(view, phone[0]),
+        "side_name": view.sheet.side_names[phone[1]] if phone[1] < len(view.sheet.side_names) else "",
+        "where_next": where_next_lines(where_next(view.event, list(view.table.seats))) if after else [],
+        **extra,
+    }
+
+
+def _render_table(
+    request: HtmxHttpRequest, view: TableView, phone: tuple[str, int], status: int = 200, **extra: Any
+) -> HttpResponse:
+    context = _table_context(request, view, phone, **extra)
+    return page_or_partial(request, "scorepad/club/table.html", "club-table", context, status=status)
+
+
+def _phone_or_pin(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | HttpResponse:
+    phone = _phone_of(request, table)
+    if phone is None:
+        words = "This phone has not opened this table: type its PIN first. Nothing was recorded."
+        return _pin_page(request, table, PinForm(side_names=_side_names(table)), status=403, refusal=words)
+    return phone
+
+
+@require_POST
+def club_table_hand(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The table's hand form: record (or throw in) a hand, or the form's helpers (preview, bid steps,
+    counting meld), as on the scorepad's game page."""
+    table = _table_or_404(token)
+    phone = _phone_or_pin(request, table)
+    if isinstance(phone, HttpResponse):
+        return phone
+    view = table_view(table)
+    intent = intent_of(request.POST, frozenset(Intent))
+    if intent == Intent.PREVIEW:
+        return render(
+            request, "scorepad/game.html#preview-text", {"preview": preview_words(view.sheet, request.POST)}
+        )
+    if intent in (Intent.BID_STEP, Intent.BID_CHIP):
+        return _render_table(
+            request, view, phone, form=_hand_form(view, initial=_stepped(view, request.POST))
+        )
+    if intent == Intent.COUNT_MELD:
+        return _count_meld(request, view)
+    return _record(request, view, phone, thrown_in=intent == Intent.THROW_IN)
+
+
+def _stepped(view: TableView, data: QueryDict) -> dict[str, Any]:
+    """The form's values with the bid set by a chip or moved one step (never under the minimum)."""
+    values = HandForm.values_from(data, len(view.sheet.side_names))
+    rules = view.sheet.settings
+    try:
+        current = max(int(values.get("bid", "")), rules.min_bid)
+    except ValueError:
+        current = rules.min_bid
+    if "bid_set" in data:
+        values["bid"] = data["bid_set"]
+    elif data.get("bid_step") == "+":
+        values["bid"] = current + rules.next_bid_step(current)
+    else:
+        values["bid"] = max(rules.min_bid, current - rules.next_bid_step(current - 1))
+    return values
+
+
+def _count_meld(request: HtmxHttpRequest, view: TableView) -> HttpResponse:
+    """Off to the meld calculator with the hand so far; it comes back to this table's page."""
+    values = HandForm.values_from(request.POST, len(view.sheet.side_names))
+    values.pop("number", None)
+    side = request.POST.get("count_meld", "0")
+    side = side if side.isdigit() and int(side) < len(view.sheet.side_names) else "0"
+    query = QueryDict(mutable=True)
+    query.update(values)
+    back = f"{reverse('club_table', args=[view.table.token])}?{query.urlencode()}"
+    return go_to(
+        request, calculator_url(view.sheet, back, side=side, side_label=view.sheet.side_names[int(side)])
+    )
+
+
+def _numbers(request: HtmxHttpRequest) -> tuple[int, int] | None:
+    try:
+        return int(request.GET.get("round", "")), int(request.GET.get("table", ""))
+    except ValueError:
+        return None
+
+
+def _record(
+    request: HtmxHttpRequest, view: TableView, phone: tuple[str, int], *, thrown_in: bool
+) -> HttpResponse:
+    where = _numbers(request) or (view.round.number, view.table.number)
+    form = _hand_form(view, data=request.POST)
+    if thrown_in:
+        form.is_valid()  # only the number, dealer and entry key are read
+        data = None
+        number = form.cleaned_data.get("number")
+        number = view.sheet.next_number if number is None else number
+    elif not form.is_valid():
+        return _render_table(request, view, phone, form=form)
+    else:
+        data, number = form.hand_data(), form.cleaned_data["number"]
+    try:
+        table_hand_record(
+            table=view.table,
+            round_number=where[0],
+            table_number=where[1],
+            phone=phone[0],
+            side=phone[1],
+            number=number,
+            data=data,
+            dealer=form.cleaned_data.get("dealer"),
+            entry_key=form.cleaned_data.get("entry_key"),
+        )
+    except HandConflict as conflict:
+        fresh = table_view(view.table)
+        stored = next((row for row in fresh.sheet.rows if row.hand_id == conflict.stored.pk), None)
+        again = _next_form(fresh, HandForm.values_from(request.POST, len(fresh.sheet.side_names)))
+        yours = form.entered() if data is not None else None
+        extra = {"conflict": {"number": conflict.number, "stored": stored, "yours": yours}} if yours else {}
+        return _render_table(request, fresh, phone, status=409, form=again, refusal=str(conflict), **extra)
+    except (HandAlreadyRecorded, GameOver) as error:
+        return _render_table(request, table_view(view.table), phone, notice=str(error))
+    except HandRefused as error:
+        form.add_refusals(error.errors)
+        return _render_table(request, view, phone, form=form)
+    except ServiceError as error:
+        return _render_table(request, table_view(view.table), phone, status=409, refusal=str(error))
+    if not request.htmx:
+        return redirect("club_table", token=view.table.token)
+    return _render_table(request, table_view(view.table), phone)
+
+
+@require_POST
+def club_table_confirm(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The other side confirms a hand (on its own phone, or with a countersign on this one)."""
+    return _answer(request, token, dispute=False)
+
+
+@require_POST
+def club_table_dispute(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The other side disputes a hand: it is marked for the director with their words."""
+    return _answer(request, token, dispute=True)
+
+
+def _answer(request: HtmxHttpRequest, token: str, *, dispute: bool) -> HttpResponse:
+    table = _table_or_404(token)
+    phone = _phone_or_pin(request, table)
+    if isinstance(phone, HttpResponse):
+        return phone
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        return _render_table(request, table_view(table), phone, status=400, refusal=_first_error(form))
+    data = form.cleaned_data
+    common = {
+        "table": table,
+        "table_hand_id": data["table_hand"],
+        "version": data["version"],
+        "phone": phone[0],
+        "side": phone[1],
+        "countersign": data["countersign"],
+    }
+    try:
+        if dispute:
+            table_hand_dispute(reason=data["reason"], **common)
+        else:
+            table_hand_confirm(**common)
+    except ServiceError as error:
+        return _render_table(request, table_view(table), phone, status=409, refusal=str(error))
+    if not request.htmx:
+        return redirect("club_table", token=table.token)
+    return _render_table(request, table_view(table), phone)

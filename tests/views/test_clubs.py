@@ -1,0 +1,263 @@
+"""Club night pages: the director checks in and starts rounds; a table's phone opens its table with
+the PIN and enters, confirms and disputes hands. Every bad input is answered in words, never a 500."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
+from scorepad.services.clubs import entrant_check_in, event_create, round_close, round_start
+from scorepad.services.households import player_create
+
+pytestmark = pytest.mark.django_db
+
+HAND = {
+    "bidder": "0",
+    "bid": "20",
+    "trump": "H",
+    "meld_0": "10",
+    "meld_1": "5",
+    "tricks_0": "15",
+    "tricks_1": "",
+}
+
+
+@pytest.fixture
+def roster():
+    return ()
+
+
+@pytest.fixture
+def event(household, ann):
+    event = event_create(
+        household=household,
+        director=ann,
+        name="Tuesday",
+        variant_id="classic",
+        overrides={},
+        format="teams",
+        rounds=3,
+    )
+    for n in range(4):
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"P{n}a", f"P{n}b"])
+    return ClubEvent.objects.get(pk=event.pk)
+
+
+def _started(event):
+    round_start(event=event, version=event.version)
+    return ClubRound.objects.get(event=event, number=1).tables.order_by("number")
+
+
+def _phone(table, side=0):
+    phone = Client()
+    response = phone.post(reverse("club_table", args=[table.token]), {"pin": table.pin, "side": side})
+    assert response.status_code == 302
+    return phone
+
+
+def _hand_url(table):
+    return f"{reverse('club_table_hand', args=[table.token])}?round={table.round.number}&table={table.number}"
+
+
+def _send(phone, table, number=0, key="entrykey01", **changes):
+    data = {**HAND, "number": str(number), "dealer": "0", "entry_key": key, "save": "1", **changes}
+    return phone.post(_hand_url(table), data)
+
+
+def test_the_director_creates_an_event_and_checks_in_a_team_in_one_line(member, household):
+    bob = player_create(household=household, name="Bob")
+    response = member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {
+            "name": "Friday",
+            "format": "teams",
+            "variant": "classic",
+            "rounds": "4",
+            "round_end": "target",
+            "bye_score": "winners_average",
+        },
+    )
+    event = ClubEvent.objects.get(name="Friday")
+    assert response.url == reverse("club_event", args=[event.pk])
+    page = member.post(
+        reverse("club_check_in", args=[event.pk]),
+        {"version": event.version, "players": [bob.pk], "newcomers": "Cy"},
+        follow=True,
+    )
+    assert "Checked in: Bob &amp; Cy." in page.content.decode()
+    assert "Round 1: the seating" in page.content.decode()
+
+
+def test_a_player_checked_in_twice_is_refused_in_words(member, event):
+    player = event.members.first().player
+    page = member.post(
+        reverse("club_check_in", args=[event.pk]),
+        {"version": event.version, "players": [player.pk], "newcomers": "Zed"},
+        follow=True,
+    )
+    assert page.status_code == 200
+    assert (
+        f"{player.name} is already checked in (Team 1): a player sits at one table only."
+        in page.content.decode()
+    )
+
+
+def test_another_directors_event_is_a_404(client, django_user_model, event):
+    client.force_login(django_user_model.objects.create_user(username="eve", password="x-long-password"))
+    assert client.get(reverse("club_event", args=[event.pk])).status_code == 404
+
+
+def test_a_table_needs_its_pin_and_wrong_guesses_are_limited(event):
+    table = _started(event)[0]
+    phone = Client()
+    url = reverse("club_table", args=[table.token])
+    assert "Type the table's PIN" in phone.get(url).content.decode()
+    wrong = "0000" if table.pin != "0000" else "1111"
+    for _ in range(5):
+        page = phone.post(url, {"pin": wrong, "side": 0})
+        assert "That is not this table&#x27;s PIN" in page.content.decode()
+    locked = phone.post(url, {"pin": table.pin, "side": 0})
+    assert locked.status_code == 429
+    assert "Too many wrong PINs: try again in 15 minutes" in locked.content.decode()
+
+
+def test_a_hand_sent_without_the_pin_is_refused_and_not_recorded(event):
+    table = _started(event)[0]
+    response = _send(Client(), table)
+    assert response.status_code == 403
+    assert "type its PIN first. Nothing was recorded." in response.content.decode()
+    assert not table.game.hands.exists()
+
+
+def test_one_tables_cookie_does_not_open_another_table(event):
+    first, second = _started(event)
+    phone = _phone(first)
+    # The cookie's path is the first table's link: the browser never sends it to the second's.
+    cookie = phone.cookies["club_table"]
+    assert cookie["path"] == reverse("club_table", args=[first.token])
+    phone.cookies["club_table"]["path"] = "/"  # even a phone that sends it everywhere
+    response = _send(phone, second)
+    assert response.status_code == 403
+    assert not second.game.hands.exists()
+
+
+def test_the_table_phone_enters_a_hand_and_the_other_side_confirms_it(event):
+    table = _started(event)[0]
+    north_south, east_west = _phone(table, side=0), _phone(table, side=1)
+    page = north_south.get(reverse("club_table", args=[table.token]))
+    assert 'id="hand-form"' in page.content.decode()
+    assert _send(north_south, table).status_code == 302
+    entered = TableHand.objects.get(table=table)
+    assert entered.state == "entered"
+    assert entered.hand.bid == 20
+    assert entered.hand.tricks == [15, 10]  # the blank side worked out, as on the scorepad
+    confirm = {"table_hand": entered.pk, "version": entered.version}
+    refused = north_south.post(reverse("club_table_confirm", args=[table.token]), confirm)
+    assert "the other side confirms it" in refused.content.decode()
+    east_west.post(reverse("club_table_confirm", args=[table.token]), confirm)
+    assert TableHand.objects.get(pk=entered.pk).state == "confirmed"
+
+
+def test_the_same_phone_countersigns_after_the_other_side_reads_it(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    _send(phone, table)
+    entered = TableHand.objects.get(table=table)
+    page = phone.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "Countersign: the other side read it and agrees" in page
+    phone.post(
+        reverse("club_table_confirm", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "countersign": "1"},
+    )
+    confirmed = TableHand.objects.get(pk=entered.pk)
+    assert confirmed.state == "confirmed"
+    assert confirmed.countersigned
+
+
+def test_two_phones_entering_the_same_hand_are_told_and_one_is_kept(event):
+    table = _started(event)[0]
+    first, second = _phone(table, 0), _phone(table, 1)
+    _send(first, table, key="firstkey01")
+    response = _send(second, table, key="secondkey1", bid="25")
+    assert response.status_code == 409
+    assert "Hand 1 was recorded on another phone meanwhile" in response.content.decode()
+    assert table.game.hands.count() == 1
+    resent = _send(first, table, key="firstkey01")  # the first phone resending: stored once
+    assert resent.status_code == 302
+    assert table.game.hands.count() == 1
+
+
+def test_a_page_from_another_round_or_table_is_refused(event):
+    tables = _started(event)
+    table = tables[0]
+    phone = _phone(table)
+    data = {**HAND, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    wrong = phone.post(f"{reverse('club_table_hand', args=[table.token])}?round=1&table=2", data)
+    assert wrong.status_code == 409
+    assert "entered for table 2, round 1, but this is table 1 of round 1" in wrong.content.decode()
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version)
+    late = _send(phone, table)
+    assert "Round 1 is over: this table takes no more hands" in late.content.decode()
+    assert not table.game.hands.exists()
+
+
+def test_a_disputed_hand_is_marked_for_the_director(member, event):
+    table = _started(event)[0]
+    phone, other = _phone(table, 0), _phone(table, 1)
+    _send(phone, table)
+    entered = TableHand.objects.get(table=table)
+    other.post(
+        reverse("club_table_dispute", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "reason": "Our meld was 10"},
+    )
+    page = member.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Round 1, table 1, hand 1: disputed — “Our meld was 10”" in page
+    closing = member.post(
+        reverse("club_round_close", args=[event.pk]), {"version": event.version + 1}, follow=True
+    )
+    assert "table 1, hand 1 disputed" in closing.content.decode()
+
+
+def test_after_the_round_the_table_sees_where_each_goes_next(member, event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    event = ClubEvent.objects.get(pk=event.pk)
+    member.post(reverse("club_round_close", args=[event.pk]), {"version": event.version})
+    page = phone.get(reverse("club_table", args=[table.token])).content.decode()
+    # Four teams: team 1 stays North–South at table 1; team 3 moves up to table 2, East–West.
+    assert "Team 1: table 1, North–South" in page
+    assert "Team 3: table 2, East–West" in page
+
+
+def test_the_qr_code_is_an_svg_of_the_tables_link(member, event):
+    table = _started(event)[0]
+    response = member.get(reverse("club_table_qr", args=[event.pk, table.pk]))
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+    tables_page = member.get(reverse("club_tables", args=[event.pk])).content.decode()
+    assert table.pin in tables_page
+    assert re.search(rf"/club/t/{table.token}/", tables_page)
+
+
+def test_a_repeat_is_said_on_the_page_before_the_round_starts(member, household, ann):
+    event = event_create(
+        household=household,
+        director=ann,
+        name="Two",
+        variant_id="classic",
+        overrides={},
+        format="teams",
+        rounds=2,
+    )
+    for n in range(2):
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"Q{n}a", f"Q{n}b"])
+    event = ClubEvent.objects.get(pk=event.pk)
+    page = member.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Later rounds would repeat" in page
+    assert "Team 1 and Team 2 would meet again in round 2 (round 1 too)" in page
+    assert ClubTable.objects.count() == 0
