@@ -1,0 +1,53 @@
+"""The daily deal in chromium at 375×812: from the start page to today's deal, a whole hand on the
+practice table (no hint, no undo), then the comparison with the expert and everyone else."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from scorepad.models import DailyAttempt
+from scorepad.pages.daily import signed
+from scorepad.services.daily import daily_deal_prepare
+from tests.browser.test_practice_browser import ENGINE_CODE, OUT_OF_REACH, play_hand
+from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot
+from tests.helpers import watch_console
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_visitor_plays_the_daily_deal_to_its_comparison(live_server, page: Page):
+    today = timezone.localdate()
+    deal = daily_deal_prepare(day=today, variant_id="classic")  # as manage.py daily_deals leaves it
+    DailyAttempt.objects.create(deal=deal, guest="an earlier player", counted=True, score=-200)
+    errors = watch_console(page)
+
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("link", name="Today's daily deal").click()
+    page.get_by_role("button", name="Play today's classic deal").click()
+    expect(page.get_by_role("region", name="Scores")).to_be_visible()
+    page.wait_for_load_state()
+    expect(page.get_by_role("link", name="Hint")).to_have_count(0)  # the counted attempt is all yours
+
+    play_hand(page, "daily-classic", OUT_OF_REACH["classic"])
+    expect(page.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(page.get_by_role("button", name="Next hand")).to_have_count(0)
+    page.get_by_role("link", name="See how you did").click()
+
+    result = page.get_by_role("region", name="Your result")
+    expect(result).to_contain_text("Your score")
+    expect(result).to_contain_text(
+        re.compile(rf"The expert in your seat\s*{re.escape(signed(deal.expert_score))}")
+    )
+    expect(result).to_contain_text("You did as well as or better than 100% of the 2 players who played it")
+    expect(page.get_by_role("region", name="Leaderboard")).to_contain_text("2 players finished this deal")
+    shot(page, "daily-comparison")
+    assert_fits_the_phone(page)
+    assert not ENGINE_CODE.search(page.evaluate("document.body.innerText"))
+
+    page.get_by_role("link", name="Review your hand").click()
+    expect(page.get_by_role("heading", name="Hand 1: review")).to_be_visible()
+    assert errors == []
