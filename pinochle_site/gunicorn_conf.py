@@ -1,23 +1,27 @@
-"""gunicorn's settings: ``gunicorn -c python:pinochle_site.gunicorn_conf pinochle_site.wsgi``.
+"""gunicorn's settings: ``gunicorn -c python:pinochle_site.gunicorn_conf`` (the README's one command).
 
-Threaded workers, one per core and one more: a request mostly renders a page (CPU, so more
-processes than cores buys nothing under the GIL) or waits on the database (threads cover that).
-``WEB_CONCURRENCY`` and ``GUNICORN_THREADS`` change the counts; ``GUNICORN_CMD_ARGS`` or
-command-line options override anything here (``--bind`` for the address).
+gunicorn keeps managing the processes (one per core and one more, restarted when stuck), but each
+worker is uvicorn's ASGI worker serving ``pinochle_site.asgi``: a table's phones hold a server-sent
+events stream open for as long as they sit at it, and under ASGI an idle stream is a coroutine
+waiting on a queue, not a thread held for its lifetime (a threaded worker's 4 threads would be
+taken by 4 phones). Django runs each ordinary (sync) view in a thread of its own per request
+(``ThreadSensitiveContext``), so the scorepad's pages and a practice request waiting for its bot
+(``scorepad/bot_pool.py``) still run side by side as they did in threads. ``WEB_CONCURRENCY``
+changes the count; ``GUNICORN_CMD_ARGS`` or command-line options override anything here
+(``--bind`` for the address).
 """
 
 import os
 
-wsgi_app = "pinochle_site.wsgi"
+wsgi_app = "pinochle_site.asgi:application"
 bind = [os.getenv("BIND", "127.0.0.1:8000")]
 workers = int(os.getenv("WEB_CONCURRENCY") or (os.cpu_count() or 1) + 1)
-worker_class = "gthread"
-threads = int(os.getenv("GUNICORN_THREADS") or 4)
+worker_class = "uvicorn_worker.UvicornWorker"
 # Practice bots think in a lower-priority process per worker, not in a request thread beside the
 # scorekeepers' (scorepad/bot_pool.py). Read by the settings, which the workers load after this.
 os.environ.setdefault("PRACTICE_BOT_PROCESSES", "1")
-timeout = 30  # a request that takes longer is stuck: its worker is restarted
-graceful_timeout = 10
+timeout = 30  # a worker that stops answering gunicorn's heartbeat that long is restarted
+graceful_timeout = 10  # open event streams are cut at a restart; phones reconnect by themselves
 keepalive = 5
 # The reverse proxy's X-Forwarded-* headers are read by Django (SECURE_PROXY_SSL_HEADER), not here.
 # gunicorn's control socket sits at one path per user: two servers on one machine would collide.
