@@ -47,7 +47,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from .engine import advisor, practice
+from .engine import advisor, practice, tables
 from .engine.advisor import Advice
 from .engine.cards import Card
 from .engine.practice import ConcedeWeights
@@ -64,6 +64,7 @@ __all__ = [
     "play_on",
     "review_slice",
     "shutdown",
+    "table_play_on",
     "think",
     "thinking_now",
     "under_roof",
@@ -142,6 +143,8 @@ def _entry_point[**P, T](function: Callable[P, T]) -> Callable[P, T]:
 
 # The bots play on from a state to the player's next decision (a move, a start, a replay).
 play_on = _entry_point(practice.play_on)
+# A private table's bots (and bots covering for players who are away) play on to a person's turn.
+table_play_on = _entry_point(tables.play_on)
 # The strongest bot's answer in the player's seat, and its reason if it gives one.
 hint = _entry_point(practice.hint)
 # One slice more of a hand's review.

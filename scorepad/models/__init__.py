@@ -286,3 +286,4 @@ class ScoreboardLink(models.Model):
 from .clubs import *  # noqa: E402, F403  club nights (events, rounds, tables, check-in)
 from .daily import *  # noqa: E402, F403  the daily deal
 from .puzzles import *  # noqa: E402, F403  puzzles cut from the bots' hands
+from .tables import *  # noqa: E402, F403  private tables played together from several phones

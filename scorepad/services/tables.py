@@ -1,0 +1,462 @@
+"""Private tables: open one, take a seat, play, and the host's controls (every write here).
+
+Like practice (``services.practice``), a write reads the stored table, works out the new state
+(bots included, through ``bot_pool`` and with no transaction open), then stores it with one
+conditional update, ``UPDATE … WHERE id = … AND version = …``: an action made on an older version,
+or sent twice, matches no row and is refused as stale; nothing is applied twice. Seats change by
+conditional updates too (two phones taking one seat at once: one row matches, the other is told).
+Once a change is committed the table's phones are told (``table_bus.publish``): the event names
+the table and its version only, and each phone's stream draws its own seat's view from it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .. import bot_pool, table_bus
+from ..constants import DEFAULT_STRENGTH, PLAYER_NAME_MAX
+from ..engine.answers import AnswerError, FormAnswer, check_answer
+from ..engine.bots import PRACTICE_STRENGTHS
+from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
+from ..engine.log import hand_line
+from ..engine.simulate import GameStopped
+from ..engine.variants import SettingsError, get_variant
+from ..models import Household, PrivateTable, TableMessage, TableSeat
+from ..models.tables import new_claim_key, new_code, new_link_token
+from . import ServiceError
+from .practice import new_seed, refusal_words
+
+STALE = "That was already played, or the table moved on: here is the table as it stands."
+NOT_YOUR_TURN = "It is not your turn: here is the table as it stands."
+ENDED = "The host has ended this table: no more play here."
+NOT_SEATED = "You have no seat at this table (yours was opened or you were removed): take an open seat."
+BOTS_GONE = "The bots could not think just now: nothing was changed. Please try again."
+BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
+SEAT_TAKEN = "Someone else took that seat just now: choose another."
+HOST_ONLY = "Only the table's host can do that."
+BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
+TOO_COSTLY = "This table's bots have thought as much as one table may: start a new table to play on."
+# What one table's bots may cost in CPU seconds (an expert move costs up to a second): a few hours'
+# play, far past a family's evening, and a bound on what one link can spend.
+TABLE_BOT_CPU_LIMIT = 3_600.0
+GRACE_CHOICES = (15, 30, 60, 120, 300)
+COVER_STRENGTH = DEFAULT_STRENGTH  # the bot that plays for a player who is away
+# The fixed quick messages: no free chat at a table of strangers' phones.
+QUICK_MESSAGES = {
+    "nice": "Nice hand!",
+    "thinking": "Thinking…",
+    "hurry": "Your turn!",
+    "oops": "Oops",
+    "thanks": "Thanks, partner",
+    "gg": "Good game",
+}
+HOST_SEAT = 0
+
+
+class TableRefused(ServiceError):
+    """An action refused (stale, out of turn, illegal, not allowed); nothing was changed."""
+
+
+class TableBusy(TableRefused):
+    retry_after = 2  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """What the host chose for a seat: ``open`` (a name saves it for that person), or a ``bot``."""
+
+    kind: str = TableSeat.OPEN
+    name: str = ""
+    strength: str = DEFAULT_STRENGTH
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A seat held by a phone: the seat and the key its guest cookie names."""
+
+    table_id: int
+    seat: int
+    claim_key: str
+
+
+# -- opening and joining ------------------------------------------------------------------------
+
+
+def table_open(
+    *,
+    host_user: User | AnonymousUser | None,
+    host_name: str,
+    variant_id: str,
+    overrides: Mapping[str, Any] | None = None,
+    seats: Sequence[SeatPlan] = (),
+    grace_seconds: int = 60,
+    household: Household | None = None,
+    seed: int | None = None,
+) -> tuple[PrivateTable, Claim]:
+    """A new table, dealt, the host in seat 0, bots played on to the first person's turn."""
+    user = host_user if isinstance(host_user, User) else None
+    host_name = _clean_name(host_name or (user.get_username() if user else ""))
+    try:
+        variant = get_variant(variant_id)
+        settings = variant.settings(dict(overrides or {}))
+    except (SettingsError, ValueError) as error:
+        raise TableRefused(str(error)) from None
+    plans = list(seats) or [SeatPlan(TableSeat.BOT)] * variant.seats
+    if len(plans) != variant.seats:
+        raise TableRefused(f"{variant.label} has {variant.seats} seats: say who sits in each.")
+    if grace_seconds not in GRACE_CHOICES:
+        raise TableRefused(
+            f"Wait for a player who is away for one of {', '.join(map(str, GRACE_CHOICES))} s."
+        )
+    if household is not None and (user is None or not household.members.filter(pk=user.pk).exists()):
+        raise TableRefused("Only a member of the household can start a table for it.")
+    for plan in plans[1:]:
+        if plan.kind not in (TableSeat.OPEN, TableSeat.BOT):
+            raise TableRefused("Each other seat is open (for anyone, or saved for a name) or a bot.")
+        if plan.kind == TableSeat.BOT and plan.strength not in PRACTICE_STRENGTHS:
+            raise TableRefused(f"Bots play at one of: {', '.join(PRACTICE_STRENGTHS)}.")
+    seed = new_seed() if seed is None else seed
+    table = PrivateTable(
+        host=user,
+        host_name=host_name,
+        household=household,
+        variant=variant.id,
+        settings=settings.changes(variant.defaults),
+        seed=seed,
+        grace_seconds=grace_seconds,
+        version=1,
+    )
+    rows = [
+        TableSeat(seat=0, kind=TableSeat.PERSON, name=host_name, user=user, claim_key=new_claim_key()),
+        *(
+            TableSeat(
+                seat=number,
+                kind=plan.kind,
+                name=_clean_name(plan.name, required=False) if plan.kind == TableSeat.OPEN else "",
+                strength=plan.strength if plan.kind == TableSeat.BOT else "",
+            )
+            for number, plan in enumerate(plans[1:], start=1)
+        ),
+    ]
+    state = new_game(variant, settings, deal_rng(seed, 0))
+    _play_on(table, rows, state)
+    for _attempt in range(5):  # a short code already in use: draw another
+        try:
+            with transaction.atomic():
+                table.save()
+                for row in rows:
+                    row.table = table
+                TableSeat.objects.bulk_create(rows)
+            break
+        except IntegrityError:
+            table.pk = None
+            table.code = new_code()
+    else:  # pragma: no cover - five codes in a row taken
+        raise TableRefused("Could not find a free table code just now: please try again.")
+    return table, Claim(table.pk, 0, rows[0].claim_key)
+
+
+def table_take_seat(
+    *, table: PrivateTable, seat: int, name: str, user: User | AnonymousUser | None, holding: int | None
+) -> Claim:
+    """Sit down in an open seat, or in a bot's seat between hands (the bot steps aside).
+
+    ``holding`` is the seat this phone already holds at the table, if any: one seat per phone."""
+    table = _fresh(table)
+    account = user if isinstance(user, User) else None
+    if holding is not None:
+        raise TableRefused(f"You already sit in seat {holding + 1} at this table.")
+    if account is not None and table.seats.filter(kind=TableSeat.PERSON, user=account).exists():
+        raise TableRefused("Your account already has a seat at this table.")
+    row = table.seats.filter(seat=seat).first()
+    if row is None:
+        raise TableRefused("This table has no such seat: choose one of its seats.")
+    kinds = [TableSeat.OPEN]
+    if from_json(table.state).result is not None or _untouched(table):
+        kinds.append(TableSeat.BOT)  # between hands, a person may take a bot's place
+    elif row.kind == TableSeat.BOT:
+        raise TableRefused("A bot's seat can be taken between hands: wait until this hand is over.")
+    key = new_claim_key()
+    with transaction.atomic():
+        taken = TableSeat.objects.filter(pk=row.pk, kind__in=kinds).update(
+            kind=TableSeat.PERSON,
+            name=_clean_name(name or (account.get_username() if account else "")),
+            user=account,
+            claim_key=key,
+            covered=False,
+            quit=False,
+        )
+        if not taken:
+            raise TableRefused(SEAT_TAKEN)
+        _announce(table)
+    return Claim(table.pk, seat, key)
+
+
+def _untouched(table: PrivateTable) -> bool:
+    """Nobody has decided anything yet in the table's first hand (bots included)."""
+    state = from_json(table.state)
+    return state.hand_number == 0 and not state.auction and not state.passes
+
+
+# -- play -----------------------------------------------------------------------------------------
+
+
+def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswer) -> PrivateTable:
+    """Apply the answer of the person in ``seat`` (read once from the form), then the bots'."""
+    table = _current(table, version)
+    rows = list(table.seats.all())
+    if rows[seat].kind != TableSeat.PERSON:
+        raise TableRefused(NOT_SEATED)
+    state = from_json(table.state)
+    if state.to_act != seat:
+        raise TableRefused(NOT_YOUR_TURN)
+    view = seat_view(state, seat)
+    if answer.decision != view.decision:
+        raise TableRefused(STALE)
+    try:
+        if answer.unreadable is not None:
+            raise answer.unreadable
+        check_answer(view, answer.answer)
+        state.push(answer.answer)
+    except (AnswerError, IllegalAction) as error:
+        raise TableRefused(refusal_words(view, answer, error)) from None
+    if rows[seat].covered:  # back at the table: the bot steps aside at once
+        rows[seat].covered = False
+        TableSeat.objects.filter(pk=rows[seat].pk).update(covered=False)
+    spent = _play_on(table, rows, state)
+    _save(table, changed_from=table.version, spent=spent)
+    return table
+
+
+def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
+    """Deal the next hand (any person at the table may): the deal moves one seat clockwise."""
+    table = _current(table, version)
+    rows = list(table.seats.all())
+    if rows[seat].kind != TableSeat.PERSON:
+        raise TableRefused(NOT_SEATED)
+    state = from_json(table.state)
+    if state.result is None:
+        raise TableRefused("This hand is not over yet.")
+    if table.finished:
+        raise TableRefused("The game is over: the host can start a new table.")
+    state = next_hand(state, deal_rng(table.seed, state.hand_number + 1))
+    spent = _play_on(table, rows, state)
+    _save(table, changed_from=table.version, spent=spent)
+    return table
+
+
+def table_cover_overdue(
+    *, table: PrivateTable, present: Callable[[int], bool], now: datetime | None = None
+) -> PrivateTable | None:
+    """When the seat to act has nobody there (an open seat, or a person whose phone is away) past
+    the table's grace, a bot plays that seat's turns until its person is back. None when nothing is
+    overdue (asked by every phone's stream from time to time: the cheap answer comes first)."""
+    table = PrivateTable.objects.get(pk=table.pk)
+    state = from_json(table.state)
+    seat = state.to_act
+    if table.ended or seat is None or table.turn_since is None:
+        return None
+    if (now or timezone.now()) - table.turn_since < timedelta(seconds=table.grace_seconds):
+        return None
+    rows = list(table.seats.all())
+    row = rows[seat]
+    if row.kind == TableSeat.BOT or row.covered or (row.kind == TableSeat.PERSON and present(seat)):
+        return None
+    row.covered = True
+    TableSeat.objects.filter(pk=row.pk).update(covered=True)
+    spent = _play_on(table, rows, state)
+    _save(table, changed_from=table.version, spent=spent)
+    return table
+
+
+def table_back(*, table: PrivateTable, seat: int) -> bool:
+    """The person in ``seat`` is back (their phone's stream opened): their bot steps aside at once."""
+    back = bool(TableSeat.objects.filter(table=table, seat=seat, covered=True).update(covered=False))
+    if back:
+        _announce(table)
+    return back
+
+
+def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
+    """One of the fixed quick messages, said by ``seat``."""
+    if message not in QUICK_MESSAGES:
+        raise TableRefused(f"Say one of: {', '.join(QUICK_MESSAGES.values())}.")
+    table = _fresh(table)
+    with transaction.atomic():
+        said = TableMessage.objects.create(table=table, seat=seat, message=message)
+        _announce(table)
+    return said
+
+
+def table_quit(*, table: PrivateTable, seat: int) -> None:
+    """The person in ``seat`` leaves: the table shows it, the seat opens (a bot covers its turns
+    after the grace, as for anyone away) and their phone's key opens nothing any more."""
+    with transaction.atomic():
+        TableSeat.objects.filter(table=table, seat=seat, kind=TableSeat.PERSON).update(
+            kind=TableSeat.OPEN, user=None, claim_key="", quit=True, covered=False
+        )
+        _announce(table)
+
+
+# -- the host's controls --------------------------------------------------------------------------
+
+
+def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int) -> None:
+    """The host opens a seat (a bot's, or a person's: removing them); a person's phone loses it."""
+    table = _hosted(table, by_seat)
+    if seat == HOST_SEAT:
+        raise TableRefused("The host keeps seat 1: end the table instead.")
+    with transaction.atomic():
+        if (
+            not TableSeat.objects.filter(table=table, seat=seat)
+            .exclude(kind=TableSeat.OPEN)
+            .update(
+                kind=TableSeat.OPEN, user=None, claim_key="", name="", strength="", covered=False, quit=False
+            )
+        ):
+            raise TableRefused("That seat is already open.")
+        _announce(table)
+
+
+def table_end(*, table: PrivateTable, by_seat: int) -> None:
+    table = _hosted(table, by_seat)
+    with transaction.atomic():
+        PrivateTable.objects.filter(pk=table.pk).update(
+            status=PrivateTable.ENDED, version=F("version") + 1, updated_at=timezone.now()
+        )
+        _announce(table)
+
+
+def table_new_link(*, table: PrivateTable, by_seat: int) -> str:
+    """A new link (the old one is refused from now on); the short code stays."""
+    table = _hosted(table, by_seat)
+    token = new_link_token()
+    PrivateTable.objects.filter(pk=table.pk).update(link_token=token)
+    return token
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+
+
+def deal_rng(seed: int, hand_number: int) -> random.Random:
+    return random.Random(f"{seed}:table-deal:{hand_number}")
+
+
+def bot_strengths(rows: Sequence[TableSeat]) -> dict[int, str]:
+    """Who the bots play for: the bots' seats, and the seats of people away past the grace."""
+    return {
+        row.seat: row.strength or COVER_STRENGTH for row in rows if row.kind == TableSeat.BOT or row.covered
+    }
+
+
+def _play_on(table: PrivateTable, rows: Sequence[TableSeat], state: HandState) -> float:
+    """The bots play on to a person's turn (where ``bot_pool`` says; no transaction open); the new
+    state is set on ``table``, not saved. What they cost, in CPU seconds."""
+    strengths = bot_strengths(rows)
+    seconds = 0.0
+    if strengths and state.to_act in strengths:
+        if table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
+            raise TableRefused(TOO_COSTLY)
+        try:
+            played = bot_pool.table_play_on(to_json(state), strengths, table.seed)
+        except GameStopped as error:
+            raise TableRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
+        except bot_pool.BotsBusy:
+            raise TableBusy(BOTS_BUSY) from None
+        except bot_pool.BrokenProcessPool:
+            raise TableRefused(BOTS_GONE) from None
+        state, seconds = from_json(played.state), played.seconds
+    before = from_json(table.state) if table.state else None
+    table.state = to_json(state)
+    if before is None or before.to_act != state.to_act or before.hand_number != state.hand_number:
+        table.turn_since = timezone.now()
+    if state.result is not None and (before is None or before.result is None):
+        _record_hand(table, state)
+    return seconds
+
+
+def _record_hand(table: PrivateTable, state: HandState) -> None:
+    result = state.result
+    assert result is not None
+    table.hands = [
+        *table.hands,
+        {
+            "hand": state.hand_number,
+            "dealer": state.dealer,
+            "bidder": state.bidder,
+            "bid": state.bid,
+            "trump": to_json(state)["trump"],
+            "scores": list(result.scores),
+            "totals": list(result.totals),
+            "made": result.made,
+            "log": hand_line(state),
+        },
+    ]
+    if result.winners:
+        table.finished = True
+
+
+def _fresh(table: PrivateTable) -> PrivateTable:
+    stored = PrivateTable.objects.get(pk=table.pk)
+    if stored.ended:
+        raise TableRefused(ENDED)
+    return stored
+
+
+def _current(table: PrivateTable, version: Any) -> PrivateTable:
+    stored = _fresh(table)
+    if str(version) != str(stored.version):
+        raise TableRefused(STALE)
+    return stored
+
+
+def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
+    table = _fresh(table)
+    if by_seat != HOST_SEAT:
+        raise TableRefused(HOST_ONLY)
+    return table
+
+
+def _save(table: PrivateTable, *, changed_from: int, spent: float) -> None:
+    """Store the play at the next version if the stored one is still ``changed_from`` (one
+    statement: a write that lost the race matches no row and is refused as stale)."""
+    now = timezone.now()
+    with transaction.atomic():
+        if not PrivateTable.objects.filter(
+            pk=table.pk, version=changed_from, status=PrivateTable.OPEN
+        ).update(
+            state=table.state,
+            hands=table.hands,
+            finished=table.finished,
+            turn_since=table.turn_since,
+            version=changed_from + 1,
+            bot_cpu_seconds=F("bot_cpu_seconds") + spent,
+            updated_at=now,
+        ):
+            raise TableRefused(STALE)
+        _announce(table)
+    table.version, table.updated_at = changed_from + 1, now
+
+
+def _announce(table: PrivateTable) -> None:
+    """Once committed, the table's phones hear that it changed (nothing of anyone's cards)."""
+    table_id = table.pk
+    transaction.on_commit(lambda: table_bus.publish(table_id))
+
+
+def _clean_name(name: str, *, required: bool = True) -> str:
+    name = " ".join(str(name).split())
+    if required and not name:
+        raise TableRefused("Type a name the others will see at the table.")
+    if len(name) > PLAYER_NAME_MAX:
+        raise TableRefused(f"A name has at most {PLAYER_NAME_MAX} characters.")
+    return name

@@ -1,0 +1,160 @@
+"""How a private table's phones hear that it changed: one message per change, naming the table only.
+
+A message carries no card and no seat's view: each phone's event stream, on hearing it, reads the
+table and draws its own seat's view (``views.tables``), so nothing of another seat's hand can
+travel in it. On one server the message goes straight to this process's listening streams (an
+in-process broadcast, nothing else to run). With ``CACHE_URL`` set to a Redis (several app
+servers), it is published on a Redis channel and every process, this one included, hands it to its
+own streams from one subscription per process: a card played through server A reaches a phone
+connected to server B.
+
+Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
+when there are several: each stream marks its seat every ``PRESENCE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import defaultdict
+from contextlib import suppress
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .throttle import CACHE_ERRORS
+
+__all__ = ["PRESENCE_SECONDS", "Listener", "listen", "mark_present", "present", "publish"]
+
+CHANNEL = "pinochle:tables"
+PRESENCE_SECONDS = 10  # a stream marks its seat this often; a seat unmarked for 2× that is away
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_listeners: dict[int, set[Listener]] = defaultdict(set)
+_subscriber: asyncio.Task[None] | None = None
+_subscriber_loop: asyncio.AbstractEventLoop | None = None
+
+
+class Listener:
+    """One stream's mailbox: set when its table changed since the stream last looked."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.loop = asyncio.get_running_loop()
+        self.changed = asyncio.Event()
+
+    def tell(self) -> None:
+        self.loop.call_soon_threadsafe(self.changed.set)
+
+    async def wait(self, timeout: float) -> bool:
+        """Whether the table changed within ``timeout`` seconds (then ready for the next one)."""
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.changed.clear()
+        return True
+
+    def close(self) -> None:
+        with _lock:
+            _listeners[self.table_id].discard(self)
+            if not _listeners[self.table_id]:
+                del _listeners[self.table_id]
+
+
+def redis_url() -> str:
+    location = settings.CACHES["default"].get("LOCATION", "")
+    return location if isinstance(location, str) and location.startswith(("redis", "unix")) else ""
+
+
+async def listen(table_id: int) -> Listener:
+    """A mailbox for ``table_id``'s changes (``close`` it when the stream ends)."""
+    listener = Listener(table_id)
+    with _lock:
+        _listeners[table_id].add(listener)
+    if redis_url():
+        _subscribe()
+    return listener
+
+
+def publish(table_id: int) -> None:
+    """Tell every phone at ``table_id`` (on every server) that it changed."""
+    url = redis_url()
+    if url:
+        try:
+            _redis_client(url).publish(CHANNEL, str(table_id))
+            return
+        except CACHE_ERRORS as error:  # Redis down: this server's phones still hear it
+            log.warning("table %s: could not publish through Redis (%s)", table_id, error)
+    deliver(table_id)
+
+
+def deliver(table_id: int) -> None:
+    """Hand a change to this process's streams at ``table_id``."""
+    with _lock:
+        listeners = list(_listeners.get(table_id, ()))
+    for listener in listeners:
+        with suppress(RuntimeError):  # its event loop has closed: the stream is gone
+            listener.tell()
+
+
+_clients: dict[str, object] = {}
+
+
+def _redis_client(url: str):  # type: ignore[no-untyped-def]
+    import redis
+
+    client = _clients.get(url)
+    if client is None:
+        client = _clients[url] = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return client
+
+
+def _subscribe() -> None:
+    """One subscription to the channel per process (per event loop), started with its first stream."""
+    global _subscriber, _subscriber_loop
+    loop = asyncio.get_running_loop()
+    with _lock:
+        if _subscriber is not None and not _subscriber.done() and _subscriber_loop is loop:
+            return
+        _subscriber, _subscriber_loop = loop.create_task(_relay(redis_url())), loop
+
+
+async def _relay(url: str) -> None:
+    """Hand each message of the channel to this process's streams; reconnect if Redis goes away."""
+    import redis.asyncio as aioredis
+
+    while True:
+        try:
+            client = aioredis.Redis.from_url(url)
+            async with client.pubsub() as pubsub:
+                await pubsub.subscribe(CHANNEL)
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        with suppress(ValueError):
+                            deliver(int(message["data"]))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # Redis restarting: try again shortly, streams keep polling
+            log.warning("table events: Redis subscription lost (%s); retrying", error)
+            await asyncio.sleep(1)
+
+
+def mark_present(table_id: int, seat: int) -> None:
+    with suppress(*CACHE_ERRORS):
+        cache.set(f"table:{table_id}:seat:{seat}:seen", time.time(), PRESENCE_SECONDS * 2)
+
+
+def forget_present(table_id: int, seat: int) -> None:
+    with suppress(*CACHE_ERRORS):
+        cache.delete(f"table:{table_id}:seat:{seat}:seen")
+
+
+def present(table_id: int, seat: int) -> bool:
+    """Whether ``seat``'s phone has an open stream to the table (on any server)."""
+    with suppress(*CACHE_ERRORS):
+        return cache.get(f"table:{table_id}:seat:{seat}:seen") is not None
+    return True  # a cache that does not answer: nobody is taken for away (no bot takes over)
