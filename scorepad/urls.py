@@ -14,6 +14,7 @@ from .views import (
     practice_review,
     rules,
     scoreboard,
+    tables,
 )
 
 urlpatterns = [
@@ -114,6 +115,19 @@ urlpatterns = [
     path("club/t/<str:token>/hand/", clubs.club_table_hand, name="club_table_hand"),
     path("club/t/<str:token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
     path("club/t/<str:token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
+    # Play together: private tables by link, QR code or short code (views/tables.py)
+    path("tables/", tables.tables_new, name="tables_new"),
+    path("tables/code/", tables.table_code, name="table_code"),
+    path("tables/join/<str:token>/", tables.table_join, name="table_join"),
+    path("tables/join/<str:token>/seat/<int:seat>/", tables.table_take, name="table_take"),
+    path("tables/join/<str:token>/qr.svg", tables.table_qr, name="table_qr"),
+    path("tables/<int:table_id>/", tables.table_play, name="table_play"),
+    path("tables/<int:table_id>/act/", tables.table_act_view, name="table_act"),
+    path("tables/<int:table_id>/next/", tables.table_next_view, name="table_next"),
+    path("tables/<int:table_id>/say/", tables.table_say_view, name="table_say"),
+    path("tables/<int:table_id>/leave/", tables.table_quit_view, name="table_quit"),
+    path("tables/<int:table_id>/host/", tables.table_host_view, name="table_host"),
+    path("tables/<int:table_id>/events/", tables.table_events, name="table_events"),
     # Help for players (views/help.py)
     path("help/", help.help_index, name="help_index"),
     path("help/<slug:slug>/", help.help_page, name="help"),

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorepad.engine",),
     ("scorepad.constants",),
     ("scorepad.models", "scorepad.migrations"),
-    ("scorepad.throttle", "scorepad.bot_pool"),
+    ("scorepad.throttle", "scorepad.bot_pool", "scorepad.table_bus"),
     ("scorepad.selectors",),
     ("scorepad.services",),
     ("scorepad.forms",),

@@ -1,0 +1,88 @@
+"""Reading private tables: by link, by short code, and as one read model a page is drawn from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+
+from ..models import PrivateTable, TableMessage, TableSeat
+from ..models.tables import CODE_ALPHABET, CODE_LENGTH
+
+MESSAGES_SHOWN = 3  # the latest quick messages a table shows
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRead:
+    seat: int
+    kind: str
+    name: str
+    strength: str
+    covered: bool
+    quit: bool
+    user_id: int | None
+    claim_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRead:
+    """A table as stored, with its seats and latest quick messages: all a page needs."""
+
+    id: int
+    code: str
+    link_token: str
+    variant: str
+    version: int
+    state: dict[str, Any]
+    hands: tuple[dict[str, Any], ...]
+    ended: bool
+    finished: bool
+    grace_seconds: int
+    seats: tuple[SeatRead, ...]
+    messages: tuple[tuple[int, str], ...]  # (seat, message key), newest first
+
+
+def table_read(table_id: int) -> TableRead | None:
+    table = PrivateTable.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = tuple(
+        SeatRead(
+            row.seat, row.kind, row.name, row.strength, row.covered, row.quit, row.user_id, row.claim_key
+        )
+        for row in TableSeat.objects.filter(table=table)
+    )
+    said = TableMessage.objects.filter(table=table).values_list("seat", "message")[:MESSAGES_SHOWN]
+    return TableRead(
+        id=table.pk,
+        code=table.code,
+        link_token=table.link_token,
+        variant=table.variant,
+        version=table.version,
+        state=table.state,
+        hands=tuple(table.hands),
+        ended=table.ended,
+        finished=table.finished,
+        grace_seconds=table.grace_seconds,
+        seats=seats,
+        messages=tuple(said),
+    )
+
+
+def table_by_link(token: str) -> PrivateTable | None:
+    return PrivateTable.objects.filter(link_token=token).first() if len(token) <= 32 else None
+
+
+def table_by_code(code: str) -> PrivateTable | None:
+    code = "".join(code.split()).upper()
+    if len(code) != CODE_LENGTH or any(letter not in CODE_ALPHABET for letter in code):
+        return None
+    return PrivateTable.objects.filter(code=code, status=PrivateTable.OPEN).first()
+
+
+def seat_of_account(table: TableRead, user: User | AnonymousUser) -> int | None:
+    """The seat an account holds at the table (its own phones return to it without a cookie)."""
+    if not isinstance(user, User):
+        return None
+    return next((s.seat for s in table.seats if s.kind == TableSeat.PERSON and s.user_id == user.pk), None)

@@ -1,0 +1,377 @@
+"""Private tables: open one, join by link, QR code or short code, play from one's own phone.
+
+Each phone holds one seat: an account's seat by the account, a guest's by a signed cookie naming
+the seat's key (``SEAT_SALT``). Every action is a plain form naming the table's version; a plain
+request is redirected back to the table, an htmx one gets this seat's screen at once. The other
+phones hear of the change through their event stream (``table_events``), which draws each its own
+seat's screen: no phone is ever sent anything but its own seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import suppress
+from typing import Any
+
+import segno
+from asgiref.sync import sync_to_async
+from django.core import signing
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from .. import table_bus
+from ..engine.answers import read_form_answer
+from ..engine.game import from_json, seat_view
+from ..engine.variants import VARIANTS
+from ..forms.practice import variant_from
+from ..forms.tables import TableForm
+from ..models import PrivateTable
+from ..pages.tables import QUICK_WORDS, table_screen
+from ..selectors.tables import TableRead, seat_of_account, table_by_code, table_by_link, table_read
+from ..services.tables import (
+    NOT_SEATED,
+    TableBusy,
+    TableRefused,
+    table_act,
+    table_back,
+    table_cover_overdue,
+    table_end,
+    table_new_link,
+    table_next_hand,
+    table_open,
+    table_open_seat,
+    table_quit,
+    table_say,
+    table_take_seat,
+)
+from .limits import limited
+from .rendering import HtmxHttpRequest
+
+TEMPLATE = "scorepad/table.html"
+SEAT_SALT = "private-table-seat"
+SEAT_COOKIE_DAYS = 30
+NOTICE_KEY = "table_notice"
+NO_SUCH_LINK = (
+    "This table's link was replaced by its host, or never existed: ask for the new link or the code."
+)
+NO_SUCH_CODE = "No open table has that code: check the six letters and numbers, or ask for the link."
+FORGED = "This phone's seat pass is not one this table gave: take a seat again from the table's link."
+EVENT_WAIT_SECONDS = 5  # a stream looks for a player overdue (and says it lives) this often
+
+
+def _cookie_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def seat_of(request: HtmxHttpRequest, table: TableRead) -> int | None:
+    """The seat this phone holds: its account's, or the seat its signed cookie names while that seat's
+    key still matches (a removed player's key was replaced). ``TableRefused`` for a forged cookie."""
+    by_account = seat_of_account(table, request.user)
+    if by_account is not None:
+        return by_account
+    raw = request.COOKIES.get(_cookie_name(table.id))
+    if not raw:
+        return None
+    try:
+        signed = signing.loads(raw, salt=SEAT_SALT, max_age=SEAT_COOKIE_DAYS * 86_400)
+        seat, key = int(signed["s"]), str(signed["k"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise TableRefused(FORGED) from None
+    if signed.get("t") != table.id or not 0 <= seat < len(table.seats):
+        raise TableRefused(FORGED)
+    row = table.seats[seat]
+    return seat if row.kind == "person" and key and row.claim_key == key else None
+
+
+def _seat_cookie(response: HttpResponse, table_id: int, seat: int, key: str) -> HttpResponse:
+    value = signing.dumps({"t": table_id, "s": seat, "k": key}, salt=SEAT_SALT)
+    response.set_cookie(
+        _cookie_name(table_id), value, max_age=SEAT_COOKIE_DAYS * 86_400, httponly=True, samesite="Lax"
+    )
+    return response
+
+
+def _refusal_page(request: HtmxHttpRequest, words: str, status: int) -> HttpResponse:
+    return render(request, "scorepad/table_refused.html", {"words": words}, status=status)
+
+
+# -- opening and joining ---------------------------------------------------------------------------
+
+
+@limited("practice-start", when=lambda request: request.method == "POST")
+def tables_new(request: HtmxHttpRequest) -> HttpResponse:
+    variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
+    form = TableForm(variant, data=request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table, claim = table_open(
+                host_user=request.user,
+                host_name=form.cleaned_data["host_name"],
+                variant_id=variant.id,
+                overrides=form.overrides(),
+                seats=form.seat_plans(),
+                grace_seconds=form.cleaned_data["grace"],
+            )
+        except TableRefused as error:
+            form.add_error(None, str(error))
+        else:
+            response = redirect("table_play", table.pk)
+            return _seat_cookie(response, table.pk, claim.seat, claim.claim_key)
+    variants = [(v.id, v.label) for v in VARIANTS.values()]
+    return render(
+        request, "scorepad/table_new.html", {"form": form, "variant": variant, "variants": variants}
+    )
+
+
+def table_code(request: HtmxHttpRequest) -> HttpResponse:
+    code = request.GET.get("code", "")[:20]
+    table = table_by_code(code)
+    if table is None:
+        return render(request, "scorepad/table_new.html#by-code", {"code_error": NO_SUCH_CODE}, status=404)
+    return redirect("table_join", table.link_token)
+
+
+def table_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    table = table_by_link(token)
+    if table is None:
+        return _refusal_page(request, NO_SUCH_LINK, 404)
+    read = table_read(table.pk)
+    assert read is not None
+    try:
+        held = seat_of(request, read)
+    except TableRefused:
+        held = None
+    if held is not None:
+        return redirect("table_play", table.pk)
+    between = from_json(read.state).result is not None
+    return render(request, "scorepad/table_join.html", {"table": read, "between": between})
+
+
+@require_POST
+@limited("practice-start")
+def table_take(request: HtmxHttpRequest, token: str, seat: int) -> HttpResponse:
+    table = table_by_link(token)
+    if table is None:
+        return _refusal_page(request, NO_SUCH_LINK, 404)
+    read = table_read(table.pk)
+    assert read is not None
+    try:
+        holding = seat_of(request, read)
+    except TableRefused:
+        holding = None  # a forged or stale pass: this take replaces it
+    try:
+        claim = table_take_seat(
+            table=table,
+            seat=seat,
+            name=request.POST.get("name", "")[:200],
+            user=request.user,
+            holding=holding,
+        )
+    except TableRefused as error:
+        between = from_json(read.state).result is not None
+        context = {"table": read, "between": between, "refused": str(error)}
+        return render(request, "scorepad/table_join.html", context, status=409)
+    return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
+
+
+def table_qr(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    table = table_by_link(token)
+    if table is None:
+        return _refusal_page(request, NO_SUCH_LINK, 404)
+    link = request.build_absolute_uri(reverse("table_join", args=[token]))
+    return HttpResponse(
+        segno.make(link, error="m").svg_inline(scale=6, border=2), content_type="image/svg+xml"
+    )
+
+
+# -- play -----------------------------------------------------------------------------------------
+
+
+def _seated(request: HtmxHttpRequest, table_id: int) -> tuple[TableRead, int] | HttpResponse:
+    read = table_read(table_id)
+    if read is None:
+        return _refusal_page(request, "There is no such table.", 404)
+    try:
+        seat = seat_of(request, read)
+    except TableRefused as error:
+        return _refusal_page(request, str(error), 403)
+    if seat is None:
+        return _refusal_page(request, NOT_SEATED, 403)
+    return read, seat
+
+
+def screen_context(request: HtmxHttpRequest, read: TableRead, seat: int, refused: str = "") -> dict[str, Any]:
+    return {
+        "screen": table_screen(read, seat),
+        "refused": refused,
+        "quick": QUICK_WORDS,
+        "join_url": request.build_absolute_uri(reverse("table_join", args=[read.link_token])),
+    }
+
+
+def table_play(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    seated = _seated(request, table_id)
+    if isinstance(seated, HttpResponse):
+        return seated
+    read, seat = seated
+    table_back(table=PrivateTable(pk=read.id), seat=seat)
+    context = screen_context(request, read, seat, request.session.pop(NOTICE_KEY, ""))
+    name = f"{TEMPLATE}#screen" if request.htmx else TEMPLATE
+    return render(request, name, context)
+
+
+def _write(
+    request: HtmxHttpRequest, table_id: int, write: Callable[[PrivateTable, int], Any]
+) -> HttpResponse:
+    seated = _seated(request, table_id)
+    if isinstance(seated, HttpResponse):
+        return seated
+    read, seat = seated
+    refused, status = "", 200
+    try:
+        write(PrivateTable(pk=read.id), seat)
+    except TableRefused as error:
+        refused, status = str(error), 503 if isinstance(error, TableBusy) else 409
+    if not request.htmx:
+        if refused:
+            request.session[NOTICE_KEY] = refused
+        return redirect("table_play", table_id)
+    after = table_read(table_id)
+    assert after is not None
+    return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused), status=status)
+
+
+@require_POST
+@limited("practice-move")
+def table_act_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    def act(table: PrivateTable, seat: int) -> None:
+        stored = table_read(table.pk)
+        assert stored is not None
+        said = read_form_answer(seat_view(from_json(stored.state), seat), request.POST)
+        table_act(table=table, seat=seat, version=request.POST.get("version", "")[:20], answer=said)
+
+    return _write(request, table_id, act)
+
+
+@require_POST
+@limited("practice-move")
+def table_next_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    version = request.POST.get("version", "")[:20]
+    return _write(
+        request, table_id, lambda table, seat: table_next_hand(table=table, seat=seat, version=version)
+    )
+
+
+@require_POST
+def table_say_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    message = request.POST.get("message", "")[:20]
+    return _write(request, table_id, lambda table, seat: table_say(table=table, seat=seat, message=message))
+
+
+@require_POST
+def table_quit_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    seated = _seated(request, table_id)
+    if isinstance(seated, HttpResponse):
+        return seated
+    read, seat = seated
+    table_quit(table=PrivateTable(pk=read.id), seat=seat)
+    response = redirect("home")
+    response.delete_cookie(_cookie_name(table_id))
+    return response
+
+
+HOST_ACTIONS = ("open-seat", "end", "new-link")
+
+
+@require_POST
+def table_host_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    action = request.POST.get("action", "")
+
+    def control(table: PrivateTable, seat: int) -> None:
+        if action == "open-seat":
+            try:
+                target = int(request.POST.get("seat", ""))
+            except ValueError:
+                raise TableRefused("Say which seat to open.") from None
+            table_open_seat(table=table, by_seat=seat, seat=target)
+        elif action == "end":
+            table_end(table=table, by_seat=seat)
+        elif action == "new-link":
+            table_new_link(table=table, by_seat=seat)
+        else:
+            raise TableRefused(f"Choose one of: {', '.join(HOST_ACTIONS)}.")
+
+    return _write(request, table_id, control)
+
+
+# -- the event stream -----------------------------------------------------------------------------
+
+
+def sse_event(name: str, html: str) -> str:
+    data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
+    return f"event: {name}\n{data}\n\n"
+
+
+async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """This phone's seat's screen, again each time the table changes, for as long as it is open
+    (htmx's SSE extension swaps it in; the browser reconnects by itself after a drop)."""
+    seated = await sync_to_async(_seated)(request, table_id)
+    if isinstance(seated, HttpResponse):
+        return seated
+    _, seat = seated
+    response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
+    return response
+
+
+async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> AsyncIterator[str]:
+    listener = await table_bus.listen(table_id)
+    try:
+        await sync_to_async(table_bus.mark_present)(table_id, seat)
+        await sync_to_async(table_back)(table=PrivateTable(pk=table_id), seat=seat)
+        yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
+        version = -1
+        while True:
+            html, version, ended = await sync_to_async(_screen_html)(request, table_id, seat, version)
+            if html:
+                yield sse_event("screen", html)
+            if ended:
+                return
+            if not await listener.wait(EVENT_WAIT_SECONDS):
+                yield ": still here\n\n"
+                await sync_to_async(_keep_going)(table_id, seat)
+    except asyncio.CancelledError:
+        raise
+    finally:
+        listener.close()
+
+
+def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int, shown: int) -> tuple[str, int, bool]:
+    """This seat's screen when the table changed since ``version`` (seats and messages count as a
+    change: they are drawn again each time the table says so), its version, and whether it ended."""
+    read = table_read(table_id)
+    if read is None:
+        return "", shown, True
+    row = read.seats[seat]
+    if row.kind != "person":  # removed, or quit on another phone: this stream has nothing more
+        return sse_text(NOT_SEATED), read.version, True
+    html = render_to_string(f"{TEMPLATE}#screen", screen_context(request, read, seat), request=request)
+    return html, read.version, read.ended
+
+
+def sse_text(words: str) -> str:
+    return f'<p class="notice" role="alert">{words}</p>'
+
+
+def _keep_going(table_id: int, seat: int) -> None:
+    """Every few seconds: this seat is here, and a seat overdue past the grace gets its bot."""
+    table_bus.mark_present(table_id, seat)
+    with suppress(TableRefused):  # another phone's stream got there first, or the bots are busy
+        table_cover_overdue(
+            table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
+        )

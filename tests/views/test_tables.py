@@ -1,0 +1,242 @@
+"""Private table views: each phone holds one seat and is sent its own seat's view, nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core import signing
+from django.test import AsyncClient, Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from scorepad.engine.cards import card_name
+from scorepad.engine.game import from_json, seat_view
+from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.models import PrivateTable, TableSeat
+from scorepad.services.tables import NOT_SEATED, NOT_YOUR_TURN, SEAT_TAKEN, STALE
+from scorepad.views import tables as views_tables
+from tests.services.test_tables import form_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable, list[Client]]:
+    """The host opens a table from the form; friends take every open seat from the link."""
+    seats = get_variant(variant_id).seats
+    host = Client()
+    form = {"host_name": "Ann", "variant": variant_id, "target": "150", "grace": "60"}
+    for seat in range(1, seats):
+        form[f"seat_{seat}"] = "bot:heuristic" if seat > seats - 1 - bots else "open"
+    response = host.post(reverse("tables_new"), form)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    table = PrivateTable.objects.latest("id")
+    phones = [host]
+    for seat in range(1, seats - bots):
+        phone = Client()
+        taken = phone.post(reverse("table_take", args=[table.link_token, seat]), {"name": f"Friend {seat}"})
+        assert taken.status_code == 302, taken.content.decode()[:2000]
+        phones.append(phone)
+    return table, phones
+
+
+def card_labels_in(html: str, variant_id: str) -> set[str]:
+    """Every card of the deck named in ``html`` (as players read it, or as the form's value)."""
+    seen = set()
+    for card in set(get_variant(variant_id).deck()):
+        label = card_name(card)
+        if re.search(rf"(?<![0-9A-Za-z]){re.escape(label)}", html):
+            seen.add(label)
+    return seen
+
+
+def may_see(table: PrivateTable, seat: int) -> set[str]:
+    """What ``seat`` may know of the cards: its own hand, the cards played, the meld shown."""
+    state = from_json(table.state)
+    view = seat_view(state, seat)
+    public = [*view.hand, *(c for trick in view.tricks for c in trick.cards)]
+    public += [*(state.trick or ())]
+    public += [c for shown in view.shown for c in shown]
+    public += [*view.passed, *view.received]
+    return {card_name(c) for c in public}
+
+
+def assert_only_own_cards(table: PrivateTable, seat: int, html: str) -> None:
+    shown = card_labels_in(html, table.variant)
+    leaked = shown - may_see(table, seat)
+    assert not leaked, f"seat {seat} was sent another seat's cards: {sorted(leaked)}"
+
+
+def screen_sent_to(seat: int, table: PrivateTable, phone: Client) -> str:
+    """What seat's event stream sends when the table changes (the same function the stream uses)."""
+    request = phone.get(reverse("table_play", args=[table.pk])).wsgi_request
+    html, _, _ = views_tables._screen_html(request, table.pk, seat, -1)
+    return html
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_a_whole_hand_with_a_person_in_every_seat_sends_each_phone_only_its_own_cards(variant_id):
+    table, phones = open_table(variant_id)
+    actions = 0
+    while True:
+        table.refresh_from_db()
+        state = from_json(table.state)
+        if state.result is not None:
+            break
+        seat = state.to_act
+        form = {**form_for(table, seat), "version": str(table.version)}
+        response = phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX)
+        assert response.status_code == 200, response.content.decode()[:2000]
+        table.refresh_from_db()
+        assert_only_own_cards(table, seat, response.content.decode())
+        if actions % 5 == 0 or from_json(table.state).result is not None:  # the others' streams too
+            for other, phone in enumerate(phones):
+                assert_only_own_cards(table, other, screen_sent_to(other, table, phone))
+                page = phone.get(reverse("table_play", args=[table.pk])).content.decode()
+                assert_only_own_cards(table, other, page)
+        actions += 1
+    assert table.hands
+    assert actions > state.variant.seats
+
+
+def test_the_table_page_shows_the_phones_own_hand():
+    table, phones = open_table()
+    hand = seat_view(from_json(table.state), 2).hand
+    page = phones[2].get(reverse("table_play", args=[table.pk])).content.decode()
+    assert {card_name(c) for c in hand} <= card_labels_in(page, "classic")
+    assert "Friend 2 (you)" in page
+
+
+def test_an_action_out_of_turn_or_stale_is_refused_in_words():
+    table, phones = open_table()
+    state = from_json(table.state)
+    other = (state.to_act + 1) % 4
+    response = phones[other].post(
+        reverse("table_act", args=[table.pk]), {"bid": "pass", "version": str(table.version)}, **HTMX
+    )
+    assert response.status_code == 409
+    assert escape(NOT_YOUR_TURN) in response.content.decode()
+    seat = state.to_act
+    form = {**form_for(table, seat), "version": str(table.version)}
+    assert phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
+    again = phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX)
+    assert again.status_code == 409
+    assert escape(STALE) in again.content.decode()
+    assert PrivateTable.objects.get(pk=table.pk).version == table.version + 1
+
+
+def test_a_forged_seat_cookie_is_refused_in_words():
+    table, _ = open_table()
+    forged = Client()
+    forged.cookies[f"table-{table.pk}"] = "not-signed"
+    response = forged.get(reverse("table_play", args=[table.pk]))
+    assert response.status_code == 403
+    assert escape(views_tables.FORGED) in response.content.decode()
+    guessed = Client()
+    guessed.cookies[f"table-{table.pk}"] = signing.dumps(
+        {"t": table.pk, "s": 1, "k": "guess"}, salt=views_tables.SEAT_SALT
+    )
+    assert escape(NOT_SEATED) in guessed.get(reverse("table_play", args=[table.pk])).content.decode()
+
+
+def test_a_full_table_and_a_taken_seat_are_refused_in_words():
+    table, _ = open_table()
+    late = Client()
+    response = late.post(reverse("table_take", args=[table.link_token, 1]), {"name": "Late"})
+    assert response.status_code == 409
+    assert escape(SEAT_TAKEN) in response.content.decode()
+
+
+def test_a_removed_player_is_refused_and_the_old_link_stops_working():
+    table, phones = open_table()
+    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "3"})
+    assert TableSeat.objects.get(table=table, seat=3).kind == TableSeat.OPEN
+    response = phones[3].get(reverse("table_play", args=[table.pk]))
+    assert response.status_code == 403
+    assert escape(NOT_SEATED) in response.content.decode()
+    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "new-link"})
+    old = Client().get(reverse("table_join", args=[table.link_token]))
+    assert old.status_code == 404
+    assert "replaced by its host" in old.content.decode()
+
+
+def test_only_the_host_ends_the_table_and_then_nothing_is_played():
+    table, phones = open_table()
+    refused = phones[1].post(reverse("table_host", args=[table.pk]), {"action": "end"}, **HTMX)
+    assert "Only the table" in refused.content.decode()
+    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "end"})
+    seat = from_json(table.state).to_act
+    form = {**form_for(table, seat), "version": str(PrivateTable.objects.get(pk=table.pk).version)}
+    response = phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX)
+    assert "ended this table" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"card": "X" * 100_000, "version": "1"},
+        {"bid": "<script>", "version": "nan"},
+        {"version": "99999999999999999999999"},
+        {},
+    ],
+)
+def test_huge_or_malformed_actions_are_refused_in_words(form):
+    table, phones = open_table()
+    seat = from_json(table.state).to_act
+    response = phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX)
+    assert response.status_code == 409
+    assert 'role="alert"' in response.content.decode()
+    assert PrivateTable.objects.get(pk=table.pk).version == table.version
+
+
+def test_a_short_code_finds_the_table_and_a_wrong_one_is_told():
+    table, _ = open_table()
+    found = Client().get(reverse("table_code"), {"code": table.code.lower()})
+    assert found["Location"] == reverse("table_join", args=[table.link_token])
+    wrong = Client().get(reverse("table_code"), {"code": "ZZZ"})
+    assert wrong.status_code == 404
+    assert "No open table has that code" in wrong.content.decode()
+
+
+def test_the_qr_code_is_an_image_of_the_link():
+    table, _ = open_table()
+    response = Client().get(reverse("table_qr", args=[table.link_token]))
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+
+
+def test_the_event_stream_sends_the_seats_screen_then_the_next_change():
+    table, phones = open_table(bots=2)
+    cookie = phones[0].cookies[f"table-{table.pk}"].value
+    seat = 0
+
+    async def listen() -> list[str]:
+        client = AsyncClient()
+        client.cookies[f"table-{table.pk}"] = cookie
+        response = await client.get(reverse("table_events", args=[table.pk]))
+        assert response["Content-Type"] == "text/event-stream"
+        chunks: list[str] = []
+        stream = response.streaming_content.__aiter__()
+        while sum("event: screen" in chunk for chunk in chunks) < 2:
+            chunk = await asyncio.wait_for(stream.__anext__(), 10)
+            chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+            if len(chunks) == 2:  # the screen as it stands: now another phone acts
+                await sync_to_async(_someone_acts)(table, phones)
+        await stream.aclose()
+        return chunks
+
+    chunks = asyncio.run(listen())
+    assert chunks[0].startswith("retry:")
+    table.refresh_from_db()
+    assert_only_own_cards(table, seat, "".join(chunks))
+    assert f'data-version="{table.version}"' in chunks[-1]
+
+
+def _someone_acts(table: PrivateTable, phones: list[Client]) -> None:
+    table.refresh_from_db()
+    seat = from_json(table.state).to_act
+    form = {**form_for(table, seat), "version": str(table.version)}
+    assert phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
