@@ -70,6 +70,10 @@ def table_read(table_id: int) -> TableRead | None:
     )
 
 
+def current_version(table_id: int) -> int | None:
+    return PrivateTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
 def table_by_link(token: str) -> PrivateTable | None:
     return PrivateTable.objects.filter(link_token=token).first() if len(token) <= 32 else None
 

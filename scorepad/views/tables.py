@@ -31,7 +31,14 @@ from ..forms.practice import variant_from
 from ..forms.tables import TableForm
 from ..models import PrivateTable
 from ..pages.tables import QUICK_WORDS, table_screen
-from ..selectors.tables import TableRead, seat_of_account, table_by_code, table_by_link, table_read
+from ..selectors.tables import (
+    TableRead,
+    current_version,
+    seat_of_account,
+    table_by_code,
+    table_by_link,
+    table_read,
+)
 from ..services.tables import (
     NOT_SEATED,
     TableBusy,
@@ -335,16 +342,18 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         await sync_to_async(table_bus.mark_present)(table_id, seat)
         await sync_to_async(table_back)(table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
-        version = -1
+        version, changed = -1, True
         while True:
-            html, version, ended = await sync_to_async(_screen_html)(request, table_id, seat, version)
-            if html:
-                yield sse_event("screen", html)
-            if ended:
-                return
-            if not await listener.wait(EVENT_WAIT_SECONDS):
+            if changed:
+                html, version, ended = await sync_to_async(_screen_html)(request, table_id, seat, version)
+                if html:
+                    yield sse_event("screen", html)
+                if ended:
+                    return
+            changed = await listener.wait(EVENT_WAIT_SECONDS)
+            if not changed:  # quiet: say this phone is here; draw again only if a message was missed
                 yield ": still here\n\n"
-                await sync_to_async(_keep_going)(table_id, seat)
+                changed = await sync_to_async(_keep_going)(table_id, seat, version)
     except asyncio.CancelledError:
         raise
     finally:
@@ -368,10 +377,12 @@ def sse_text(words: str) -> str:
     return f'<p class="notice" role="alert">{words}</p>'
 
 
-def _keep_going(table_id: int, seat: int) -> None:
-    """Every few seconds: this seat is here, and a seat overdue past the grace gets its bot."""
+def _keep_going(table_id: int, seat: int, shown: int) -> bool:
+    """Every few quiet seconds: this seat is here, a seat overdue past the grace gets its bot, and
+    whether the table moved past the version this phone shows (a message lost with Redis down)."""
     table_bus.mark_present(table_id, seat)
     with suppress(TableRefused):  # another phone's stream got there first, or the bots are busy
         table_cover_overdue(
             table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
         )
+    return current_version(table_id) != shown
