@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections import defaultdict
 from contextlib import suppress
 
@@ -143,14 +142,18 @@ async def _relay(url: str) -> None:
             await asyncio.sleep(1)
 
 
-def mark_present(table_id: int, seat: int) -> None:
+def mark_present(table_id: int, seat: int, connection: str) -> None:
+    """``seat``'s phone is connected now, by the stream ``connection``."""
     with suppress(*CACHE_ERRORS):
-        cache.set(f"table:{table_id}:seat:{seat}:seen", time.time(), PRESENCE_SECONDS * 2)
+        cache.set(f"table:{table_id}:seat:{seat}:seen", connection, PRESENCE_SECONDS * 2)
 
 
-def forget_present(table_id: int, seat: int) -> None:
+def forget_present(table_id: int, seat: int, connection: str) -> None:
+    """The stream ``connection`` closed: the seat is away, unless a newer stream (a reload) marked it."""
+    key = f"table:{table_id}:seat:{seat}:seen"
     with suppress(*CACHE_ERRORS):
-        cache.delete(f"table:{table_id}:seat:{seat}:seen")
+        if cache.get(key) == connection:
+            cache.delete(key)
 
 
 def present(table_id: int, seat: int) -> bool:

@@ -9,7 +9,8 @@ seat's screen: no phone is ever sent anything but its own seat's view.
 
 from __future__ import annotations
 
-import asyncio
+import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import segno
 from asgiref.sync import sync_to_async
 from django.core import signing
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -330,6 +332,10 @@ async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     if isinstance(seated, HttpResponse):
         return seated
     _, seat = seated
+    if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the screen once, then
+        # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
+        html, _, _ = await sync_to_async(_screen_html)(request, table_id, seat, -1)
+        return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
     response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
@@ -338,11 +344,12 @@ async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 
 async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> AsyncIterator[str]:
     listener = await table_bus.listen(table_id)
+    connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     try:
-        await sync_to_async(table_bus.mark_present)(table_id, seat)
+        await sync_to_async(table_bus.mark_present)(table_id, seat, connection)
         await sync_to_async(table_back)(table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
-        version, changed = -1, True
+        version, changed, marked = -1, True, time.monotonic()
         while True:
             if changed:
                 html, version, ended = await sync_to_async(_screen_html)(request, table_id, seat, version)
@@ -351,13 +358,15 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
                 if ended:
                     return
             changed = await listener.wait(EVENT_WAIT_SECONDS)
-            if not changed:  # quiet: say this phone is here; draw again only if a message was missed
+            if not changed:
                 yield ": still here\n\n"
-                changed = await sync_to_async(_keep_going)(table_id, seat, version)
-    except asyncio.CancelledError:
-        raise
+            if not changed or time.monotonic() - marked > EVENT_WAIT_SECONDS:
+                # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
+                missed = await sync_to_async(_keep_going)(table_id, seat, version, connection)
+                changed, marked = changed or missed, time.monotonic()
     finally:
         listener.close()
+        table_bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
 
 
 def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int, shown: int) -> tuple[str, int, bool]:
@@ -377,10 +386,10 @@ def sse_text(words: str) -> str:
     return f'<p class="notice" role="alert">{words}</p>'
 
 
-def _keep_going(table_id: int, seat: int, shown: int) -> bool:
+def _keep_going(table_id: int, seat: int, shown: int, connection: str) -> bool:
     """Every few quiet seconds: this seat is here, a seat overdue past the grace gets its bot, and
     whether the table moved past the version this phone shows (a message lost with Redis down)."""
-    table_bus.mark_present(table_id, seat)
+    table_bus.mark_present(table_id, seat, connection)
     with suppress(TableRefused):  # another phone's stream got there first, or the bots are busy
         table_cover_overdue(
             table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
