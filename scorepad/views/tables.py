@@ -244,7 +244,8 @@ def _write(
     try:
         write(PrivateTable(pk=read.id), seat)
     except TableRefused as error:
-        refused, status = str(error), 503 if isinstance(error, TableBusy) else 409
+        # Shown in place at the decision (htmx swaps a 200 only); bots busy says when to retry.
+        refused, status = str(error), 503 if isinstance(error, TableBusy) else 200
     if not request.htmx:
         if refused:
             request.session[NOTICE_KEY] = refused
