@@ -30,6 +30,7 @@ class Migration(migrations.Migration):
                 ('grace_seconds', models.PositiveSmallIntegerField(default=60)),
                 ('turn_since', models.DateTimeField(blank=True, null=True)),
                 ('bot_cpu_seconds', models.FloatField(default=0.0)),
+                ('person_writes', models.PositiveIntegerField(default=0)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
                 ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scorepad.game')),

@@ -24,6 +24,9 @@ __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "PrivateTable", "TableMessage", "Tabl
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 6  # 25**6 ≈ 244 million codes; guesses are limited like log-ins
 GRACE_DEFAULT = 60  # seconds a player who is away is waited for at their turn
+# What one table's bots may cost in CPU seconds (an expert move costs up to a second): a few hours'
+# play, far past a family's evening, and a bound on what one link can spend.
+TABLE_BOT_CPU_LIMIT = 3_600.0
 
 
 def new_link_token() -> str:
@@ -64,6 +67,7 @@ class PrivateTable(models.Model):
     # When the seat to act was first asked (a player away longer than the grace gets a bot for now).
     turn_since = models.DateTimeField(null=True, blank=True)
     bot_cpu_seconds = models.FloatField(default=0.0)  # what the table's bots have cost so far
+    person_writes = models.PositiveIntegerField(default=0)  # the people's actions stored (a check)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -119,6 +119,8 @@ def _bids(view: SeatView) -> tuple[tuple[str, str], ...]:
 def _headline(table: TableRead, to_act: int | None, names: list[str], seat: int, over: bool) -> str:
     if table.ended:
         return "The host has ended this table."
+    if table.bots_stopped and to_act is not None and table.seats[to_act].kind != "person":
+        return "This table's bots have thought as much as one table may: start a new table to play on."
     if over:
         return "The hand is over." + (" The game is over." if table.finished else " Deal the next one.")
     if to_act == seat:

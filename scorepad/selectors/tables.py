@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from ..models import PrivateTable, TableMessage, TableSeat
-from ..models.tables import CODE_ALPHABET, CODE_LENGTH
+from ..models.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_BOT_CPU_LIMIT
 
 MESSAGES_SHOWN = 3  # the latest quick messages a table shows
 
@@ -41,6 +41,7 @@ class TableRead:
     grace_seconds: int
     seats: tuple[SeatRead, ...]
     messages: tuple[tuple[int, str], ...]  # (seat, message key), newest first
+    bots_stopped: bool = False  # the table's bots have cost all they may
 
 
 def table_read(table_id: int) -> TableRead | None:
@@ -67,6 +68,7 @@ def table_read(table_id: int) -> TableRead | None:
         grace_seconds=table.grace_seconds,
         seats=seats,
         messages=tuple(said),
+        bots_stopped=table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT,
     )
 
 

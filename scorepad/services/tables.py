@@ -11,7 +11,9 @@ the table and its version only, and each phone's stream draws its own seat's vie
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,7 +33,7 @@ from ..engine.log import hand_line
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, get_variant
 from ..models import Household, PrivateTable, TableMessage, TableSeat
-from ..models.tables import new_claim_key, new_code, new_link_token
+from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from . import ServiceError
 from .practice import new_seed, refusal_words
 
@@ -39,15 +41,9 @@ STALE = "That was already played, or the table moved on: here is the table as it
 NOT_YOUR_TURN = "It is not your turn: here is the table as it stands."
 ENDED = "The host has ended this table: no more play here."
 NOT_SEATED = "You have no seat at this table (yours was opened or you were removed): take an open seat."
-BOTS_GONE = "The bots could not think just now: nothing was changed. Please try again."
-BOTS_BUSY = "The bots are busy at other tables: nothing was changed. Try again in a moment."
 SEAT_TAKEN = "Someone else took that seat just now: choose another."
 HOST_ONLY = "Only the table's host can do that."
 BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
-TOO_COSTLY = "This table's bots have thought as much as one table may: start a new table to play on."
-# What one table's bots may cost in CPU seconds (an expert move costs up to a second): a few hours'
-# play, far past a family's evening, and a bound on what one link can spend.
-TABLE_BOT_CPU_LIMIT = 3_600.0
 GRACE_CHOICES = (15, 30, 60, 120, 300)
 COVER_STRENGTH = DEFAULT_STRENGTH  # the bot that plays for a player who is away
 # The fixed quick messages: no free chat at a table of strangers' phones.
@@ -60,14 +56,11 @@ QUICK_MESSAGES = {
     "gg": "Good game",
 }
 HOST_SEAT = 0
+log = logging.getLogger(__name__)
 
 
 class TableRefused(ServiceError):
     """An action refused (stale, out of turn, illegal, not allowed); nothing was changed."""
-
-
-class TableBusy(TableRefused):
-    retry_after = 2  # seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +140,7 @@ def table_open(
             for number, plan in enumerate(plans[1:], start=1)
         ),
     ]
-    state = new_game(variant, settings, deal_rng(seed, 0))
-    _play_on(table, rows, state)
+    _set_state(table, new_game(variant, settings, deal_rng(seed, 0)))
     for _attempt in range(5):  # a short code already in use: draw another
         try:
             with transaction.atomic():
@@ -162,7 +154,7 @@ def table_open(
             table.code = new_code()
     else:  # pragma: no cover - five codes in a row taken
         raise TableRefused("Could not find a free table code just now: please try again.")
-    return table, Claim(table.pk, 0, rows[0].claim_key)
+    return _bots_move(table), Claim(table.pk, 0, rows[0].claim_key)
 
 
 def table_take_seat(
@@ -230,11 +222,10 @@ def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswe
     except (AnswerError, IllegalAction) as error:
         raise TableRefused(refusal_words(view, answer, error)) from None
     if rows[seat].covered:  # back at the table: the bot steps aside at once
-        rows[seat].covered = False
         TableSeat.objects.filter(pk=rows[seat].pk).update(covered=False)
-    spent = _play_on(table, rows, state)
-    _save(table, changed_from=table.version, spent=spent)
-    return table
+    _set_state(table, state)
+    _save(table, changed_from=table.version, person=True)  # the others see this card now
+    return _bots_move(table)
 
 
 def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
@@ -248,10 +239,9 @@ def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateT
         raise TableRefused("This hand is not over yet.")
     if table.finished:
         raise TableRefused("The game is over: the host can start a new table.")
-    state = next_hand(state, deal_rng(table.seed, state.hand_number + 1))
-    spent = _play_on(table, rows, state)
-    _save(table, changed_from=table.version, spent=spent)
-    return table
+    _set_state(table, next_hand(state, deal_rng(table.seed, state.hand_number + 1)))
+    _save(table, changed_from=table.version, person=True)
+    return _bots_move(table)
 
 
 def table_cover_overdue(
@@ -271,11 +261,16 @@ def table_cover_overdue(
     row = rows[seat]
     if row.kind == TableSeat.BOT or row.covered or (row.kind == TableSeat.PERSON and present(seat)):
         return None
-    row.covered = True
     TableSeat.objects.filter(pk=row.pk).update(covered=True)
-    spent = _play_on(table, rows, state)
-    _save(table, changed_from=table.version, spent=spent)
-    return table
+    before = table.version
+    moved = _bots_move(table)
+    return moved if moved.version != before else None
+
+
+def table_bots_catch_up(*, table: PrivateTable) -> PrivateTable:
+    """The bots take their turn if it is theirs and they have not (they were busy when it came):
+    asked by the phones' streams from time to time."""
+    return _bots_move(PrivateTable.objects.get(pk=table.pk))
 
 
 def table_back(*, table: PrivateTable, seat: int) -> bool:
@@ -358,30 +353,47 @@ def bot_strengths(rows: Sequence[TableSeat]) -> dict[int, str]:
     }
 
 
-def _play_on(table: PrivateTable, rows: Sequence[TableSeat], state: HandState) -> float:
-    """The bots play on to a person's turn (where ``bot_pool`` says; no transaction open); the new
-    state is set on ``table``, not saved. What they cost, in CPU seconds."""
-    strengths = bot_strengths(rows)
-    seconds = 0.0
-    if strengths and state.to_act in strengths:
-        if table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
-            raise TableRefused(TOO_COSTLY)
+BUSY_TRIES, BUSY_WAIT = 5, 0.2  # the bots busy at other tables: asked again this often, this long apart
+
+
+def _bots_move(table: PrivateTable) -> PrivateTable:
+    """The bots (and bots covering for people away) play on to a person's turn, and it is stored.
+
+    Called once a person's write is stored and told, so the other phones see a card at once and the
+    bots' answers right after; no transaction is open while they think (``bot_pool``). Bots busy at
+    other tables are asked again a few times; still busy (or the table's CPU spent), the table waits
+    at the bot's turn and the phones' streams ask again (``table_bots_catch_up``). The table as stored."""
+    for _attempt in range(BUSY_TRIES):
+        state = from_json(table.state)
+        strengths = bot_strengths(list(TableSeat.objects.filter(table=table)))
+        if table.ended or state.to_act not in strengths or table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
+            return table
         try:
             played = bot_pool.table_play_on(to_json(state), strengths, table.seed)
-        except GameStopped as error:
-            raise TableRefused(f"A bot broke the rules ({error}); nothing was changed.") from None
         except bot_pool.BotsBusy:
-            raise TableBusy(BOTS_BUSY) from None
-        except bot_pool.BrokenProcessPool:
-            raise TableRefused(BOTS_GONE) from None
-        state, seconds = from_json(played.state), played.seconds
+            time.sleep(BUSY_WAIT)
+            table = PrivateTable.objects.get(pk=table.pk)
+            continue
+        except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours, or a bot process died
+            log.warning("table %s: the bots could not play on (%s)", table.pk, error)
+            return table
+        _set_state(table, from_json(played.state))
+        try:
+            _save(table, changed_from=table.version, spent=played.seconds)
+        except TableRefused:  # someone else moved the table on meanwhile (the host ended it)
+            return PrivateTable.objects.get(pk=table.pk)
+        return table
+    return table
+
+
+def _set_state(table: PrivateTable, state: HandState) -> None:
+    """Put ``state`` on ``table`` (not saved): when the turn passed, and the hand's record once it ends."""
     before = from_json(table.state) if table.state else None
     table.state = to_json(state)
     if before is None or before.to_act != state.to_act or before.hand_number != state.hand_number:
         table.turn_since = timezone.now()
     if state.result is not None and (before is None or before.result is None):
         _record_hand(table, state)
-    return seconds
 
 
 def _record_hand(table: PrivateTable, state: HandState) -> None:
@@ -426,7 +438,7 @@ def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
     return table
 
 
-def _save(table: PrivateTable, *, changed_from: int, spent: float) -> None:
+def _save(table: PrivateTable, *, changed_from: int, spent: float = 0.0, person: bool = False) -> None:
     """Store the play at the next version if the stored one is still ``changed_from`` (one
     statement: a write that lost the race matches no row and is refused as stale)."""
     now = timezone.now()
@@ -440,6 +452,7 @@ def _save(table: PrivateTable, *, changed_from: int, spent: float) -> None:
             turn_since=table.turn_since,
             version=changed_from + 1,
             bot_cpu_seconds=F("bot_cpu_seconds") + spent,
+            person_writes=F("person_writes") + int(person),
             updated_at=now,
         ):
             raise TableRefused(STALE)

@@ -43,10 +43,10 @@ from ..selectors.tables import (
 )
 from ..services.tables import (
     NOT_SEATED,
-    TableBusy,
     TableRefused,
     table_act,
     table_back,
+    table_bots_catch_up,
     table_cover_overdue,
     table_end,
     table_new_link,
@@ -240,19 +240,18 @@ def _write(
     if isinstance(seated, HttpResponse):
         return seated
     read, seat = seated
-    refused, status = "", 200
+    refused = ""
     try:
         write(PrivateTable(pk=read.id), seat)
     except TableRefused as error:
-        # Shown in place at the decision (htmx swaps a 200 only); bots busy says when to retry.
-        refused, status = str(error), 503 if isinstance(error, TableBusy) else 200
+        refused = str(error)  # shown in place at the decision (htmx swaps a 200 only)
     if not request.htmx:
         if refused:
             request.session[NOTICE_KEY] = refused
         return redirect("table_play", table_id)
     after = table_read(table_id)
     assert after is not None
-    return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused), status=status)
+    return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused))
 
 
 @require_POST
@@ -391,6 +390,7 @@ def _keep_going(table_id: int, seat: int, shown: int, connection: str) -> bool:
     """Every few quiet seconds: this seat is here, a seat overdue past the grace gets its bot, and
     whether the table moved past the version this phone shows (a message lost with Redis down)."""
     table_bus.mark_present(table_id, seat, connection)
+    table_bots_catch_up(table=PrivateTable(pk=table_id))  # bots that were busy when their turn came
     with suppress(TableRefused):  # another phone's stream got there first, or the bots are busy
         table_cover_overdue(
             table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)

@@ -7,12 +7,13 @@ from datetime import timedelta
 
 import pytest
 
-from scorepad import table_bus
+from scorepad import bot_pool, table_bus
 from scorepad.engine.answers import ANSWER_KEYS, FormAnswer, answer_json, read_form_answer
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.models import PrivateTable, TableSeat
+from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
 from scorepad.services import tables as service
 from scorepad.services.tables import (
     ENDED,
@@ -20,11 +21,11 @@ from scorepad.services.tables import (
     NOT_SEATED,
     NOT_YOUR_TURN,
     SEAT_TAKEN,
-    TOO_COSTLY,
     SeatPlan,
     TableRefused,
     table_act,
     table_back,
+    table_bots_catch_up,
     table_cover_overdue,
     table_end,
     table_new_link,
@@ -59,6 +60,12 @@ def said(table: PrivateTable, seat: int, data: dict[str, str]) -> FormAnswer:
     return read_form_answer(seat_view(from_json(table.state), seat), data)
 
 
+def play(table: PrivateTable, seat: int) -> PrivateTable:
+    """``seat`` answers what the heuristic bot would, on the table's version."""
+    answer = said(table, seat, form_for(table, seat))
+    return table_act(table=table, seat=seat, version=table.version, answer=answer)
+
+
 def everyone_seated(variant_id: str, seed: int = 7) -> PrivateTable:
     """A table with a person in every seat: the host, then guests in each open seat."""
     seats = get_variant(variant_id).seats
@@ -80,9 +87,7 @@ def test_people_in_every_seat_play_a_whole_hand_each_on_their_turn(variant_id, t
     versions = [table.version]
     while from_json(table.state).result is None:
         seat = from_json(table.state).to_act
-        table = table_act(
-            table=table, seat=seat, version=table.version, answer=said(table, seat, form_for(table, seat))
-        )
+        table = play(table, seat)
         versions.append(table.version)
     stored = PrivateTable.objects.get(pk=table.pk)
     assert versions == list(range(versions[0], versions[0] + len(versions)))  # one version per action
@@ -155,18 +160,14 @@ def test_a_bots_seat_is_taken_between_hands_only():
         seed=5,
     )
     while from_json(table.state).to_act == 0:  # the host plays on; bots answer at once
-        table = table_act(
-            table=table, seat=0, version=table.version, answer=said(table, 0, form_for(table, 0))
-        )
+        table = play(table, 0)
         if from_json(table.state).result is None and len(from_json(table.state).auction) >= 1:
             break
     if from_json(table.state).result is None:
         with pytest.raises(TableRefused, match="between hands"):
             table_take_seat(table=table, seat=1, name="Bo", user=None, holding=None)
     while from_json(table.state).result is None:
-        table = table_act(
-            table=table, seat=0, version=table.version, answer=said(table, 0, form_for(table, 0))
-        )
+        table = play(table, 0)
     table_take_seat(table=table, seat=1, name="Bo", user=None, holding=None)
     assert TableSeat.objects.get(table=table, seat=1).kind == TableSeat.PERSON
 
@@ -205,9 +206,7 @@ def test_an_open_seat_is_waited_for_then_a_bot_plays_it():
     )
     state = from_json(table.state)
     if state.to_act == 0:
-        table = table_act(
-            table=table, seat=0, version=table.version, answer=said(table, 0, form_for(table, 0))
-        )
+        table = play(table, 0)
     waiting = from_json(table.state).to_act
     PrivateTable.objects.filter(pk=table.pk).update(turn_since=table.turn_since - timedelta(seconds=61))
     covered = table_cover_overdue(table=table, present=lambda _: False)
@@ -237,7 +236,7 @@ def test_a_removed_player_is_refused_and_their_seat_opens():
     assert row.claim_key != key
     if from_json(table.state).to_act == 2:
         with pytest.raises(TableRefused) as refused:
-            table_act(table=table, seat=2, version=table.version, answer=said(table, 2, form_for(table, 2)))
+            play(table, 2)
         assert str(refused.value) == NOT_SEATED
 
 
@@ -286,14 +285,12 @@ def test_the_next_hand_is_dealt_once_the_hand_is_over():
         table_next_hand(table=table, seat=0, version=table.version)
     while from_json(table.state).result is None:
         seat = from_json(table.state).to_act
-        table = table_act(
-            table=table, seat=seat, version=table.version, answer=said(table, seat, form_for(table, seat))
-        )
+        table = play(table, seat)
     table = table_next_hand(table=table, seat=1, version=table.version)
     assert from_json(table.state).hand_number == 1
 
 
-def test_the_tables_bots_count_their_cost_and_stop_at_the_tables_limit(monkeypatch):
+def test_the_tables_bots_count_their_cost_and_stop_at_the_tables_limit():
     table, _ = table_open(
         host_user=None,
         host_name="Ann",
@@ -302,16 +299,15 @@ def test_the_tables_bots_count_their_cost_and_stop_at_the_tables_limit(monkeypat
         seed=9,
     )
     while from_json(table.state).result is None:
-        table = table_act(
-            table=table, seat=0, version=table.version, answer=said(table, 0, form_for(table, 0))
-        )
-    assert PrivateTable.objects.get(pk=table.pk).bot_cpu_seconds > 0
-    PrivateTable.objects.filter(pk=table.pk).update(bot_cpu_seconds=service.TABLE_BOT_CPU_LIMIT)
-    dealer_next = from_json(table.state).dealer + 1
-    if dealer_next % 4 != 0:  # the next hand starts with a bot: refused before it thinks
-        with pytest.raises(TableRefused) as refused:
-            table_next_hand(table=table, seat=0, version=table.version)
-        assert str(refused.value) == TOO_COSTLY
+        table = play(table, 0)
+    spent = PrivateTable.objects.get(pk=table.pk).bot_cpu_seconds
+    assert spent > 0
+    PrivateTable.objects.filter(pk=table.pk).update(bot_cpu_seconds=TABLE_BOT_CPU_LIMIT)
+    table = table_next_hand(table=table, seat=0, version=table.version)  # dealt: the deal is no bot's
+    state = from_json(table.state)
+    if state.to_act != 0:  # a bot's turn: it does not think, the table says why and waits
+        assert table.bot_cpu_seconds == TABLE_BOT_CPU_LIMIT
+        assert (state.auction, state.hand_number) == ([], 1)
 
 
 def test_bad_choices_at_the_start_are_refused_in_words():
@@ -328,3 +324,43 @@ def test_bad_choices_at_the_start_are_refused_in_words():
         )
     with pytest.raises(TableRefused):
         table_open(host_user=None, host_name="Ann", variant_id="pinochle-9000")
+
+
+def test_a_persons_card_is_stored_and_told_before_the_bots_answer_it(told):
+    table, _ = table_open(
+        host_user=None,
+        host_name="Ann",
+        variant_id="classic",
+        seats=[SeatPlan(TableSeat.OPEN), *[SeatPlan(TableSeat.BOT, strength="easy")] * 3],
+        seed=21,
+    )
+    before, heard = table.version, len(told)
+    table = play(table, 0)
+    stored = PrivateTable.objects.get(pk=table.pk)
+    assert stored.person_writes == 1
+    assert stored.version == before + 2  # the person's answer, then the bots' answers to it
+    assert told[heard:] == [table.pk, table.pk]
+
+
+def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch):
+    table, _ = table_open(
+        host_user=None,
+        host_name="Ann",
+        variant_id="classic",
+        seats=[SeatPlan(TableSeat.OPEN), *[SeatPlan(TableSeat.BOT, strength="easy")] * 3],
+        seed=21,
+    )
+    real = bot_pool.table_play_on
+
+    def busy(*args, **kwargs):
+        raise bot_pool.BotsBusy
+
+    monkeypatch.setattr(bot_pool, "table_play_on", busy)
+    monkeypatch.setattr(service, "BUSY_WAIT", 0)
+    table = play(table, 0)
+    waiting = PrivateTable.objects.get(pk=table.pk)
+    assert from_json(waiting.state).to_act != 0  # the answer is stored; the bots' turn waits
+    assert waiting.person_writes == 1
+    monkeypatch.setattr(bot_pool, "table_play_on", real)
+    caught_up = table_bots_catch_up(table=table)
+    assert from_json(caught_up.state).to_act == 0

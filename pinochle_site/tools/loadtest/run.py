@@ -49,12 +49,13 @@ from django.urls import reverse
 from pinochle_site import gunicorn_conf
 from scorepad.engine.match import percentile
 from scorepad.engine.variants import VARIANTS
-from scorepad.models import Game, Household, PracticeGame
+from scorepad.models import Game, Household, PracticeGame, PrivateTable
 from scorepad.selectors.games import game_score
 from scorepad.services.games import game_start
 from scorepad.services.households import household_create, player_create
 
 from .browser import Browser, BrowserError, Form, Response, read_forms
+from .tables import TableStats, server_cpu_seconds, table_pair
 
 HOST = "127.0.0.1"
 # Games that never end within a run (a game that does is replaced by a new one).
@@ -99,6 +100,7 @@ class Options:
     practice_strength: str = "expert"
     # What the visitors do on their turns, and how often: (kind, weight) of ``MIX_KINDS``.
     practice_mix: tuple[tuple[str, float], ...] = ONLY_MOVES
+    tables: int = 0  # private tables meanwhile: two people (phones on event streams) and two bots each
     seed: int = 1
     keep: bool = False
 
@@ -137,6 +139,9 @@ class Stats:
     # What the practice visitors asked for (with a mix): moves, hints, reviews, review polls,
     # concede offers seen.
     practice_asked: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    tables: TableStats = field(default_factory=TableStats)
+    server_cpu: float = 0.0  # the server's CPU seconds over the timed run (with --tables)
+    idle_cpu: float = 0.0  # the server's CPU seconds while the tables' phones sat idle
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -179,6 +184,17 @@ class Report:
     alone_ms: dict[str, float] | None = None
     alone_errors: int = 0
     slowdown: float = 0.0
+    # Private tables (--tables): phones, a card's time to the other person's phone, writes
+    # acknowledged and lost, errors, and the server's CPU per connected phone.
+    tables: int = 0
+    table_phones: int = 0
+    card_to_other_ms: dict[str, float] | None = None
+    table_post_ms: dict[str, float] | None = None
+    table_writes: int = 0
+    table_lost: list[str] = field(default_factory=list)
+    table_errors: list[str] = field(default_factory=list)
+    cpu_ms_per_phone_second: float = 0.0
+    idle_cpu_ms_per_phone_second: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -189,6 +205,8 @@ class Report:
             and (self.unacknowledged == 0 or self.window is not None)
             and self.errors_outside_window == 0
             and not self.totals_differ
+            and not self.table_lost
+            and not self.table_errors
         )
 
 
@@ -248,6 +266,7 @@ def clean_up(players: list[Player], stats: list[Stats]) -> None:
     PracticeGame.objects.filter(
         user__isnull=True, pk__in=[g for s in stats for g in s.practice_games]
     ).delete()
+    PrivateTable.objects.filter(pk__in=[t for s in stats for t in s.tables.acknowledged]).delete()
     sessions = [p.session for p in players] + [key for s in stats for key in s.practice_sessions]
     SessionStore.get_model_class().objects.filter(session_key__in=sessions).delete()
     User.objects.filter(pk__in=users).delete()
@@ -615,10 +634,34 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
         tasks += [practise(index, port, stats, end, options) for index in range(options.practice_players)]
     if options.disrupt and not alone:
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
+    if options.tables and not alone:
+        ends = (time.monotonic() + end, time.monotonic() + end + TABLES_IDLE_SECONDS)
+        think = options.think or 1.0
+        tasks += [
+            table_pair(n, HOST, port, stats.tables, ends, think, options.variants[n % len(options.variants)])
+            for n in range(options.tables)
+        ]
+        tasks.append(_server_cpu(port, stats, end))
     await asyncio.gather(*tasks)
-    stats.ended = stats.now()
+    stats.ended = min(stats.now(), end) if options.tables and not alone else stats.now()
     stats.cpu = time.process_time() - cpu
     return stats
+
+
+TABLES_IDLE_SECONDS = 10.0  # after the run, the tables' phones stay connected this long, idle
+
+
+async def _server_cpu(port: int, stats: Stats, end: float) -> None:
+    """The server's CPU over the timed run, then over the tables' idle seconds."""
+    await asyncio.sleep(max(0.0, stats.warmup - stats.now()))
+    started = server_cpu_seconds(port)
+    await asyncio.sleep(max(0.0, end - stats.now()))
+    ended = server_cpu_seconds(port)
+    stats.server_cpu = ended - started
+    await asyncio.sleep(1.0)  # the last answers go out
+    idle = server_cpu_seconds(port)
+    await asyncio.sleep(TABLES_IDLE_SECONDS - 2.0)
+    stats.idle_cpu = (server_cpu_seconds(port) - idle) / (TABLES_IDLE_SECONDS - 2.0)
 
 
 async def final_totals(players: list[Player], port: int) -> dict[int, list[int] | None]:
@@ -842,7 +885,33 @@ def report(
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)
         if alone_ms and alone_ms["p95"]
         else 0.0,
+        **_tables_report(options, stats, elapsed),
     )
+
+
+def _tables_report(options: Options, stats: Stats, elapsed: float) -> dict[str, Any]:
+    if not options.tables:
+        return {}
+    tables, phones = stats.tables, max(1, stats.tables.phones)
+    stored = dict(PrivateTable.objects.filter(pk__in=tables.acknowledged).values_list("pk", "person_writes"))
+    # The table counts the people's writes in the statement that stores each: one acknowledged and
+    # not counted was lost, one counted twice was applied twice.
+    lost = [
+        f"table {pk}: {count} writes acknowledged, {stored.get(pk)} stored"
+        for pk, count in tables.acknowledged.items()
+        if stored.get(pk) != count
+    ]
+    return {
+        "tables": options.tables,
+        "table_phones": tables.phones,
+        "card_to_other_ms": _percentiles(tables.card_to_other),
+        "table_post_ms": _percentiles(tables.post),
+        "table_writes": sum(tables.acknowledged.values()),
+        "table_lost": lost[:5],
+        "table_errors": tables.errors[:5],
+        "cpu_ms_per_phone_second": round(stats.server_cpu * 1000 / phones / max(elapsed, 0.001), 2),
+        "idle_cpu_ms_per_phone_second": round(stats.idle_cpu * 1000 / phones, 3),
+    }
 
 
 def run(options: Options) -> Report:
@@ -853,7 +922,7 @@ def run(options: Options) -> Report:
     runs: list[Stats] = []
     try:
         with production_server(options.workers) as (port, log):
-            if options.practice_players:
+            if options.practice_players or options.tables:
                 runs.append(asyncio.run(drive(players, port, options, alone=True)))
             runs.append(asyncio.run(drive(players, port, options)))
             shown = asyncio.run(final_totals(players, port))

@@ -193,3 +193,167 @@ def _filled(form: Form, values: dict[str, str]) -> list[tuple[str, str]]:
             continue
         data.append((control.name, values.get(control.name, control.value)))
     return data
+
+
+# ---- private tables under load (``manage.py loadtest --tables N``) ------------------------------
+
+REFUSED = 'class="notice refused"'
+TABLE_SEATS = ["bot:heuristic", "open", "bot:heuristic"]  # seats 2-4: two people and two bots each
+
+
+@dataclass
+class TableStats:
+    """What the tables' phones saw: each card's time to the other person's phone, errors, and every
+    write acknowledged (an answer that showed no refusal) per table, to check none was lost. Every
+    answer is a 200 (a refusal is shown in it): anything else is an error."""
+
+    card_to_other: list[float] = field(default_factory=list)  # seconds
+    post: list[float] = field(default_factory=list)  # seconds
+    errors: list[str] = field(default_factory=list)
+    acknowledged: dict[int, int] = field(default_factory=dict)  # table id: writes acknowledged
+    refused: int = 0
+    phones: int = 0
+
+
+async def table_pair(
+    index: int,
+    host: str,
+    port: int,
+    stats: TableStats,
+    times: tuple[float, float],
+    think: float,
+    variant: str,
+) -> None:
+    """Two people at one table (with two bots), each phone on its event stream, each answering at a
+    person's pace what its latest screen asks until the first of ``times`` (``time.monotonic()``),
+    then both phones connected and idle until the second."""
+    deadline, idle_until = times
+    rng = random.Random(f"table:{index}")
+    # Each phone its own address (TEST-NET-2/3), as phones on their own networks: per-address limits.
+    first = TablePhone(Browser(host, port, extra_headers={"X-Forwarded-For": _address(2 * index)}))
+    second = TablePhone(Browser(host, port, extra_headers={"X-Forwarded-For": _address(2 * index + 1)}))
+    try:
+        await first.open_table(variant, f"Host {index}", TABLE_SEATS)
+        await second.join(first.link_token, 2, f"Guest {index}")
+    except (BrowserError, OSError, StopIteration) as error:
+        stats.errors.append(f"table {index}: could not sit down: {error}")
+        return
+    stats.acknowledged.setdefault(first.table_id, 0)
+    phones = (first, second)
+    seen: list[dict[int, float]] = [{}, {}]  # per phone: version → when its screen arrived
+    latest: list[str] = ["", ""]
+    streams = [phone.stream() for phone in phones]
+    try:
+        for stream in streams:
+            await stream.open()
+        stats.phones += 2
+        readers = [asyncio.create_task(_read(s, seen[n], latest, n)) for n, s in enumerate(streams)]
+        while time.monotonic() < deadline:
+            acted = False
+            for n, phone in enumerate(phones):
+                if not latest[n] or time.monotonic() >= deadline:
+                    continue
+                html, latest[n] = latest[n], ""
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * think)  # a person reads and taps
+                await _answer(phone, html, rng, stats, seen[1 - n])
+                acted = True
+            if not acted:
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(max(0.0, idle_until - time.monotonic()))  # connected, nobody taps
+        for reader in readers:
+            reader.cancel()
+    except (BrowserError, OSError, TimeoutError) as error:
+        stats.errors.append(f"table {first.table_id}: {error}")
+    finally:
+        for stream in streams:
+            await stream.close()
+        for phone in phones:
+            await phone.browser.close()
+
+
+def _address(n: int) -> str:
+    return f"198.51.100.{n % 254 + 1}" if n < 254 else f"203.0.113.{n % 254 + 1}"
+
+
+async def _read(stream: EventStream, seen: dict[int, float], latest: list[str], n: int) -> None:
+    while True:
+        event = await stream.next_event(3_600)
+        if event.name == "screen" and event.version is not None:
+            seen.setdefault(event.version, event.at)
+            latest[n] = event.data
+
+
+async def _answer(
+    phone: TablePhone, html: str, rng: random.Random, stats: TableStats, other_seen: dict[int, float]
+) -> None:
+    """Tap what ``html`` (this phone's latest screen) asks, if anything; time a card to the other."""
+    forms = read_forms(html)
+    form = next((f for f in forms if f.action.endswith(("/act/", "/next/"))), None)
+    if form is None:
+        return
+    version = int(form.named("version")[0].value)
+    data = [(c.name, c.value) for c in form.controls if c.type == "hidden"]
+    kind = "next"
+    if form.action.endswith("/act/"):
+        kind, answer = _choice(form, html, rng)
+        data += answer
+    sent = time.perf_counter()
+    response = await phone.browser.request(
+        "POST", form.action, _encoded(data), "application/x-www-form-urlencoded", {"HX-Request": "true"}
+    )
+    stats.post.append(time.perf_counter() - sent)
+    if response.status != 200:
+        stats.errors.append(f"{form.action}: {response.status}")
+        return
+    if REFUSED in response.text:
+        stats.refused += 1  # stale (the other phone dealt first), or over a limit: nothing applied
+        return
+    stats.acknowledged[phone.table_id] = stats.acknowledged.get(phone.table_id, 0) + 1
+    if kind == "card":
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            arrived = [at for v, at in other_seen.items() if v > version]
+            if arrived:
+                stats.card_to_other.append(min(arrived) - sent)
+                return
+            await asyncio.sleep(0.01)
+        stats.errors.append(f"table {phone.table_id}: a card never reached the other phone")
+
+
+def _encoded(data: list[tuple[str, str]]) -> bytes:
+    from urllib.parse import urlencode
+
+    return urlencode(data).encode()
+
+
+def server_cpu_seconds(port: int) -> float:
+    """CPU seconds used so far by the server listening on ``port`` and every process under it."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    master = None
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read()
+        except OSError:
+            continue
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+        if b"gunicorn" in command and f":{port}".encode() in command:
+            master = pid
+    if master is None:
+        return 0.0
+    family, grew = {master}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(used[pid] for pid in family)
