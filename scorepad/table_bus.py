@@ -2,11 +2,11 @@
 
 A message carries no card and no seat's view: each phone's event stream, on hearing it, reads the
 table and draws its own seat's view (``views.tables``), so nothing of another seat's hand can
-travel in it. On one server the message goes straight to this process's listening streams (an
-in-process broadcast, nothing else to run). With ``CACHE_URL`` set to a Redis (several app
-servers), it is published on a Redis channel and every process, this one included, hands it to its
-own streams from one subscription per process: a card played through server A reaches a phone
-connected to server B.
+travel in it. On one server the message goes straight to this process's listening streams, and to
+the other web workers' through a datagram socket each keeps in VAR_DIR (nothing else to run).
+With ``CACHE_URL`` set to a Redis (several app servers), it is published on a Redis channel and
+every process, this one included, hands it to its own streams from one subscription per process:
+a card played through server A reaches a phone connected to server B.
 
 Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
 when there are several: each stream marks its seat every ``PRESENCE_SECONDS``.
@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import threading
 from collections import defaultdict
 from contextlib import suppress
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
@@ -76,6 +79,8 @@ async def listen(table_id: int) -> Listener:
         _listeners[table_id].add(listener)
     if redis_url():
         _subscribe()
+    else:
+        _open_mailbox()
     return listener
 
 
@@ -88,7 +93,75 @@ def publish(table_id: int) -> None:
             return
         except CACHE_ERRORS as error:  # Redis down: this server's phones still hear it
             log.warning("table %s: could not publish through Redis (%s)", table_id, error)
+    else:
+        _tell_neighbours(table_id)
     deliver(table_id)
+
+
+# -- one machine: the web workers tell each other through their mailboxes --------------------------
+# gunicorn runs several worker processes, each with its own phones' streams. Without Redis each
+# worker that has streams opens a datagram socket in VAR_DIR/table-events (one per process, named
+# by its pid); a change is sent to every other mailbox there, a few bytes each. Nothing else runs.
+
+
+def _mailboxes() -> Path:
+    folder = Path(settings.VAR_DIR) / "table-events"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+_mailbox: socket.socket | None = None
+_mailbox_loop: asyncio.AbstractEventLoop | None = None
+
+
+def _open_mailbox() -> None:
+    """This process's mailbox, read by its event loop (opened with its first stream)."""
+    global _mailbox, _mailbox_loop
+    loop = asyncio.get_running_loop()
+    with _lock:
+        if _mailbox is not None and _mailbox_loop is loop:
+            return
+        path = _mailboxes() / f"{os.getpid()}.sock"
+        with suppress(FileNotFoundError):
+            path.unlink()
+        box = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        box.bind(str(path))
+        box.setblocking(False)
+        if _mailbox is not None:
+            _mailbox.close()
+        _mailbox, _mailbox_loop = box, loop
+    loop.add_reader(box.fileno(), _read_mailbox, box)
+
+
+def _read_mailbox(box: socket.socket) -> None:
+    while True:
+        try:
+            message = box.recv(64)
+        except (BlockingIOError, OSError):
+            return
+        with suppress(ValueError):
+            deliver(int(message))
+
+
+def _tell_neighbours(table_id: int) -> None:
+    """Send the change to every other worker's mailbox on this machine; a dead worker's is removed."""
+    try:
+        boxes = [box for box in _mailboxes().glob("*.sock") if box.stem != str(os.getpid())]
+    except OSError:
+        return
+    if not boxes:
+        return
+    message = str(table_id).encode()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
+        sender.setblocking(False)
+        for box in boxes:
+            try:
+                sender.sendto(message, str(box))
+            except (ConnectionRefusedError, FileNotFoundError):  # its worker is gone
+                with suppress(OSError):
+                    box.unlink()
+            except OSError:  # its mailbox is full: that worker's streams catch up by themselves
+                pass
 
 
 def deliver(table_id: int) -> None:
