@@ -78,7 +78,9 @@ async def listen(table_id: int) -> Listener:
     with _lock:
         _listeners[table_id].add(listener)
     if redis_url():
-        _subscribe()
+        subscribed = _subscribe()
+        with suppress(TimeoutError):  # Redis slow or down: the stream's own checks catch up meanwhile
+            await asyncio.wait_for(subscribed.wait(), SUBSCRIBE_WAIT_SECONDS)
     else:
         _open_mailbox()
     return listener
@@ -185,17 +187,23 @@ def _redis_client(url: str):  # type: ignore[no-untyped-def]
     return client
 
 
-def _subscribe() -> None:
-    """One subscription to the channel per process (per event loop), started with its first stream."""
-    global _subscriber, _subscriber_loop
+_subscribed: asyncio.Event | None = None
+SUBSCRIBE_WAIT_SECONDS = 1.0  # a first stream waits this long at most for the subscription
+
+
+def _subscribe() -> asyncio.Event:
+    """One subscription to the channel per process (per event loop), started with its first stream;
+    the event is set once it listens (a change published before then would not reach it)."""
+    global _subscriber, _subscriber_loop, _subscribed
     loop = asyncio.get_running_loop()
     with _lock:
-        if _subscriber is not None and not _subscriber.done() and _subscriber_loop is loop:
-            return
-        _subscriber, _subscriber_loop = loop.create_task(_relay(redis_url())), loop
+        if _subscriber is None or _subscriber.done() or _subscriber_loop is not loop or _subscribed is None:
+            _subscribed = asyncio.Event()
+            _subscriber, _subscriber_loop = loop.create_task(_relay(redis_url(), _subscribed)), loop
+        return _subscribed
 
 
-async def _relay(url: str) -> None:
+async def _relay(url: str, subscribed: asyncio.Event) -> None:
     """Hand each message of the channel to this process's streams; reconnect if Redis goes away."""
     import redis.asyncio as aioredis
 
@@ -204,6 +212,7 @@ async def _relay(url: str) -> None:
             client = aioredis.Redis.from_url(url)
             async with client.pubsub() as pubsub:
                 await pubsub.subscribe(CHANNEL)
+                subscribed.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         with suppress(ValueError):

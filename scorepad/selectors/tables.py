@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -72,8 +73,22 @@ def table_read(table_id: int) -> TableRead | None:
     )
 
 
-def current_version(table_id: int) -> int | None:
-    return PrivateTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    version: int
+    turn_since: datetime | None
+    grace_seconds: int
+    ended: bool
+
+
+def turn_clock(table_id: int) -> TurnClock | None:
+    """The table's version and how long its turn has waited, in one small read."""
+    row = (
+        PrivateTable.objects.filter(pk=table_id)
+        .values_list("version", "turn_since", "grace_seconds", "status")
+        .first()
+    )
+    return None if row is None else TurnClock(row[0], row[1], row[2], row[3] == PrivateTable.ENDED)
 
 
 def table_by_link(token: str) -> PrivateTable | None:

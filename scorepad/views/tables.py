@@ -23,6 +23,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .. import table_bus
@@ -35,11 +36,11 @@ from ..models import PrivateTable
 from ..pages.tables import QUICK_WORDS, table_screen
 from ..selectors.tables import (
     TableRead,
-    current_version,
     seat_of_account,
     table_by_code,
     table_by_link,
     table_read,
+    turn_clock,
 )
 from ..services.tables import (
     NOT_SEATED,
@@ -69,6 +70,7 @@ NO_SUCH_LINK = (
 )
 NO_SUCH_CODE = "No open table has that code: check the six letters and numbers, or ask for the link."
 FORGED = "This phone's seat pass is not one this table gave: take a seat again from the table's link."
+BOTS_LATE_SECONDS = 2  # a bots' turn still waiting this long: they were busy, ask them again
 EVENT_WAIT_SECONDS = 5  # a stream looks for a player overdue (and says it lives) this often
 
 
@@ -387,12 +389,22 @@ def sse_text(words: str) -> str:
 
 
 def _keep_going(table_id: int, seat: int, shown: int, connection: str) -> bool:
-    """Every few quiet seconds: this seat is here, a seat overdue past the grace gets its bot, and
-    whether the table moved past the version this phone shows (a message lost with Redis down)."""
+    """Every few quiet seconds: this seat is here; whether the table moved past the version this
+    phone shows (a message lost with Redis down); and once a turn has waited a while, bots that were
+    busy when it came take it, and a seat overdue past the grace gets its bot. One small read when
+    nothing is due: an idle phone costs almost nothing."""
     table_bus.mark_present(table_id, seat, connection)
-    table_bots_catch_up(table=PrivateTable(pk=table_id))  # bots that were busy when their turn came
-    with suppress(TableRefused):  # another phone's stream got there first, or the bots are busy
-        table_cover_overdue(
-            table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
-        )
-    return current_version(table_id) != shown
+    clock = turn_clock(table_id)
+    if clock is None or clock.version != shown:
+        return True
+    if clock.ended or clock.turn_since is None:
+        return False
+    waited = (timezone.now() - clock.turn_since).total_seconds()
+    if waited >= BOTS_LATE_SECONDS:
+        table_bots_catch_up(table=PrivateTable(pk=table_id))
+    if waited >= clock.grace_seconds:
+        with suppress(TableRefused):  # another phone's stream got there first
+            table_cover_overdue(
+                table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
+            )
+    return False

@@ -260,3 +260,26 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
     visitor.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await visitor
+
+
+def test_a_short_run_with_private_tables_loses_no_action(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    env["VAR_DIR"] = str(tmp_path)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    tables = ["--tables", "2", "--table-think", "0.3", "--variants", "classic"]
+    run = subprocess.run(
+        [*manage, "loadtest", "--users", "1", "--seconds", "6", "--warmup", "1", *tables, "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["table_phones"] == 4
+    assert report["table_writes"] > 0
+    assert report["table_lost"] == report["table_errors"] == []
+    assert report["card_to_other_ms"]["n"] > 0  # a card played on one phone was timed to the other
+    assert report["alone_ms"]["n"] > 0  # the scorekeepers alone first, then with the tables

@@ -40,6 +40,12 @@ from scorepad.services.tables import (
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the phones are told
 
 
+@pytest.fixture(autouse=True)
+def _own_var_dir(settings, tmp_path):
+    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    settings.VAR_DIR = tmp_path
+
+
 @pytest.fixture
 def told(monkeypatch) -> list[int]:
     """The tables whose phones were told of a change, in order."""

@@ -24,6 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
+@pytest.fixture(autouse=True)
+def _own_var_dir(settings, tmp_path):
+    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    settings.VAR_DIR = tmp_path
+
+
 def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable, list[Client]]:
     """The host opens a table from the form; friends take every open seat from the link."""
     seats = get_variant(variant_id).seats

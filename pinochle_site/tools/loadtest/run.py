@@ -101,6 +101,7 @@ class Options:
     # What the visitors do on their turns, and how often: (kind, weight) of ``MIX_KINDS``.
     practice_mix: tuple[tuple[str, float], ...] = ONLY_MOVES
     tables: int = 0  # private tables meanwhile: two people (phones on event streams) and two bots each
+    table_think: float = 3.0  # mean seconds a person at a table takes to read the screen and tap
     seed: int = 1
     keep: bool = False
 
@@ -187,6 +188,7 @@ class Report:
     # Private tables (--tables): phones, a card's time to the other person's phone, writes
     # acknowledged and lost, errors, and the server's CPU per connected phone.
     tables: int = 0
+    table_think: float = 0.0
     table_phones: int = 0
     card_to_other_ms: dict[str, float] | None = None
     table_post_ms: dict[str, float] | None = None
@@ -636,7 +638,7 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
     if options.tables and not alone:
         ends = (time.monotonic() + end, time.monotonic() + end + TABLES_IDLE_SECONDS)
-        think = options.think or 1.0
+        think = options.table_think
         tasks += [
             table_pair(n, HOST, port, stats.tables, ends, think, options.variants[n % len(options.variants)])
             for n in range(options.tables)
@@ -903,6 +905,7 @@ def _tables_report(options: Options, stats: Stats, elapsed: float) -> dict[str, 
     ]
     return {
         "tables": options.tables,
+        "table_think": options.table_think,
         "table_phones": tables.phones,
         "card_to_other_ms": _percentiles(tables.card_to_other),
         "table_post_ms": _percentiles(tables.post),

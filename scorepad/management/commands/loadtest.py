@@ -76,6 +76,12 @@ class Command(BaseCommand):
             help="private tables played meanwhile, two people (phones on event streams) and two bots "
             "each; the players first play alone, then with them, and both hand POST figures are printed",
         )
+        parser.add_argument(
+            "--table-think",
+            type=float,
+            default=3.0,
+            help="mean seconds a person at a private table takes for a decision (default 3)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="keep the players, games and hands")
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -111,6 +117,7 @@ class Command(BaseCommand):
             practice_strength=options["practice_strength"],
             practice_mix=mix,
             tables=options["tables"],
+            table_think=max(0.0, options["table_think"]),
             seed=options["seed"],
             keep=options["keep"],
         )
@@ -200,7 +207,8 @@ def describe(r: Report) -> list[str]:
     ]
     if r.tables and r.card_to_other_ms is not None and r.table_post_ms is not None:
         lines += [
-            f"{r.tables} private tables, {r.table_phones} phones connected (two people, two bots each):",
+            f"{r.tables} private tables, {r.table_phones} phones connected (two people, two bots each, "
+            f"a decision every {r.table_think} s on average):",
             line("card→other", r.card_to_other_ms) + "   (target p95 ≤ 300 ms)",
             line("table POST", r.table_post_ms),
             f"  writes acknowledged: {r.table_writes}, lost or doubled: {len(r.table_lost)}, "
