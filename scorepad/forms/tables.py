@@ -1,16 +1,19 @@
-"""The form that opens a private table: the host's name, variant, target, grace and each seat."""
+"""The form that opens a private table: the host's name, variant, house rules (the practice form's
+own fields, RULES.md §4), the grace for a player who is away, and each seat."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django import forms
 
 from ..constants import PLAYER_NAME_MAX
 from ..engine.bots import PRACTICE_STRENGTHS
-from ..engine.variants import VARIANTS, Variant
+from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant
 from ..models import TableSeat
 from ..services.tables import GRACE_CHOICES, SeatPlan
+from .practice import PracticeForm
 
 MAX_SEATS = max(variant.seats for variant in VARIANTS.values())
 SEAT_CHOICES = [
@@ -22,7 +25,6 @@ SEAT_CHOICES = [
 class TableForm(forms.Form):
     host_name = forms.CharField(max_length=PLAYER_NAME_MAX, label="Your name at the table")
     variant = forms.ChoiceField(choices=[(v.id, v.label) for v in VARIANTS.values()], label="Variant")
-    target = forms.IntegerField(min_value=10, max_value=9_999, label="Play to")
     grace = forms.TypedChoiceField(
         choices=[(g, f"{g} s") for g in GRACE_CHOICES],
         coerce=int,
@@ -30,10 +32,16 @@ class TableForm(forms.Form):
         label="Wait for a player who is away",
     )
 
+    RULES = PracticeForm.RULES
+    BOXES = PracticeForm.BOXES
+
     def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {"variant": variant.id, "target": variant.defaults.target, "grace": 60})
+        kwargs.setdefault("initial", {**PracticeForm.defaults_of(variant), "grace": 60})
         super().__init__(*args, **kwargs)
         self.variant = variant
+        for name in (*self.RULES, *self.BOXES):  # the same house rules, in the same words, as practice
+            if name != "pass_cards" or variant.partnerships:
+                self.fields[name] = copy.deepcopy(PracticeForm.base_fields[name])
         for seat in range(1, variant.seats):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, initial="open", label=f"Seat {seat + 1}"
@@ -53,4 +61,7 @@ class TableForm(forms.Form):
         return plans
 
     def overrides(self) -> dict[str, Any]:
-        return {"target": self.cleaned_data["target"]}
+        data = self.cleaned_data
+        values = {key: data[key] for key in (*self.RULES, *self.BOXES) if key in data}
+        values["play_mode"] = HEAD if values.pop("head_the_trick") else FOLLOW
+        return values

@@ -30,11 +30,19 @@ def _own_var_dir(settings, tmp_path):
     settings.VAR_DIR = tmp_path
 
 
+def form_defaults(client: Client, variant_id: str) -> dict[str, str]:
+    """The start form as shown for ``variant_id``: its house rules at their defaults."""
+    shown = client.get(reverse("tables_new"), {"variant": variant_id}).context["form"]
+    values = {name: shown[name].value() for name in shown.fields}
+    return {name: str(value) for name, value in values.items() if value not in (None, False)}
+
+
 def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable, list[Client]]:
     """The host opens a table from the form; friends take every open seat from the link."""
     seats = get_variant(variant_id).seats
     host = Client()
-    form = {"host_name": "Ann", "variant": variant_id, "target": "150", "grace": "60"}
+    form = form_defaults(host, variant_id)
+    form |= {"host_name": "Ann", "variant": variant_id, "grace": "60"}
     for seat in range(1, seats):
         form[f"seat_{seat}"] = "bot:heuristic" if seat > seats - 1 - bots else "open"
     response = host.post(reverse("tables_new"), form)
@@ -244,3 +252,14 @@ def _someone_acts(table: PrivateTable, phones: list[Client]) -> None:
     seat = from_json(table.state).to_act
     form = {**form_for(table, seat), "version": str(table.version)}
     assert phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
+
+
+def test_the_house_rules_chosen_are_the_tables():
+    host = Client()
+    form = form_defaults(host, "classic")
+    form |= {"host_name": "Ann", "target": "300", "min_bid": "60", "must_overtrump": "on"}
+    assert host.post(reverse("tables_new"), form).status_code == 302
+    table = PrivateTable.objects.latest("id")
+    assert table.settings["target"] == 300
+    assert table.settings["min_bid"] == 60
+    assert from_json(table.state).settings.target == 300

@@ -191,6 +191,8 @@ def _filled(form: Form, values: dict[str, str]) -> list[tuple[str, str]]:
     for control in form.controls:
         if not control.name or control.type == "submit":
             continue
+        if control.type in ("checkbox", "radio") and not control.checked:
+            continue
         data.append((control.name, values.get(control.name, control.value)))
     return data
 
