@@ -34,7 +34,7 @@ def form_defaults(client: Client, variant_id: str) -> dict[str, str]:
     """The start form as shown for ``variant_id``: its house rules at their defaults."""
     shown = client.get(reverse("tables_new"), {"variant": variant_id}).context["form"]
     values = {name: shown[name].value() for name in shown.fields}
-    return {name: str(value) for name, value in values.items() if value not in (None, False)}
+    return {name: str(value) for name, value in values.items() if value is not None and value is not False}
 
 
 def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable, list[Client]]:
