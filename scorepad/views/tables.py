@@ -13,12 +13,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
+from functools import wraps
 from typing import Any
 
 import segno
 from asgiref.sync import sync_to_async
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -322,6 +324,20 @@ def table_host_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 # -- the event stream -----------------------------------------------------------------------------
 
 
+def _closing[**P, T](function: Callable[P, T]) -> Callable[P, T]:
+    """``function``, then this thread's database connections closed: a phone's stream lasts as long
+    as it sits at the table, and must not hold a connection meanwhile (PostgreSQL has a hundred)."""
+
+    @wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return run
+
+
 def sse_event(name: str, html: str) -> str:
     data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
     return f"event: {name}\n{data}\n\n"
@@ -330,13 +346,13 @@ def sse_event(name: str, html: str) -> str:
 async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """This phone's seat's screen, again each time the table changes, for as long as it is open
     (htmx's SSE extension swaps it in; the browser reconnects by itself after a drop)."""
-    seated = await sync_to_async(_seated)(request, table_id)
+    seated = await sync_to_async(_closing(_seated))(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
     _, seat = seated
     if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the screen once, then
         # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
-        html, _, _ = await sync_to_async(_screen_html)(request, table_id, seat, -1)
+        html, _, _ = await sync_to_async(_closing(_screen_html))(request, table_id, seat, -1)
         return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
     response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -349,12 +365,13 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     try:
         await sync_to_async(table_bus.mark_present)(table_id, seat, connection)
-        await sync_to_async(table_back)(table=PrivateTable(pk=table_id), seat=seat)
+        await sync_to_async(_closing(table_back))(table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
         version, changed, marked = -1, True, time.monotonic()
+        draw = sync_to_async(_closing(_screen_html))
         while True:
             if changed:
-                html, version, ended = await sync_to_async(_screen_html)(request, table_id, seat, version)
+                html, version, ended = await draw(request, table_id, seat, version)
                 if html:
                     yield sse_event("screen", html)
                 if ended:
@@ -364,7 +381,7 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
                 yield ": still here\n\n"
             if not changed or time.monotonic() - marked > EVENT_WAIT_SECONDS:
                 # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
-                missed = await sync_to_async(_keep_going)(table_id, seat, version, connection)
+                missed = await sync_to_async(_closing(_keep_going))(table_id, seat, version, connection)
                 changed, marked = changed or missed, time.monotonic()
     finally:
         listener.close()
