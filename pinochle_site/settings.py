@@ -98,6 +98,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pinochle_site.request_slots.RequestSlotsMiddleware",  # first: a request waits here for its turn
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -131,7 +132,9 @@ TEMPLATES = [
 ]
 
 if os.getenv("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)}
+    # No persistent connections: under the ASGI worker each request runs in a thread of its own,
+    # and a connection kept past its request would be left behind with the thread.
+    DATABASES = {"default": dj_database_url.config(conn_max_age=0)}
 else:
     DATABASES = {
         "default": {

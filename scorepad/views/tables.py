@@ -28,6 +28,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from pinochle_site.request_slots import slot
+
 from .. import table_bus
 from ..engine.answers import read_form_answer
 from ..engine.game import from_json, seat_view
@@ -364,14 +366,16 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
     listener = await table_bus.listen(table_id)
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     try:
-        await sync_to_async(table_bus.mark_present)(table_id, seat, connection)
-        await sync_to_async(_closing(table_back))(table=PrivateTable(pk=table_id), seat=seat)
+        async with slot():
+            await sync_to_async(table_bus.mark_present)(table_id, seat, connection)
+            await sync_to_async(_closing(table_back))(table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
         version, changed, marked = -1, True, time.monotonic()
         draw = sync_to_async(_closing(_screen_html))
         while True:
             if changed:
-                html, version, ended = await draw(request, table_id, seat, version)
+                async with slot():  # the database, only as the worker's slots allow
+                    html, version, ended = await draw(request, table_id, seat, version)
                 if html:
                     yield sse_event("screen", html)
                 if ended:
@@ -381,7 +385,8 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
                 yield ": still here\n\n"
             if not changed or time.monotonic() - marked > EVENT_WAIT_SECONDS:
                 # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
-                missed = await sync_to_async(_closing(_keep_going))(table_id, seat, version, connection)
+                async with slot():
+                    missed = await sync_to_async(_closing(_keep_going))(table_id, seat, version, connection)
                 changed, marked = changed or missed, time.monotonic()
     finally:
         listener.close()
