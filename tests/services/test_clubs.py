@@ -255,3 +255,18 @@ def test_a_bye_scores_the_winners_average_and_a_time_limit_ranks_by_totals(house
         5: (30, False, True),
     }
     assert not Game.objects.filter(pk__in=[t.game_id for t in tables], finished=True).exists()
+
+
+def test_a_team_leaving_moves_nobody_else_and_gives_its_opponent_a_bye(household, ann):
+    event = _teams(_event(household, ann), 4)
+    round_start(event=event, version=event.version)
+    round_close(event=_fresh(event), version=_fresh(event).version)
+    event = _fresh(event)
+    entrant_leave(event=event, version=event.version, entrant_id=event.entrants.get(number=4).pk)
+    event = _fresh(event)
+    second = round_start(event=event, version=event.version)
+    numbers = {e.pk: e.number for e in event.entrants.all()}
+    # Round 2 of four teams is 1 v 4 at table 1 and 2 v 3 at table 2: with team 4 gone, table 2
+    # plays as planned and team 1 sits out.
+    assert [(t.number, [numbers[i] for i in t.seats]) for t in second.tables.all()] == [(2, [2, 3])]
+    assert [e.number for e in second.sitting_out.all()] == [1]
