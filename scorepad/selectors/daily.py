@@ -147,6 +147,7 @@ def leaderboard(deal: DailyDeal, who: Who, *, size: int = LEADERBOARD_SIZE) -> l
     )
     board: list[LeaderRow] = []
     for index, (score, name, user_id) in enumerate(rows):
+        assert score is not None  # only finished attempts are on the board
         place = board[-1].place if board and board[-1].score == score else index + 1
         yours = who.user is not None and user_id == who.user.pk
         board.append(LeaderRow(place, name, score, yours))

@@ -173,12 +173,18 @@ def daily_start(
     if counted and day != today:
         raise DailyRefused("Only today's deal counts: a past day's deal is played as practice.")
     deal = daily_deal_prepare(day=day, variant_id=variant_id)
-    if counted and (first := counted_attempt(who, deal)) is not None:
+    first = counted_attempt(who, deal) if day == today else None
+    if counted and first is not None:
         if first.score is None and first.game is not None:
             raise DailyAlreadyStarted(first)
         raise DailyRefused(
             f"You have already played today's {get_variant(variant_id).id} deal: one attempt counts. "
             "You may play it again as practice."
+        )
+    if not counted and day == today and (first is None or (first.score is None and first.game is not None)):
+        # Practice first (hints, undo) and the counted attempt after would not be a first attempt.
+        raise DailyRefused(
+            "Play today's deal for real first, to the end of the hand: practice on it comes after."
         )
     game = practice_start(user=user, variant_id=variant_id, strength=DAILY_STRENGTH, seed=deal.seed)
     try:

@@ -127,6 +127,18 @@ def test_a_counted_attempt_not_finished_is_given_back_not_dealt_again(ann):
     assert DailyAttempt.objects.count() == 1
 
 
+def test_todays_deal_is_practised_only_after_the_counted_attempt_has_ended(ann):
+    ready()
+    with pytest.raises(DailyRefused, match="for real first"):
+        start(ann, counted=False)  # hints and undo first, then the counted try, would be no first try
+    first = start(ann)
+    with pytest.raises(DailyRefused, match="for real first"):
+        start(ann, counted=False)  # nor beside a counted try still being played
+    daily_note_hand(game=play_out_hand(first.game))
+    assert not start(ann, counted=False).counted
+    assert DailyAttempt.objects.count() == 2
+
+
 def test_a_guests_attempt_counts_for_the_account_that_logs_in_at_that_browser(ann):
     ready()
     guest_attempt = start("visitor-key")
@@ -158,6 +170,7 @@ def test_the_counted_attempt_has_no_undo_and_no_second_hand_but_a_practice_one_h
     game = play_out_hand(game)
     with pytest.raises(PracticeRefused, match=DAILY_ONE_HAND):
         practice_next_hand(game=game, version=game.version)
+    daily_note_hand(game=game)
 
     practice = start(ann, counted=False).game
     moved = practice_act(
