@@ -19,7 +19,8 @@ from django.conf import settings
 from django.db import models
 
 from ..constants import PLAYER_NAME_MAX
-from . import VARIANT_CHOICES, Game, Hand, Household, Player
+from ..engine.variants import VARIANTS
+from . import Game, Hand, Household, Player
 
 __all__ = [
     "ClubEntrant",
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 EVENT_NAME_MAX = 80
+VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]  # as the scorepad's games
 PIN_DIGITS = 4  # a table's PIN: short to type, and guessing it is limited like a log-in
 PHONE_ID_MAX = 32
 

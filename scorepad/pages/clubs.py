@@ -37,7 +37,7 @@ def seat_lines(view: TableView) -> list[SeatLine]:
     ]
 
 
-STATE_WORDS = {
+STATE_WORDS: dict[str, str] = {
     TableHand.State.ENTERED: "waiting for the other side to confirm",
     TableHand.State.CONFIRMED: "confirmed",
     TableHand.State.DISPUTED: "disputed: marked for the director",

@@ -48,7 +48,7 @@ from .households import player_create, refuse_unprintable
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 240
 MAX_HANDS_PER_ROUND = 50
-FORMAT_VARIANTS = {
+FORMAT_VARIANTS: dict[str, tuple[str, ...]] = {
     ClubEvent.Format.TEAMS: ("classic", "double-deck"),
     ClubEvent.Format.PROGRESSIVE: ("classic", "double-deck"),
     ClubEvent.Format.SIX_HANDED: ("six-handed",),

@@ -261,7 +261,7 @@ def _phone_of(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | N
         raw = request.get_signed_cookie(
             TABLE_COOKIE, salt=TABLE_COOKIE_SALT, max_age=TABLE_COOKIE_HOURS * 3600
         )
-        data = json.loads(raw)
+        data = json.loads(raw or "")
         if data["t"] != table.pk:
             return None
         return str(data["p"]), int(data["s"])
