@@ -24,7 +24,7 @@ from ..models import DailyAttempt, DailyDeal, DailyPlayer, PracticeGame
 GUEST_SESSION_KEY = "daily_guest"  # a visitor's key for the daily deal, made when they first start one
 LEADERBOARD_SIZE = 20
 AVERAGE_DAYS = 30  # the average against the expert looks back this many days, today included
-ARCHIVE_PAGE_DAYS = 14  # past days per archive page
+ARCHIVE_PAGE_DAYS = 7  # past days per archive page: a week
 STREAK_LOOKBACK = 400  # days of counted attempts read to find a streak (longer ones show as 400)
 
 
