@@ -107,7 +107,7 @@ def event_create(
         raise ServiceError(str(error)) from None
     if variant.id not in FORMAT_VARIANTS[format]:
         allowed = " or ".join(get_variant(v).label for v in FORMAT_VARIANTS[format])
-        raise ServiceError(f"{ClubEvent.Format(format).label} is played with {allowed}.")
+        raise ServiceError(f"The {format} format is played with {allowed}.")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ServiceError(f"An event has 1 to {MAX_ROUNDS} rounds.")
     if round_end not in ClubEvent.RoundEnd.values:

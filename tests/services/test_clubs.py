@@ -86,7 +86,7 @@ def test_a_team_is_two_players(household, ann):
 
 
 def test_the_format_needs_a_fitting_variant(household, ann):
-    with pytest.raises(ServiceError, match="Six-handed tables is played with Six-handed"):
+    with pytest.raises(ServiceError, match="The six-handed format is played with Six-handed"):
         _event(household, ann, fmt="six-handed")
 
 

@@ -261,3 +261,50 @@ def test_a_repeat_is_said_on_the_page_before_the_round_starts(member, household,
     assert "Later rounds would repeat" in page
     assert "Team 1 and Team 2 would meet again in round 2 (round 1 too)" in page
     assert ClubTable.objects.count() == 0
+
+
+def test_the_events_house_rules_go_to_every_tables_game(member, household):
+    member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {
+            "name": "House rules night",
+            "format": "teams",
+            "variant": "classic",
+            "rounds": "1",
+            "round_end": "target",
+            "bye_score": "winners_average",
+            "target": "250",
+            "set_penalty": "double_bid",
+        },
+    )
+    event = ClubEvent.objects.get(name="House rules night")
+    assert event.settings == {"target": 250, "set_penalty": "double_bid"}
+    for n in range(2):
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"H{n}a", f"H{n}b"])
+    table = _started(ClubEvent.objects.get(pk=event.pk))[0]
+    assert table.game.settings == {"target": 250, "set_penalty": "double_bid"}
+
+
+def test_an_event_form_with_bad_values_is_answered_in_words(member, household):
+    page = member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {"name": "", "format": "six-handed", "variant": "classic", "rounds": "0", "round_end": "time"},
+    )
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Name the event." in text
+    assert not ClubEvent.objects.exists()
+    page = member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {
+            "name": "Six",
+            "format": "six-handed",
+            "variant": "classic",
+            "rounds": "2",
+            "round_end": "time",
+            "bye_score": "winners_average",
+        },
+    )
+    assert "The six-handed format is played with Six-handed" in page.content.decode()
+    assert not ClubEvent.objects.exists()
