@@ -57,7 +57,7 @@ class EventForm(forms.Form):
         for key, label in self.HOUSE_RULES:
             field = setting_field(key, label)
             field.required = False
-            field.choices = [("", "the variant's own"), *field.choices]
+            field.choices = [("", "the variant's own"), *list(field.choices)]  # type: ignore[arg-type]
             self.fields[key] = field
 
     def overrides(self) -> dict[str, Any]:
