@@ -308,3 +308,19 @@ def test_an_event_form_with_bad_values_is_answered_in_words(member, household):
     )
     assert "The six-handed format is played with Six-handed" in page.content.decode()
     assert not ClubEvent.objects.exists()
+
+
+def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    data = {**HAND, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    response = phone.post(_hand_url(table), data, headers={"HX-Request": "true"})
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert text.lstrip().startswith('<div id="club-table">')
+    assert "waiting for the other side to confirm" in text
+    assert 'id="hand-form"' in text  # the next hand's form, blank
+    preview = phone.post(
+        _hand_url(table), {**data, "preview": "1", "number": "1"}, headers={"HX-Request": "true"}
+    )
+    assert "made" in preview.content.decode()
