@@ -208,14 +208,21 @@ def _save_attempt(
         )
 
 
-@transaction.atomic
 def daily_note_hand(*, game: PracticeGame) -> bool:
     """Once the attempt's hand has ended, its score (the player's side's) is kept on the attempt;
-    whether it was noted now. Nothing changes for a game that plays no daily deal."""
-    if not game.hands:
+    whether it was noted now. Nothing changes for a game that plays no daily deal.
+
+    Every practice move asks, so the question is a read: the write (and on SQLite its lock) only
+    comes when a daily attempt's hand has just ended."""
+    if len(game.hands) != 1:  # a daily attempt ends after its one hand
         return False
-    variant = get_variant(game.variant)
-    score = int(game.hands[0]["scores"][variant.side_of(PLAYER)])
+    if not DailyAttempt.objects.filter(game=game, score__isnull=True).exists():
+        return False
+    return _note_score(game, int(game.hands[0]["scores"][get_variant(game.variant).side_of(PLAYER)]))
+
+
+@transaction.atomic
+def _note_score(game: PracticeGame, score: int) -> bool:
     noted = DailyAttempt.objects.filter(game=game, score__isnull=True).update(
         score=score, finished_at=timezone.now()
     )

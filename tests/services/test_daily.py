@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from scorepad import bot_pool
 from scorepad.engine.game import from_json
@@ -32,7 +33,7 @@ from scorepad.services.practice import (
     practice_undo,
 )
 from scorepad.services.practice_review import practice_review_work
-from tests.services.test_practice import hinted, play_out_hand, said
+from tests.services.test_practice import hinted, play_out_hand, said, watch_the_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +101,22 @@ def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann,
         review = practice_review_work(game=game, hand=0, cpu_seconds=60)
 
     assert review.duplicate == deal.expert_line  # the daily page and the hand review agree
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around the service: as on the server
+def test_the_first_start_of_the_day_works_the_expert_out_with_no_transaction_open(monkeypatch):
+    thought = []
+
+    def no_transaction_open() -> None:
+        assert not connection.in_atomic_block
+        thought.append(1)
+
+    watch_the_bots(monkeypatch, no_transaction_open)
+    attempt = start("visitor-key", variant="six-handed")  # no deal made ahead: this start makes it
+
+    assert attempt.deal.expert_score is not None
+    assert len(thought) > 20  # the expert's whole hand and the bots' first moves
+    assert not connection.in_atomic_block
 
 
 def test_a_second_counted_attempt_is_refused_in_words_and_starts_nothing(ann):
