@@ -516,7 +516,9 @@ def _record(
         return _render_table(request, table_view(view.table), phone, status=409, refusal=str(error))
     if not request.htmx:
         return redirect("club_table", token=view.table.token)
-    return _render_table(request, table_view(view.table), phone)
+    response = _render_table(request, table_view(view.table), phone)
+    response["HX-Reswap"] = "outerHTML show:top"  # up to the hand just entered, waiting to be confirmed
+    return response
 
 
 @require_POST
