@@ -169,10 +169,8 @@ def test_the_same_phone_countersigns_after_the_other_side_reads_it(event):
     page = phone.get(reverse("club_table", args=[table.token])).content.decode()
     assert "Countersign: the other side read it and agrees" in page
     # The hand in words, for the other side to read first: no card codes.
-    assert (
-        "P0a bid 20 in ♥ hearts · P0a &amp; P0b: meld 10, tricks 15, +25 · P2a &amp; P2b: meld 5, tricks 10, +15"
-        in page
-    )
+    assert "P0a bid 20 in ♥ hearts · P0a &amp; P0b: meld 10, tricks 15, +25 · " in page
+    assert "P2a &amp; P2b: meld 5, tricks 10, +15" in page
     phone.post(
         reverse("club_table_confirm", args=[table.token]),
         {"table_hand": entered.pk, "version": entered.version, "countersign": "1"},
