@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import (
+    club_director,
     clubs,
     daily,
     games,
@@ -114,6 +115,31 @@ urlpatterns = [
     path("club/t/<str:token>/hand/", clubs.club_table_hand, name="club_table_hand"),
     path("club/t/<str:token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
     path("club/t/<str:token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
+    # Club night, the director's side: progress, clock, corrections, live standings, prizes, exports
+    # (views/club_director.py)
+    path("club/<int:event_id>/director/", club_director.club_director, name="club_director"),
+    path("club/<int:event_id>/director/clock/", club_director.club_clock, name="club_clock"),
+    path("club/<int:event_id>/director/bell/", club_director.club_bell, name="club_bell"),
+    path(
+        "club/<int:event_id>/hands/<int:table_hand_id>/settle/",
+        club_director.club_hand_settle,
+        name="club_hand_settle",
+    ),
+    path(
+        "club/<int:event_id>/hands/<int:hand_id>/correct/",
+        club_director.club_hand_correct,
+        name="club_hand_correct",
+    ),
+    path(
+        "club/<int:event_id>/hands/<int:hand_id>/delete/",
+        club_director.club_hand_delete,
+        name="club_hand_delete",
+    ),
+    path("club/<int:event_id>/standings/", club_director.club_final, name="club_final"),
+    path("club/<int:event_id>/sheets/", club_director.club_sheets, name="club_sheets"),
+    path("club/<int:event_id>/results.csv", club_director.club_results_csv, name="club_results_csv"),
+    path("club/<int:event_id>/hands.csv", club_director.club_hands_csv, name="club_hands_csv"),
+    path("club/s/<str:token>/", club_director.club_standings_live, name="club_standings_live"),
     # Help for players (views/help.py)
     path("help/", help.help_index, name="help_index"),
     path("help/<slug:slug>/", help.help_page, name="help"),

@@ -59,6 +59,10 @@ class ClubEvent(models.Model):
         FIXED = "fixed", "A fixed score"
         NOTHING = "nothing", "Nothing"
 
+    class Bell(models.TextChoices):  # a time-limit round: the hand being played when time is up
+        FINISH = "finish", "It is finished and counts"
+        VOID = "void", "It does not count"
+
     class Status(models.TextChoices):
         SETUP = "setup", "Checking in"
         PLAYING = "playing", "Playing"
@@ -76,6 +80,8 @@ class ClubEvent(models.Model):
     hands_per_round = models.PositiveSmallIntegerField(null=True, blank=True)  # for RoundEnd.HANDS
     bye_score = models.CharField(max_length=20, choices=ByeScore.choices, default=ByeScore.WINNERS_AVERAGE)
     bye_points = models.IntegerField(default=0)  # for ByeScore.FIXED
+    bell = models.CharField(max_length=10, choices=Bell.choices, default=Bell.FINISH)
+    prizes = models.JSONField(default=list, blank=True)  # awarded: "winners", "high_round", "high_average"
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     current_round = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)

@@ -32,6 +32,7 @@ from ..models import (
     TableHand,
 )
 from ..models.clubs import EVENT_NAME_MAX
+from ..selectors.club_director import bell_refusal
 from ..selectors.clubs import (
     RoundPlan,
     bye_rule,
@@ -430,6 +431,8 @@ def table_hand_record(
     stored = table.game.hands.filter(entry_key=entry_key).first() if entry_key else None
     if stored is None:
         _check_hand_limit(table, number)
+        if refusal := bell_refusal(table):  # the round's clock: the director's bell rule
+            raise ServiceError(refusal)
     if data is None:
         hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key)
     else:
