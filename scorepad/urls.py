@@ -13,6 +13,7 @@ from .views import (
     meld,
     practice,
     practice_review,
+    puzzles,
     rules,
     scoreboard,
 )
@@ -89,6 +90,13 @@ urlpatterns = [
     path("daily/settings/", daily.daily_settings_view, name="daily_settings"),
     path("daily/<str:day>/<str:variant>/", daily.daily_deal_view, name="daily_deal"),
     path("daily/<str:day>/<str:variant>/play/", daily.daily_play_view, name="daily_play"),
+    # Puzzles: positions from the bots' hands where one answer is clearly best (views/puzzles.py)
+    path("puzzles/", puzzles.puzzles_home, name="puzzles"),
+    path("puzzles/today/", puzzles.puzzle_today, name="puzzle_today"),
+    path("puzzles/history/", puzzles.puzzle_history, name="puzzle_history"),
+    path("puzzles/run/<str:variant>/", puzzles.puzzle_run, name="puzzle_run"),
+    path("puzzles/<str:key>/", puzzles.puzzle_view, name="puzzle"),
+    path("puzzles/<str:key>/answer/", puzzles.puzzle_answer_view, name="puzzle_answer"),
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
