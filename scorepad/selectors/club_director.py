@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core import signing
 from django.core.cache import cache
@@ -22,6 +24,7 @@ from django.utils import timezone
 
 from ..engine import events
 from ..engine.cards import SUIT_NAMES
+from ..engine.variants import get_variant
 from ..models import ClubEvent, ClubResult, ClubRound, ClubTable, Correction, Hand, TableHand
 from .clubs import (
     bye_rule,
@@ -152,13 +155,16 @@ def event_by_standings_token(token: str) -> ClubEvent | None:
 def standings_fingerprint(event_id: int) -> str:
     """What the standings are made of, as a short string: equal strings mean equal standings.
     Every write that can change them bumps one of these: the event (rounds, check-in), a table
-    (a hand entered or corrected), a table hand (confirmed, disputed), a hand (edited)."""
+    (a hand entered or corrected), its game (any hand written, the director's scoresheet too), a
+    table hand (confirmed, disputed), a hand (edited)."""
     version = ClubEvent.objects.filter(pk=event_id).values_list("version", flat=True).first()
-    tables = ClubTable.objects.filter(round__event_id=event_id).aggregate(n=Count("id"), v=Sum("version"))
+    tables = ClubTable.objects.filter(round__event_id=event_id).aggregate(
+        n=Count("id"), v=Sum("version"), r=Sum("game__revision")
+    )
     hands = TableHand.objects.filter(table__round__event_id=event_id).aggregate(
         n=Count("id"), v=Sum("version"), h=Sum("hand__version")
     )
-    text = f"{event_id}:{version}:{tables['n']}:{tables['v']}:{hands['n']}:{hands['v']}:{hands['h']}"
+    text = ":".join(str(part) for part in (event_id, version, *tables.values(), *hands.values()))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
@@ -183,20 +189,62 @@ class LiveStandings:
     fingerprint: str
 
 
+def _confirmed_totals(table: ClubTable, states: dict[int, str]) -> list[int]:
+    """Each side's points at ``table`` from the hands the other side confirmed (or the director
+    entered): summed from the scoresheet's per-hand scores, the one scorer's."""
+    sheet = scoresheet(table.game)
+    totals = [0] * len(sheet.side_names)
+    for row in sheet.rows:
+        if states.get(row.hand_id, TableHand.State.CONFIRMED) == TableHand.State.CONFIRMED:
+            totals = [total + score for total, score in zip(totals, row.scores, strict=True)]
+    return totals
+
+
+def _cache_get_many(keys: list[str]) -> dict[str, Any]:
+    try:
+        return cache.get_many(keys)
+    except CACHE_ERRORS as error:  # a cache that does not answer: work them out from the database
+        logger.warning("club standings worked out from the database, the cache did not answer: %s", error)
+        return {}
+
+
+def _cache_set_many(values: dict[str, Any]) -> None:
+    try:
+        cache.set_many(values, timeout=STANDINGS_CACHE_SECONDS)
+    except CACHE_ERRORS as error:
+        logger.warning("club standings not kept, the cache did not answer: %s", error)
+
+
 def _playing_results(event: ClubEvent, club_round: ClubRound) -> list[events.RoundResult]:
-    """The round being played, as it stands: each seated entrant's side's score from the hands the
-    other side confirmed (or the director entered); nobody has won it yet."""
+    """The round being played, as it stands: each seated entrant's side's points from the hands the
+    other side confirmed; nobody has won it yet. Each table's points are kept in the cache under its
+    game's revision and its hands' states, so after one confirmation only that table is scored again,
+    however many screens ask at once."""
     entrants = {entrant.pk: entrant for entrant in entrants_with_players(event)}
-    states = dict(TableHand.objects.filter(table__round=club_round).values_list("hand_id", "state"))
+    states: dict[int, dict[int, str]] = defaultdict(dict)
+    for table_id, hand_id, state in TableHand.objects.filter(table__round=club_round).values_list(
+        "table_id", "hand_id", "state"
+    ):
+        states[table_id][hand_id] = state
+    tables = list(club_round.tables.select_related("game"))
+
+    def key(table: ClubTable) -> str:
+        marks = ",".join(f"{hand}{state[0]}" for hand, state in sorted(states[table.pk].items()))
+        digest = hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
+        return f"club-table-points:v1:{table.pk}:{table.game.revision}:{digest}"
+
+    keys = {table.pk: key(table) for table in tables}
+    kept = _cache_get_many(list(keys.values()))
+    fresh = {keys[t.pk]: _confirmed_totals(t, states[t.pk]) for t in tables if keys[t.pk] not in kept}
+    if fresh:
+        _cache_set_many(fresh)
+    points = {**kept, **fresh}
+    variant = get_variant(event.variant)
     results = []
-    for table in club_round.tables.select_related("game"):
-        sheet = scoresheet(table.game)
-        totals = [0] * len(sheet.side_names)
-        for row in sheet.rows:
-            if states.get(row.hand_id, TableHand.State.CONFIRMED) == TableHand.State.CONFIRMED:
-                totals = [total + score for total, score in zip(totals, row.scores, strict=True)]
+    for table in tables:
+        totals = points[keys[table.pk]]
         for seat, entrant_id in enumerate(table.seats):
-            side = seat if event.format == ClubEvent.Format.TEAMS else sheet.variant.side_of(seat)
+            side = seat if event.format == ClubEvent.Format.TEAMS else variant.side_of(seat)
             results.append(
                 events.RoundResult(entrants[entrant_id].number, club_round.number, totals[side], False)
             )
@@ -234,18 +282,11 @@ def live_standings(event: ClubEvent) -> LiveStandings:
     """The standings now, from the cache when nothing changed since they were last worked out."""
     fingerprint = standings_fingerprint(event.pk)
     key = f"club-standings:v1:{event.pk}:{fingerprint}"
-    try:
-        kept = cache.get(key)
-    except CACHE_ERRORS as error:  # a cache that does not answer: work them out from the database
-        logger.warning("club standings worked out from the database, the cache did not answer: %s", error)
-        kept = None
+    kept = _cache_get_many([key]).get(key)
     if isinstance(kept, LiveStandings):
         return kept
     fresh = _live_standings(event, fingerprint)
-    try:
-        cache.set(key, fresh, timeout=STANDINGS_CACHE_SECONDS)
-    except CACHE_ERRORS as error:
-        logger.warning("club standings not kept, the cache did not answer: %s", error)
+    _cache_set_many({key: fresh})
     return fresh
 
 
