@@ -278,9 +278,10 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
     return LiveStandings(event.name, teams, round_number, closed, rows, fingerprint)
 
 
-def live_standings(event: ClubEvent) -> LiveStandings:
-    """The standings now, from the cache when nothing changed since they were last worked out."""
-    fingerprint = standings_fingerprint(event.pk)
+def live_standings(event: ClubEvent, fingerprint: str | None = None) -> LiveStandings:
+    """The standings now, from the cache when nothing changed since they were last worked out
+    (``fingerprint``: ``standings_fingerprint`` just read, to save reading it again)."""
+    fingerprint = fingerprint or standings_fingerprint(event.pk)
     key = f"club-standings:v1:{event.pk}:{fingerprint}"
     kept = _cache_get_many([key]).get(key)
     if isinstance(kept, LiveStandings):

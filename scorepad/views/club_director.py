@@ -8,15 +8,19 @@ whose phone dies signs in on another device and carries on from the same page.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
@@ -44,7 +48,7 @@ from ..selectors.clubs import (
     event_standings,
     open_hands,
 )
-from ..selectors.games import Scoresheet, scoresheet
+from ..selectors.games import CACHE_ERRORS, Scoresheet, scoresheet
 from ..selectors.live import POLL_SECONDS
 from ..services import ServiceError
 from ..services.club_director import (
@@ -57,7 +61,7 @@ from ..services.club_director import (
 )
 from ..services.games import HandRefused
 from .games import Intent, intent_of, preview_words
-from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in
+from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
 
 PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
 
@@ -299,28 +303,54 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, hand_id: int) -> H
 # ---- live standings for the room ------------------------------------------------------------------
 
 
+STANDINGS_HTML_SECONDS = 120
+
+
+def _kept_html(key: str) -> str | None:
+    try:
+        kept = cache.get(key)
+    except CACHE_ERRORS:  # a cache that does not answer: render it
+        return None
+    return kept if isinstance(kept, str) else None
+
+
+def _keep_html(key: str, html: str) -> None:
+    with contextlib.suppress(*CACHE_ERRORS):  # not kept: the next screen renders it again
+        cache.set(key, html, timeout=STANDINGS_HTML_SECONDS)
+
+
 @require_safe
 def club_standings_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The room's standings: anyone with the link may watch; nobody can change anything from it.
-    Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed."""
+    Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed.
+    The poll's answer is rendered once per change and kept: a room of screens asking after the
+    same confirmation costs one rendering, and each of them three small queries."""
     event = event_by_standings_token(token)
     if event is None:
         raise Http404("There are no such standings: ask the director for the link.")
+    fingerprint = standings_fingerprint(event.pk)
     since = request.GET.get("since")
-    if since and since == standings_fingerprint(event.pk):
+    if since and since == fingerprint:
         return HttpResponse(status=204)
     big = request.GET.get("big") == "1"
-    base = reverse("club_standings_live", args=[token])
-    context = {
-        "live": live_standings(event),
-        "big": big,
-        "poll_url": base + ("?big=1&" if big else "?"),
-        "poll_seconds": POLL_SECONDS,
-        "token": token,
-    }
-    response = page_or_partial(
-        request, "scorepad/club/director_standings_live.html", "live-standings", context
-    )
+    key = f"club-standings-html:v1:{event.pk}:{fingerprint}:{int(big)}:{token}"
+    partial = wants_partial(request)
+    html = _kept_html(key) if partial else None
+    if html is None:
+        base = reverse("club_standings_live", args=[token])
+        context = {
+            "live": live_standings(event, fingerprint),
+            "big": big,
+            "poll_url": base + ("?big=1&" if big else "?"),
+            "poll_seconds": POLL_SECONDS,
+            "token": token,
+        }
+        template = "scorepad/club/director_standings_live.html"
+        html = render_to_string(f"{template}#live-standings" if partial else template, context, request)
+        if partial:
+            _keep_html(key, html)
+    response = HttpResponse(html)
+    patch_vary_headers(response, ("HX-Request",))
     response["X-Robots-Tag"] = "noindex"
     return response
 
