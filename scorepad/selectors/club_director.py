@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -104,7 +105,7 @@ def round_progress(event: ClubEvent, club_round: ClubRound) -> list[TableProgres
     limit = event.hands_per_round if event.round_end == ClubEvent.RoundEnd.HANDS else None
     progress = []
     for table in tables:
-        mark = marks.get(table.pk, {})
+        mark: Mapping[str, Any] = marks.get(table.pk, {})
         count = hands.get(table.game_id, 0)
         progress.append(
             TableProgress(

@@ -197,7 +197,8 @@ async def watcher(index: int, token: str, port: int, stats: EventStats, deadline
     await asyncio.sleep(random.Random(index).random())  # screens were not all switched on at once
     try:
         page = await base._timed(stats, STANDINGS_POLL, browser.get(url), (200,))
-        since = SINCE.search(page.text).group(1) if page and SINCE.search(page.text) else ""
+        first = SINCE.search(page.text) if page else None
+        since = first.group(1) if first else ""
         while stats.now() < deadline:
             sent = stats.now()
             answer = await base._timed(
