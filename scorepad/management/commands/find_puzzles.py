@@ -92,6 +92,8 @@ def write_set(path: Path, variant: str, seed: int, scanned: int, found: list[puz
         "best_share": puzzles.BEST_SHARE,
         "margin_counters": puzzles.MARGIN_COUNTERS,
         "deals": puzzles.FIND_DEALS,
+        "found_share": puzzles.FIND_SHARE,
+        "found_margin_part": puzzles.FIND_MARGIN_PART,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     # One puzzle a line: a diff of a new set reads puzzle by puzzle.
