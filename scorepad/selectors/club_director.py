@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,12 +146,37 @@ def standings_token(event: ClubEvent) -> str:
     return signing.dumps(event.pk, salt=STANDINGS_SALT)
 
 
-def event_by_standings_token(token: str) -> ClubEvent | None:
+def event_id_of_standings_token(token: str) -> int | None:
+    """The event a standings link names (its signature checked), without reading the database."""
     try:
         event_id = signing.loads(token, salt=STANDINGS_SALT)
     except signing.BadSignature:
         return None
-    return ClubEvent.objects.filter(pk=event_id).first()
+    return event_id if isinstance(event_id, int) else None
+
+
+def event_by_standings_token(token: str) -> ClubEvent | None:
+    event_id = event_id_of_standings_token(token)
+    return None if event_id is None else ClubEvent.objects.filter(pk=event_id).first()
+
+
+# A room of screens asks about once a second each: the fingerprint is read at most this often per
+# server process and event, and the answer shared by every poll meanwhile. A change shows that
+# much later at most, well within the two seconds a room's standings have.
+FINGERPRINT_SECONDS = 0.25
+_recent_fingerprints: dict[int, tuple[float, str]] = {}
+
+
+def recent_standings_fingerprint(event_id: int) -> str:
+    """``standings_fingerprint``, read again only when the last reading is older than
+    ``FINGERPRINT_SECONDS`` (this process's; each gunicorn worker keeps its own)."""
+    now = time.monotonic()
+    kept = _recent_fingerprints.get(event_id)
+    if kept is not None and now - kept[0] < FINGERPRINT_SECONDS:
+        return kept[1]
+    fingerprint = standings_fingerprint(event_id)
+    _recent_fingerprints[event_id] = (now, fingerprint)
+    return fingerprint
 
 
 def standings_fingerprint(event_id: int) -> str:

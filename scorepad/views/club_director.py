@@ -31,11 +31,12 @@ from ..selectors.club_director import (
     corrections,
     event_by_standings_token,
     event_hand,
+    event_id_of_standings_token,
     live_standings,
+    recent_standings_fingerprint,
     result_rows,
     round_progress,
     score_sheets,
-    standings_fingerprint,
     standings_token,
     trump_words,
 )
@@ -325,18 +326,21 @@ def club_standings_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed.
     The poll's answer is rendered once per change and kept: a room of screens asking after the
     same confirmation costs one rendering, and each of them three small queries."""
-    event = event_by_standings_token(token)
-    if event is None:
+    event_id = event_id_of_standings_token(token)
+    if event_id is None:
         raise Http404("There are no such standings: ask the director for the link.")
-    fingerprint = standings_fingerprint(event.pk)
+    fingerprint = recent_standings_fingerprint(event_id)
     since = request.GET.get("since")
     if since and since == fingerprint:
         return HttpResponse(status=204)
     big = request.GET.get("big") == "1"
-    key = f"club-standings-html:v1:{event.pk}:{fingerprint}:{int(big)}:{token}"
+    key = f"club-standings-html:v1:{event_id}:{fingerprint}:{int(big)}:{token}"
     partial = wants_partial(request)
     html = _kept_html(key) if partial else None
     if html is None:
+        event = event_by_standings_token(token)
+        if event is None:
+            raise Http404("There are no such standings: ask the director for the link.")
         base = reverse("club_standings_live", args=[token])
         context = {
             "live": live_standings(event, fingerprint),

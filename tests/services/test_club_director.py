@@ -11,6 +11,7 @@ from scorepad.models import ClubEvent, ClubResult, ClubRound, ClubTable, Correct
 from scorepad.selectors.club_director import (
     event_by_standings_token,
     live_standings,
+    recent_standings_fingerprint,
     standings_fingerprint,
     standings_token,
 )
@@ -44,6 +45,12 @@ SET = {"bidder": 0, "bid": 50, "trump": "H", "meld": [10, 5], "tricks": [15, 10]
 @pytest.fixture
 def roster():
     return ()
+
+
+@pytest.fixture(autouse=True)
+def _no_fingerprint_from_another_test(monkeypatch):
+    """Each test's own fingerprints: a rolled-back database hands out the same event ids again."""
+    monkeypatch.setattr("scorepad.selectors.club_director._recent_fingerprints", {})
 
 
 def _fresh(event):
@@ -247,3 +254,14 @@ def test_every_players_table_games_are_in_their_history(household, ann):
     _enter(table, 0)
     for seat in table.game.seats.select_related("player"):
         assert table.game in games_for_household(household, player=seat.player)
+
+
+def test_a_fingerprint_is_shared_by_the_polls_of_a_moment_then_read_again(household, ann, monkeypatch):
+    event, table = _playing(household, ann)
+    th = _enter(table, 0)
+    monkeypatch.setattr("scorepad.selectors.club_director.FINGERPRINT_SECONDS", 60)
+    before = recent_standings_fingerprint(event.pk)
+    table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1)
+    assert recent_standings_fingerprint(event.pk) == before  # within the moment: the same answer
+    monkeypatch.setattr("scorepad.selectors.club_director.FINGERPRINT_SECONDS", 0)
+    assert recent_standings_fingerprint(event.pk) == standings_fingerprint(event.pk) != before

@@ -42,6 +42,12 @@ def roster():
     return ()
 
 
+@pytest.fixture(autouse=True)
+def _fingerprints_read_every_time(monkeypatch):
+    """A poll reads the standings' fingerprint afresh (in production it is shared for a moment)."""
+    monkeypatch.setattr("scorepad.selectors.club_director.FINGERPRINT_SECONDS", 0)
+
+
 def _fresh(event):
     return ClubEvent.objects.get(pk=event.pk)
 
