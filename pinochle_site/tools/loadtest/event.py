@@ -88,6 +88,7 @@ class EventReport:
     unconfirmed: int
     standings_differ: list[str]
     first_problems: list[str]
+    client_cpu_seconds: float  # the load client's own share of the machine, with the watchers
     server_log: str
 
     @property
@@ -308,6 +309,7 @@ def run_event(options: EventOptions) -> EventReport:
             unconfirmed=checked["unconfirmed"],
             standings_differ=checked["differ"],
             first_problems=[*found.lost, *found.duplicates, *found.unacknowledged][:5],
+            client_cpu_seconds=round(stats.cpu, 1),
             server_log=str(log),
         )
     finally:
@@ -340,5 +342,5 @@ def describe(r: EventReport) -> list[str]:
         f"{r.unacknowledged} stored unacknowledged, {r.duplicates} twice, {r.unconfirmed} not confirmed",
         *(f"  {problem}" for problem in r.first_problems),
         *(f"standings: {problem}" for problem in r.standings_differ),
-        f"server log: {r.server_log}",
+        f"the load client used {r.client_cpu_seconds} CPU s; server log: {r.server_log}",
     ]
