@@ -205,3 +205,21 @@ def test_prizes_print_and_csv_after_the_round(client, ann, event, table):
     sheets = client.get(reverse("club_sheets", args=[event.pk])).content.decode()
     assert "Round 1, table 1" in sheets
     assert "hearts" in sheets
+
+
+def test_delete_asks_first_and_stands_as_entered_settles_each_with_its_reason(client, ann, event, table):
+    first, second = _enter(table, 0), _enter(table, 1)
+    client.force_login(ann)
+    delete = reverse("club_hand_delete", args=[event.pk, first.hand_id])
+    assert "Delete hand 1?" in client.get(delete).content.decode()
+    assert "Say why" in client.post(delete, {"version": first.hand.version, "reason": ""}).content.decode()
+    client.post(delete, {"version": first.hand.version, "reason": "misdeal"})
+    assert list(table.game.hands.values_list("number", "bid")) == [(0, 20)]
+
+    second.refresh_from_db()
+    settle = reverse("club_hand_settle", args=[event.pk, second.pk])
+    page = client.post(settle, {"version": second.version, "reason": "both sides agree"}, follow=True)
+    text = page.content.decode()
+    assert "Hand 1 at table 1, round 1 stands as entered" in text
+    assert "Hand 1 at table 1, round 1 deleted" in text
+    assert "Hands for the director (0)" in text
