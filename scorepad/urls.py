@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import (
+    club_director,
     clubs,
     daily,
     games,
@@ -12,6 +13,7 @@ from .views import (
     meld,
     practice,
     practice_review,
+    puzzles,
     rules,
     scoreboard,
     tables,
@@ -89,6 +91,13 @@ urlpatterns = [
     path("daily/settings/", daily.daily_settings_view, name="daily_settings"),
     path("daily/<str:day>/<str:variant>/", daily.daily_deal_view, name="daily_deal"),
     path("daily/<str:day>/<str:variant>/play/", daily.daily_play_view, name="daily_play"),
+    # Puzzles: positions from the bots' hands where one answer is clearly best (views/puzzles.py)
+    path("puzzles/", puzzles.puzzles_home, name="puzzles"),
+    path("puzzles/today/", puzzles.puzzle_today, name="puzzle_today"),
+    path("puzzles/history/", puzzles.puzzle_history, name="puzzle_history"),
+    path("puzzles/run/<str:variant>/", puzzles.puzzle_run, name="puzzle_run"),
+    path("puzzles/<str:key>/", puzzles.puzzle_view, name="puzzle"),
+    path("puzzles/<str:key>/answer/", puzzles.puzzle_answer_view, name="puzzle_answer"),
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
     path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
@@ -115,6 +124,31 @@ urlpatterns = [
     path("club/t/<str:token>/hand/", clubs.club_table_hand, name="club_table_hand"),
     path("club/t/<str:token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
     path("club/t/<str:token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
+    # Club night, the director's side: progress, clock, corrections, live standings, prizes, exports
+    # (views/club_director.py)
+    path("club/<int:event_id>/director/", club_director.club_director, name="club_director"),
+    path("club/<int:event_id>/director/clock/", club_director.club_clock, name="club_clock"),
+    path("club/<int:event_id>/director/bell/", club_director.club_bell, name="club_bell"),
+    path(
+        "club/<int:event_id>/hands/<int:table_hand_id>/settle/",
+        club_director.club_hand_settle,
+        name="club_hand_settle",
+    ),
+    path(
+        "club/<int:event_id>/hands/<int:hand_id>/correct/",
+        club_director.club_hand_correct,
+        name="club_hand_correct",
+    ),
+    path(
+        "club/<int:event_id>/hands/<int:hand_id>/delete/",
+        club_director.club_hand_delete,
+        name="club_hand_delete",
+    ),
+    path("club/<int:event_id>/standings/", club_director.club_final, name="club_final"),
+    path("club/<int:event_id>/sheets/", club_director.club_sheets, name="club_sheets"),
+    path("club/<int:event_id>/results.csv", club_director.club_results_csv, name="club_results_csv"),
+    path("club/<int:event_id>/hands.csv", club_director.club_hands_csv, name="club_hands_csv"),
+    path("club/s/<str:token>/", club_director.club_standings_live, name="club_standings_live"),
     # Play together: private tables by link, QR code or short code (views/tables.py)
     path("tables/", tables.tables_new, name="tables_new"),
     path("tables/code/", tables.table_code, name="table_code"),

@@ -13,6 +13,7 @@ from ..constants import NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.variants import VARIANTS
 from ..models import ClubEvent, Player
 from ..models.clubs import EVENT_NAME_MAX, PIN_DIGITS
+from .house_rules import setting_field
 
 VERSION_ERRORS = {
     "required": "This page is out of date: reload it.",
@@ -42,9 +43,30 @@ class EventForm(forms.Form):
         label="Fixed bye score", required=False, min_value=0, max_value=NUMBER_LIMIT
     )
 
+    # House rules (RULES.md §4) the director may set for every table; blank: the variant's own.
+    HOUSE_RULES = (
+        ("bid_increment", "Bids go up by"),
+        ("pass_cards", "Passing"),
+        ("set_penalty", "Going set costs"),
+        ("tie_break", "A tie at the target"),
+        ("forfeit_opponents", "When the bidders forfeit before play, the opponents score"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, label in self.HOUSE_RULES:
+            field = setting_field(key, label)
+            field.required = False
+            field.choices = [("", "the variant's own"), *list(field.choices)]  # type: ignore[arg-type]
+            self.fields[key] = field
+
     def overrides(self) -> dict[str, Any]:
-        target = self.cleaned_data.get("target")
-        return {} if target is None else {"target": target}
+        """The §4 keys the director set: the target and the house rules not left to the variant."""
+        data = self.cleaned_data
+        chosen = {key: data[key] for key, _ in self.HOUSE_RULES if data.get(key) not in (None, "")}
+        if data.get("target") is not None:
+            chosen["target"] = data["target"]
+        return chosen
 
 
 class CheckInForm(forms.Form):

@@ -407,4 +407,19 @@ class Migration(migrations.Migration):
             model_name="clubresult",
             constraint=models.UniqueConstraint(fields=("round", "entrant"), name="unique_club_result"),
         ),
+        # The director's side: the bell rule of a time-limit round, and the prizes awarded.
+        migrations.AddField(
+            model_name="clubevent",
+            name="bell",
+            field=models.CharField(
+                choices=[("finish", "It is finished and counts"), ("void", "It does not count")],
+                default="finish",
+                max_length=10,
+            ),
+        ),
+        migrations.AddField(
+            model_name="clubevent",
+            name="prizes",
+            field=models.JSONField(blank=True, default=list),
+        ),
     ]

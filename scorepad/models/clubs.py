@@ -19,7 +19,8 @@ from django.conf import settings
 from django.db import models
 
 from ..constants import PLAYER_NAME_MAX
-from . import VARIANT_CHOICES, Game, Hand, Household, Player
+from ..engine.variants import VARIANTS
+from . import Game, Hand, Household, Player
 
 __all__ = [
     "ClubEntrant",
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 EVENT_NAME_MAX = 80
+VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]  # as the scorepad's games
 PIN_DIGITS = 4  # a table's PIN: short to type, and guessing it is limited like a log-in
 PHONE_ID_MAX = 32
 
@@ -57,6 +59,10 @@ class ClubEvent(models.Model):
         FIXED = "fixed", "A fixed score"
         NOTHING = "nothing", "Nothing"
 
+    class Bell(models.TextChoices):  # a time-limit round: the hand being played when time is up
+        FINISH = "finish", "It is finished and counts"
+        VOID = "void", "It does not count"
+
     class Status(models.TextChoices):
         SETUP = "setup", "Checking in"
         PLAYING = "playing", "Playing"
@@ -74,6 +80,8 @@ class ClubEvent(models.Model):
     hands_per_round = models.PositiveSmallIntegerField(null=True, blank=True)  # for RoundEnd.HANDS
     bye_score = models.CharField(max_length=20, choices=ByeScore.choices, default=ByeScore.WINNERS_AVERAGE)
     bye_points = models.IntegerField(default=0)  # for ByeScore.FIXED
+    bell = models.CharField(max_length=10, choices=Bell.choices, default=Bell.FINISH)
+    prizes = models.JSONField(default=list, blank=True)  # awarded: "winners", "high_round", "high_average"
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     current_round = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)

@@ -14,10 +14,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from . import VARIANT_CHOICES, PracticeGame
+from ..engine.variants import VARIANTS
+from . import PracticeGame
 
 __all__ = ["GUEST_KEY_MAX", "DailyAttempt", "DailyDeal", "DailyPlayer"]
 
+VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]  # as the package's (imported before it is set)
 GUEST_KEY_MAX = 64  # a visitor's key, kept in their session (``secrets.token_urlsafe(24)``: 32)
 
 

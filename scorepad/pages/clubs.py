@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import events
+from ..engine.cards import SUIT_NAMES, SYMBOL_OF_SUIT
 from ..models import ClubEvent, TableHand
 from ..selectors.clubs import NextPlace, RoundPlan, TableView, entrant_label
+from ..selectors.games import HandRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,21 @@ class HandLine:
     state_words: str
     entered_here: bool  # by this phone: the other side countersigns it here, or on their phone
     dispute: str
+    words: str  # the hand as entered, for the other side to read before confirming it
+
+
+def hand_words(row: HandRow) -> str:
+    """ "Ann bid 21 in ♥ hearts · Ann & Cy: meld 10, tricks 15, +25 · Bo & Di: meld 0, tricks 10, +10"."""
+    if row.thrown_in:
+        return f"thrown in ({row.dealer} dealt): no score"
+    trump = f"in {SYMBOL_OF_SUIT[row.trump]} {SUIT_NAMES[row.trump]}" if row.trump else "with no marriage"
+    sides = " · ".join(
+        f"{side.name}: meld {side.meld}, "
+        + ("not played" if side.tricks is None else f"tricks {side.tricks}")
+        + f", {side.score:+d}"
+        for side in row.sides
+    )
+    return f"{row.bidder} bid {row.bid} {trump} · {sides}"
 
 
 def seat_lines(view: TableView) -> list[SeatLine]:
@@ -37,7 +54,7 @@ def seat_lines(view: TableView) -> list[SeatLine]:
     ]
 
 
-STATE_WORDS = {
+STATE_WORDS: dict[str, str] = {
     TableHand.State.ENTERED: "waiting for the other side to confirm",
     TableHand.State.CONFIRMED: "confirmed",
     TableHand.State.DISPUTED: "disputed: marked for the director",
@@ -49,7 +66,9 @@ def hand_lines(view: TableView, phone: str) -> list[HandLine]:
     for row in view.sheet.rows:
         th = view.hands.get(row.hand_id)
         if th is None:  # entered on the director's scorepad, not by a table phone
-            lines.append(HandLine(row.number, None, 0, "", "entered by the director", False, ""))
+            lines.append(
+                HandLine(row.number, None, 0, "", "entered by the director", False, "", hand_words(row))
+            )
             continue
         lines.append(
             HandLine(
@@ -60,6 +79,7 @@ def hand_lines(view: TableView, phone: str) -> list[HandLine]:
                 STATE_WORDS[th.state],
                 th.entered_by == phone,
                 th.dispute,
+                hand_words(row),
             )
         )
     return lines

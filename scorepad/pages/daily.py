@@ -100,7 +100,7 @@ def deal_line(
         day=day,
         action=action,
         game_id=counted.game_id if counted is not None and action == CONTINUE else None,
-        score=signed(counted.score) if finished and counted.score is not None else "",
+        score=signed(counted.score) if counted is not None and counted.score is not None else "",
         expert=signed(expert) if expert is not None else "",
         players=players,
     )

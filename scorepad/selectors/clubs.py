@@ -139,26 +139,46 @@ def _played_tables(event: ClubEvent, before: int) -> list[tuple[int, list[int]]]
     return [(number, list(seats)) for number, seats in tables.values_list("round__number", "seats")]
 
 
+MINIMUM = {events.TEAMS: 2, events.PROGRESSIVE: 4, events.SIX_HANDED: 6}  # entrants a round needs
 PAIR_WORDS = {events.TEAMS: "meet", events.PROGRESSIVE: "partner", events.SIX_HANDED: "share a table"}
 
 
+def _seated(table: events.Table, by_index: dict[int, ClubEntrant], gone: set[int]) -> bool:
+    """Whether a planned table plays: nobody at it has left."""
+    return not any(by_index[i].pk in gone for i in table.seats)
+
+
 def next_round_plan(event: ClubEvent, entrants: list[ClubEntrant] | None = None) -> RoundPlan:
-    """The seating of round ``current_round + 1`` for the entrants present then, and the repeats it
-    and the later rounds would make, in words; ``problem`` when it cannot start."""
+    """The seating of round ``current_round + 1`` and the repeats it and the later rounds would make,
+    in words; ``problem`` when it cannot start.
+
+    Teams: the movement is made for every team that has arrived by then, those who left included, so
+    a team leaving changes nobody else's path: its seat stays empty and the team that would have met
+    it sits the round out (a bye). Individuals: the movement is made for the players present, since
+    a table cannot play a player short."""
     number = event.current_round + 1
     if number > event.rounds:
         return RoundPlan(number, problem=f"All {event.rounds} rounds have been played.")
     entrants = entrants_with_players(event) if entrants is None else entrants
     present = present_for(entrants, number)
     kind: events.EventKind = event.format  # type: ignore[assignment]
+    moving = [e for e in entrants if e.arrived_before <= number] if kind == events.TEAMS else present
+    gone = {e.pk for e in moving} - {e.pk for e in present}
+    if len(present) < MINIMUM[kind]:
+        return RoundPlan(number, problem=_in_words(event, "", len(present)))
     try:
-        planned = _movement(kind, len(present), event.rounds)
+        planned = _movement(kind, len(moving), event.rounds)
     except events.EventError as error:
         return RoundPlan(number, problem=_in_words(event, str(error), len(present)))
-    by_index = {index: entrant for index, entrant in enumerate(present, start=1)}
+    by_index = {index: entrant for index, entrant in enumerate(moving, start=1)}
     coming = planned.round(number)
-    tables = [PlannedTable(t.number, [by_index[i] for i in t.seats]) for t in coming.tables]
-    out = [by_index[i] for i in coming.sitting_out]
+    tables = [
+        PlannedTable(t.number, [by_index[i] for i in t.seats])
+        for t in coming.tables
+        if _seated(t, by_index, gone)
+    ]
+    seated = {e.pk for table in tables for e in table.seats}
+    out = [e for e in present if e.pk not in seated]  # the bye, and whoever met a team that left
     names = {entrant.pk: entrant_label(event, entrant) for entrant in entrants}
     seen: dict[tuple[int, int], list[int]] = {}
     for round_number, seats in _played_tables(event, number):
@@ -168,6 +188,8 @@ def next_round_plan(event: ClubEvent, entrants: list[ClubEntrant] | None = None)
     later: list[str] = []
     for later_round in planned.rounds[number - 1 :]:
         for table in later_round.tables:
+            if not _seated(table, by_index, gone):
+                continue
             for pair in _pairs(kind, [by_index[i].pk for i in table.seats]):
                 if seen.get(pair):
                     before = ", ".join(str(r) for r in seen[pair])
@@ -181,7 +203,7 @@ def next_round_plan(event: ClubEvent, entrants: list[ClubEntrant] | None = None)
 
 
 def _in_words(event: ClubEvent, error: str, count: int) -> str:
-    least = {events.TEAMS: 2, events.PROGRESSIVE: 4, events.SIX_HANDED: 6}[event.format]  # type: ignore[index]
+    least = MINIMUM[event.format]  # type: ignore[index]
     what = "teams" if event.format == ClubEvent.Format.TEAMS else "players"
     if count < least:
         return f"This event needs at least {least} {what} checked in to start a round; {count} are."

@@ -24,7 +24,7 @@ from ..models import DailyAttempt, DailyDeal, DailyPlayer, PracticeGame
 GUEST_SESSION_KEY = "daily_guest"  # a visitor's key for the daily deal, made when they first start one
 LEADERBOARD_SIZE = 20
 AVERAGE_DAYS = 30  # the average against the expert looks back this many days, today included
-ARCHIVE_PAGE_DAYS = 14  # past days per archive page
+ARCHIVE_PAGE_DAYS = 7  # past days per archive page: a week
 STREAK_LOOKBACK = 400  # days of counted attempts read to find a streak (longer ones show as 400)
 
 
@@ -147,6 +147,7 @@ def leaderboard(deal: DailyDeal, who: Who, *, size: int = LEADERBOARD_SIZE) -> l
     )
     board: list[LeaderRow] = []
     for index, (score, name, user_id) in enumerate(rows):
+        assert score is not None  # only finished attempts are on the board
         place = board[-1].place if board and board[-1].score == score else index + 1
         yours = who.user is not None and user_id == who.user.pk
         board.append(LeaderRow(place, name, score, yours))

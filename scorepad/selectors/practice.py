@@ -38,7 +38,8 @@ def get_practice_for_request(request: HttpRequest, game_id: int) -> PracticeGame
 
 def current_practice(request: HttpRequest) -> PracticeGame | None:
     """The newest unfinished game this request may continue."""
-    return practice_games_for(request).filter(finished=False).first()
+    # A daily deal's attempt is one hand, continued from the daily deal's page (selectors/daily.py).
+    return practice_games_for(request).filter(finished=False, daily_attempt__isnull=True).first()
 
 
 # -- names ----------------------------------------------------------------------------------------

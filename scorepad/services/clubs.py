@@ -32,6 +32,7 @@ from ..models import (
     TableHand,
 )
 from ..models.clubs import EVENT_NAME_MAX
+from ..selectors.club_director import bell_refusal
 from ..selectors.clubs import (
     RoundPlan,
     bye_rule,
@@ -48,7 +49,7 @@ from .households import player_create, refuse_unprintable
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 240
 MAX_HANDS_PER_ROUND = 50
-FORMAT_VARIANTS = {
+FORMAT_VARIANTS: dict[str, tuple[str, ...]] = {
     ClubEvent.Format.TEAMS: ("classic", "double-deck"),
     ClubEvent.Format.PROGRESSIVE: ("classic", "double-deck"),
     ClubEvent.Format.SIX_HANDED: ("six-handed",),
@@ -107,7 +108,7 @@ def event_create(
         raise ServiceError(str(error)) from None
     if variant.id not in FORMAT_VARIANTS[format]:
         allowed = " or ".join(get_variant(v).label for v in FORMAT_VARIANTS[format])
-        raise ServiceError(f"{ClubEvent.Format(format).label} is played with {allowed}.")
+        raise ServiceError(f"The {format} format is played with {allowed}.")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ServiceError(f"An event has 1 to {MAX_ROUNDS} rounds.")
     if round_end not in ClubEvent.RoundEnd.values:
@@ -430,6 +431,8 @@ def table_hand_record(
     stored = table.game.hands.filter(entry_key=entry_key).first() if entry_key else None
     if stored is None:
         _check_hand_limit(table, number)
+        if refusal := bell_refusal(table):  # the round's clock: the director's bell rule
+            raise ServiceError(refusal)
     if data is None:
         hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key)
     else:

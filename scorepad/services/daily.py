@@ -173,12 +173,18 @@ def daily_start(
     if counted and day != today:
         raise DailyRefused("Only today's deal counts: a past day's deal is played as practice.")
     deal = daily_deal_prepare(day=day, variant_id=variant_id)
-    if counted and (first := counted_attempt(who, deal)) is not None:
+    first = counted_attempt(who, deal) if day == today else None
+    if counted and first is not None:
         if first.score is None and first.game is not None:
             raise DailyAlreadyStarted(first)
         raise DailyRefused(
             f"You have already played today's {get_variant(variant_id).id} deal: one attempt counts. "
             "You may play it again as practice."
+        )
+    if not counted and day == today and (first is None or (first.score is None and first.game is not None)):
+        # Practice first (hints, undo) and the counted attempt after would not be a first attempt.
+        raise DailyRefused(
+            "Play today's deal for real first, to the end of the hand: practice on it comes after."
         )
     game = practice_start(user=user, variant_id=variant_id, strength=DAILY_STRENGTH, seed=deal.seed)
     try:
@@ -202,14 +208,21 @@ def _save_attempt(
         )
 
 
-@transaction.atomic
 def daily_note_hand(*, game: PracticeGame) -> bool:
     """Once the attempt's hand has ended, its score (the player's side's) is kept on the attempt;
-    whether it was noted now. Nothing changes for a game that plays no daily deal."""
-    if not game.hands:
+    whether it was noted now. Nothing changes for a game that plays no daily deal.
+
+    Every practice move asks, so the question is a read: the write (and on SQLite its lock) only
+    comes when a daily attempt's hand has just ended."""
+    if len(game.hands) != 1:  # a daily attempt ends after its one hand
         return False
-    variant = get_variant(game.variant)
-    score = int(game.hands[0]["scores"][variant.side_of(PLAYER)])
+    if not DailyAttempt.objects.filter(game=game, score__isnull=True).exists():
+        return False
+    return _note_score(game, int(game.hands[0]["scores"][get_variant(game.variant).side_of(PLAYER)]))
+
+
+@transaction.atomic
+def _note_score(game: PracticeGame, score: int) -> bool:
     noted = DailyAttempt.objects.filter(game=game, score__isnull=True).update(
         score=score, finished_at=timezone.now()
     )

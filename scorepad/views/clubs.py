@@ -261,7 +261,7 @@ def _phone_of(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | N
         raw = request.get_signed_cookie(
             TABLE_COOKIE, salt=TABLE_COOKIE_SALT, max_age=TABLE_COOKIE_HOURS * 3600
         )
-        data = json.loads(raw)
+        data = json.loads(raw or "")
         if data["t"] != table.pk:
             return None
         return str(data["p"]), int(data["s"])
@@ -516,7 +516,9 @@ def _record(
         return _render_table(request, table_view(view.table), phone, status=409, refusal=str(error))
     if not request.htmx:
         return redirect("club_table", token=view.table.token)
-    return _render_table(request, table_view(view.table), phone)
+    response = _render_table(request, table_view(view.table), phone)
+    response["HX-Reswap"] = "outerHTML show:top"  # up to the hand just entered, waiting to be confirmed
+    return response
 
 
 @require_POST

@@ -50,6 +50,11 @@ HELP_TOPICS: tuple[HelpTopic, ...] = (
         "The daily deal and puzzles",
         "One deal a day, the same for everyone: your score beside the expert's.",
     ),
+    HelpTopic(
+        "club-night",
+        "Running a club night",
+        "Many tables, a phone at each: check-in, rounds, the clock, corrections, standings and prizes.",
+    ),
     HelpTopic("meld-calculator", "The meld calculator", "Tap the cards of a hand and see what it melds."),
     HelpTopic(
         "bid-advisor", "The bid advisor", "Three bids for a hand, worked out by playing it many times."

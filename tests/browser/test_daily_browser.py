@@ -9,10 +9,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from scorepad.models import DailyAttempt
+from scorepad.models import DailyAttempt, DailyDeal
 from scorepad.pages.daily import signed
 from scorepad.services.daily import daily_deal_prepare
-from tests.browser.test_practice_browser import ENGINE_CODE, OUT_OF_REACH, play_hand
+from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_practice_browser import CLASSIC_SEED, ENGINE_CODE, OUT_OF_REACH, play_hand
 from tests.browser.test_scorepad_browser import assert_fits_the_phone, shot
 from tests.helpers import watch_console
 
@@ -21,12 +22,15 @@ pytestmark = pytest.mark.browser
 
 def test_a_visitor_plays_the_daily_deal_to_its_comparison(live_server, page: Page):
     today = timezone.localdate()
+    DailyDeal.objects.create(day=today, variant="classic", seed=CLASSIC_SEED)  # the same deal every run
     deal = daily_deal_prepare(day=today, variant_id="classic")  # as manage.py daily_deals leaves it
     DailyAttempt.objects.create(deal=deal, guest="an earlier player", counted=True, score=-200)
     errors = watch_console(page)
 
     page.goto(f"{live_server.url}/")
     page.get_by_role("link", name="Today's daily deal").click()
+    shot(page, "daily-today")
+    assert axe_violations(page) == []
     page.get_by_role("button", name="Play today's classic deal").click()
     expect(page.get_by_role("region", name="Scores")).to_be_visible()
     page.wait_for_load_state()
@@ -46,7 +50,14 @@ def test_a_visitor_plays_the_daily_deal_to_its_comparison(live_server, page: Pag
     expect(page.get_by_role("region", name="Leaderboard")).to_contain_text("2 players finished this deal")
     shot(page, "daily-comparison")
     assert_fits_the_phone(page)
+    assert axe_violations(page) == []
     assert not ENGINE_CODE.search(page.evaluate("document.body.innerText"))
+
+    page.get_by_role("link", name="The archive").click()
+    expect(page.get_by_role("heading", name="Past daily deals")).to_be_visible()
+    shot(page, "daily-archive")
+    assert axe_violations(page) == []
+    page.go_back()
 
     page.get_by_role("link", name="Review your hand").click()
     expect(page.get_by_role("heading", name="Hand 1: review")).to_be_visible()

@@ -32,9 +32,9 @@ from scorepad.engine.bots.expert import (
     scored_at,
     stricter_made_needed,
 )
-from scorepad.engine.bots.heuristic import profile_of
+from scorepad.engine.bots.heuristic import hand_worth, profile_of
 from scorepad.engine.cards import HEARTS, SPADES, Card, counts_of, parse_cards
-from scorepad.engine.game import deal, seat_view
+from scorepad.engine.game import deal, deal_hands, seat_view
 from scorepad.engine.habits import bidder_holds_last_trumps
 from scorepad.engine.play import play_rules
 from scorepad.engine.search import Outcome
@@ -378,3 +378,61 @@ def test_the_playout_count_decides_and_the_clock_only_caps_it_with_a_log_line(mo
         answer(0.2)  # 200 ms a deal: the cap cuts the decision short, and says so
     assert len(caplog.records) == 1
     assert "cap cut a bid decision (seat 0)" in caplog.records[0].getMessage()
+
+
+REPORTED_HAND = "AS AS JS AH AH TH JD 9D AC QC JC 9C"  # six aces, one meld in clubs (the 9♣)
+
+
+def raise_by_one_war(raiser: int, seed: int, hand: str = REPORTED_HAND) -> list[int]:
+    """The expert's bids at seat 1 of `classic` (seat 0 dealt) holding ``hand``, while the
+    opponent at ``raiser`` tops every bid of its by one and the other two seats pass."""
+    variant = get_variant("classic")
+    rest = variant.deck()
+    for c in parse_cards(hand):
+        rest.remove(c)
+    random.Random(seed).shuffle(rest)
+    hands = [rest[0:12], parse_cards(hand), rest[12:24], rest[24:36]]
+    state = deal_hands(variant, variant.defaults, 0, hands)
+    bot = ExpertBot(1, random.Random(seed), playouts=100, budget_ms=60_000.0)
+    bids = []
+    while state.decision == "bid":
+        if state.to_act == 1:
+            answer = bot.decide(seat_view(state, 1))
+            bids += [answer] if answer is not None else []
+        else:
+            answer = state.legal()[1] if state.to_act == raiser else None  # the least bid, or pass
+        state.push(answer)
+    return bids
+
+
+@pytest.mark.parametrize("raiser", [2, 0], ids=["left", "right"])
+def test_the_expert_stops_a_raise_by_one_war_near_what_its_hand_is_worth(raiser: int) -> None:
+    # The reported hand bid 27 in such a war and went set. As a partner counts it, it is worth
+    # about 22.5: meld 1 in clubs, 17.4 of the 25 trick points, 4.1 for the partner's meld and the
+    # cards passed (``heuristic.hand_worth``). At its second raise over the opponent it jumps at
+    # most, and from its third on (a raise war) raises at most, to 10% past that
+    # (``WAR_WORTH_SHARE``): 24.8. The war offers it 20, 22, 24, 26 …: it keeps 24 at most (before,
+    # on the simulated deals alone, it went on to 32 or more).
+    variant = get_variant("classic")
+    for seed in (1, 2):
+        bids = raise_by_one_war(raiser, seed)
+        assert bids[0] == 20, "a hand of six aces opens"
+        assert max(bids) <= 24
+    view = make_view(decision="bid", hand=REPORTED_HAND, seat=1, dealer=0, legal=(None, 20))
+    assert 22 < hand_worth(view, profile_of(variant, variant.defaults)) < 23
+
+
+def test_in_a_bidding_war_a_strong_hand_jumps_to_what_it_surely_makes_instead_of_creeping() -> None:
+    # A run in hearts and aces around (meld 25) is worth about 53 as a partner counts it. At its
+    # second raise over the opponent the expert bids at once the highest bid its simulated hands
+    # make 85% of the time (``WAR_JUMP_MADE``), never past 10% over that worth, instead of raising
+    # one step at a time (before: 20, 22, 24, 26 … 54).
+    strong = "AH TH KH QH JH AS AC AD KD QD QS JD"
+    variant = get_variant("classic")
+    view = make_view(decision="bid", hand=strong, seat=1, dealer=0, legal=(None, 20))
+    cap = expert.WAR_WORTH_SHARE * hand_worth(view, profile_of(variant, variant.defaults))
+    for raiser in (2, 0):
+        bids = raise_by_one_war(raiser, 1, strong)
+        assert bids[:2] == [20, 22]
+        assert bids[2] >= 40
+        assert max(bids) <= cap

@@ -4,6 +4,7 @@ closing a round into results. Every refusal is in words and changes nothing."""
 import pytest
 
 from scorepad.models import ClubEntrant, ClubEvent, ClubResult, ClubRound, Game, Player, TableHand
+from scorepad.selectors.clubs import next_round_plan
 from scorepad.services import ServiceError
 from scorepad.services.clubs import (
     entrant_check_in,
@@ -85,7 +86,7 @@ def test_a_team_is_two_players(household, ann):
 
 
 def test_the_format_needs_a_fitting_variant(household, ann):
-    with pytest.raises(ServiceError, match="Six-handed tables is played with Six-handed"):
+    with pytest.raises(ServiceError, match="The six-handed format is played with Six-handed"):
         _event(household, ann, fmt="six-handed")
 
 
@@ -255,3 +256,69 @@ def test_a_bye_scores_the_winners_average_and_a_time_limit_ranks_by_totals(house
         5: (30, False, True),
     }
     assert not Game.objects.filter(pk__in=[t.game_id for t in tables], finished=True).exists()
+
+
+def test_a_team_leaving_moves_nobody_else_and_gives_its_opponent_a_bye(household, ann):
+    event = _teams(_event(household, ann), 4)
+    round_start(event=event, version=event.version)
+    round_close(event=_fresh(event), version=_fresh(event).version)
+    event = _fresh(event)
+    entrant_leave(event=event, version=event.version, entrant_id=event.entrants.get(number=4).pk)
+    event = _fresh(event)
+    second = round_start(event=event, version=event.version)
+    numbers = {e.pk: e.number for e in event.entrants.all()}
+    # Round 2 of four teams is 1 v 4 at table 1 and 2 v 3 at table 2: with team 4 gone, table 2
+    # plays as planned and team 1 sits out.
+    assert [(t.number, [numbers[i] for i in t.seats]) for t in second.tables.all()] == [(2, [2, 3])]
+    assert [e.number for e in second.sitting_out.all()] == [1]
+
+
+def _players(event, count):
+    for n in range(count):
+        event = _fresh(event)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"Pl{n + 1}"])
+    return _fresh(event)
+
+
+def test_progressive_tables_take_a_fixed_number_of_hands_and_score_each_player(household, ann):
+    event = _players(_event(household, ann, fmt="progressive", round_end="hands", hands_per_round=1), 8)
+    club_round = round_start(event=event, version=event.version)
+    table = club_round.tables.order_by("number")[0]
+    names = [s.player.name for s in table.game.seats.order_by("position")]
+    north, east, south, west = names
+    sent = {"table": table, "round_number": 1, "table_number": 1, "side": 0, "phone": "p", "entry_key": None}
+    table_hand_record(number=0, data=MADE, **sent)
+    with pytest.raises(ServiceError, match="This table has played its 1 hands for this round"):
+        table_hand_record(number=1, data=MADE, **sent)
+    round_close(event=_fresh(event), version=_fresh(event).version, accept_open_hands=True)
+    by_name = {r.entrant.name: r.points for r in ClubResult.objects.filter(table=table)}
+    # North and South are partners: both score their side's 25; East and West their 15.
+    assert by_name == {north: 25, south: 25, east: 15, west: 15}
+
+
+def test_a_progressive_event_that_must_repeat_a_partner_says_so_before_it_starts(household, ann):
+    event = _players(_event(household, ann, fmt="progressive", rounds=4), 4)  # 3 possible partners each
+    plan = next_round_plan(event)
+    assert plan.repeats_now == []
+    assert any("would partner again in round 4 (round 1 too)" in words for words in plan.repeats_later)
+
+
+def test_a_six_handed_table_seats_six_each_for_themselves(household, ann):
+    event = _players(_event(household, ann, fmt="six-handed", variant_id="six-handed"), 7)
+    club_round = round_start(event=event, version=event.version)
+    (table,) = club_round.tables.all()
+    assert len(table.seats) == 6
+    assert club_round.sitting_out.count() == 1
+    hand = {
+        "bidder": 0,
+        "bid": 50,
+        "trump": "S",
+        "meld": [30, 0, 0, 0, 0, 0],
+        "tricks": [40, 40, 40, 40, 40, 40],
+    }
+    table_hand_record(
+        table=table, round_number=1, table_number=1, phone="p", side=0, number=0, data=hand, entry_key=None
+    )
+    round_close(event=_fresh(event), version=_fresh(event).version, accept_open_hands=True)
+    points = [r.points for r in ClubResult.objects.filter(table=table).order_by("id")]
+    assert points == [70, 40, 40, 40, 40, 40]  # seat 1 made 30 + 40 of 50

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from scorepad import bot_pool
 from scorepad.engine.game import from_json
@@ -32,7 +33,7 @@ from scorepad.services.practice import (
     practice_undo,
 )
 from scorepad.services.practice_review import practice_review_work
-from tests.services.test_practice import hinted, play_out_hand, said
+from tests.services.test_practice import hinted, play_out_hand, said, watch_the_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -102,6 +103,22 @@ def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann,
     assert review.duplicate == deal.expert_line  # the daily page and the hand review agree
 
 
+@pytest.mark.django_db(transaction=True)  # no test transaction around the service: as on the server
+def test_the_first_start_of_the_day_works_the_expert_out_with_no_transaction_open(monkeypatch):
+    thought = []
+
+    def no_transaction_open() -> None:
+        assert not connection.in_atomic_block
+        thought.append(1)
+
+    watch_the_bots(monkeypatch, no_transaction_open)
+    attempt = start("visitor-key", variant="six-handed")  # no deal made ahead: this start makes it
+
+    assert attempt.deal.expert_score is not None
+    assert len(thought) > 20  # the expert's whole hand and the bots' first moves
+    assert not connection.in_atomic_block
+
+
 def test_a_second_counted_attempt_is_refused_in_words_and_starts_nothing(ann):
     ready()
     first = start(ann)
@@ -125,6 +142,18 @@ def test_a_counted_attempt_not_finished_is_given_back_not_dealt_again(ann):
         start(ann)
     assert raised.value.attempt.pk == first.pk
     assert DailyAttempt.objects.count() == 1
+
+
+def test_todays_deal_is_practised_only_after_the_counted_attempt_has_ended(ann):
+    ready()
+    with pytest.raises(DailyRefused, match="for real first"):
+        start(ann, counted=False)  # hints and undo first, then the counted try, would be no first try
+    first = start(ann)
+    with pytest.raises(DailyRefused, match="for real first"):
+        start(ann, counted=False)  # nor beside a counted try still being played
+    daily_note_hand(game=play_out_hand(first.game))
+    assert not start(ann, counted=False).counted
+    assert DailyAttempt.objects.count() == 2
 
 
 def test_a_guests_attempt_counts_for_the_account_that_logs_in_at_that_browser(ann):
@@ -158,6 +187,7 @@ def test_the_counted_attempt_has_no_undo_and_no_second_hand_but_a_practice_one_h
     game = play_out_hand(game)
     with pytest.raises(PracticeRefused, match=DAILY_ONE_HAND):
         practice_next_hand(game=game, version=game.version)
+    daily_note_hand(game=game)
 
     practice = start(ann, counted=False).game
     moved = practice_act(

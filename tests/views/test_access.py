@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
 from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
 
@@ -46,6 +47,13 @@ PUBLIC = {
     "rules_practice": "as practice_game",
     "help_index": "help for players needs no account",
     "help": "as help_index",
+    # Puzzles: shipped positions anyone may solve; a visitor's ratings are theirs through the session
+    "puzzles": "puzzles need no account",
+    "puzzle_today": "as puzzles",
+    "puzzle_run": "as puzzles",
+    "puzzle": "as puzzles",
+    "puzzle_answer": "as puzzles (an answer is counted for the account, else the session)",
+    "puzzle_history": "as puzzle_answer",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -95,6 +103,8 @@ def world(db):
         "player_id": lambda: household.players.first().pk,
         "variant_id": lambda: "classic",
         "slug": lambda: "scorepad",  # a help page
+        "key": lambda: shipped("classic")[0].key,  # a shipped puzzle
+        "variant": lambda: "classic",  # a game with puzzles (and daily deals)
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 

@@ -168,6 +168,9 @@ def test_the_same_phone_countersigns_after_the_other_side_reads_it(event):
     entered = TableHand.objects.get(table=table)
     page = phone.get(reverse("club_table", args=[table.token])).content.decode()
     assert "Countersign: the other side read it and agrees" in page
+    # The hand in words, for the other side to read first: no card codes.
+    assert "P0a bid 20 in ♥ hearts · P0a &amp; P0b: meld 10, tricks 15, +25 · " in page
+    assert "P2a &amp; P2b: meld 5, tricks 10, +15" in page
     phone.post(
         reverse("club_table_confirm", args=[table.token]),
         {"table_hand": entered.pk, "version": entered.version, "countersign": "1"},
@@ -261,3 +264,66 @@ def test_a_repeat_is_said_on_the_page_before_the_round_starts(member, household,
     assert "Later rounds would repeat" in page
     assert "Team 1 and Team 2 would meet again in round 2 (round 1 too)" in page
     assert ClubTable.objects.count() == 0
+
+
+def test_the_events_house_rules_go_to_every_tables_game(member, household):
+    member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {
+            "name": "House rules night",
+            "format": "teams",
+            "variant": "classic",
+            "rounds": "1",
+            "round_end": "target",
+            "bye_score": "winners_average",
+            "target": "250",
+            "set_penalty": "double_bid",
+        },
+    )
+    event = ClubEvent.objects.get(name="House rules night")
+    assert event.settings == {"target": 250, "set_penalty": "double_bid"}
+    for n in range(2):
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"H{n}a", f"H{n}b"])
+    table = _started(ClubEvent.objects.get(pk=event.pk))[0]
+    assert table.game.settings == {"target": 250, "set_penalty": "double_bid"}
+
+
+def test_an_event_form_with_bad_values_is_answered_in_words(member, household):
+    page = member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {"name": "", "format": "six-handed", "variant": "classic", "rounds": "0", "round_end": "time"},
+    )
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Name the event." in text
+    assert not ClubEvent.objects.exists()
+    page = member.post(
+        reverse("club_event_new", args=[household.pk]),
+        {
+            "name": "Six",
+            "format": "six-handed",
+            "variant": "classic",
+            "rounds": "2",
+            "round_end": "time",
+            "bye_score": "winners_average",
+        },
+    )
+    assert "The six-handed format is played with Six-handed" in page.content.decode()
+    assert not ClubEvent.objects.exists()
+
+
+def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    data = {**HAND, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    response = phone.post(_hand_url(table), data, headers={"HX-Request": "true"})
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert text.lstrip().startswith('<div id="club-table">')
+    assert "waiting for the other side to confirm" in text
+    assert 'id="hand-form"' in text  # the next hand's form, blank
+    preview = phone.post(
+        _hand_url(table), {**data, "preview": "1", "number": "1"}, headers={"HX-Request": "true"}
+    )
+    assert "made" in preview.content.decode()

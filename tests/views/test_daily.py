@@ -14,9 +14,9 @@ from django.utils import timezone
 from scorepad import bot_pool
 from scorepad.engine.answers import ANSWER_KEYS, answer_json
 from scorepad.engine.bots import make_bot
+from scorepad.engine.cards import parse_card
 from scorepad.engine.game import from_json, seat_view
 from scorepad.models import DailyAttempt, DailyDeal, PracticeGame
-from scorepad.services.daily import daily_seed
 from scorepad.views.practice import NO_HINT_DAILY
 from tests.views.test_help import visible_text
 
@@ -36,9 +36,8 @@ def deal() -> DailyDeal:
     """Today's classic deal with the expert's result stored ahead (``manage.py daily_deals``)."""
     day = timezone.localdate()
     line = {"bidder": 1, "bid": 25, "trump": "H", "points": [10, 40], "scores": [EXPERT, 35]}
-    return DailyDeal.objects.create(
-        day=day, variant="classic", seed=daily_seed(day, "classic"), expert_score=EXPERT, expert_line=line
-    )
+    # A fixed seed, not the day's (which changes with the date): the same deal on every run.
+    return DailyDeal.objects.create(day=day, variant="classic", seed=4, expert_score=EXPERT, expert_line=line)
 
 
 def play(client: Client, today: str, counted: str = "1") -> PracticeGame:
@@ -49,13 +48,19 @@ def play(client: Client, today: str, counted: str = "1") -> PracticeGame:
 
 def play_out(client: Client, game: PracticeGame) -> PracticeGame:
     """The hand played to its end through the table's forms, the `heuristic` bot answering for the player."""
-    while (state := from_json(game.state)).result is None:
-        view = seat_view(state, 0)
-        answer = answer_json(view.decision, make_bot("heuristic", 0, random.Random(0)).decide(view))
-        value = "pass" if answer is None else " ".join(answer) if isinstance(answer, list) else str(answer)
-        form = {ANSWER_KEYS[view.decision]: value, "version": str(game.version)}
-        assert client.post(reverse("practice_act", args=[game.pk]), form).status_code == 302
-        game.refresh_from_db()
+    while from_json(game.state).result is None:
+        game = play_out_step(client, game)
+    return game
+
+
+def play_out_step(client: Client, game: PracticeGame) -> PracticeGame:
+    """The player's next decision, as the `heuristic` bot would take it, posted through the table's form."""
+    view = seat_view(from_json(game.state), 0)
+    answer = answer_json(view.decision, make_bot("heuristic", 0, random.Random(0)).decide(view))
+    value = "pass" if answer is None else " ".join(answer) if isinstance(answer, list) else str(answer)
+    form = {ANSWER_KEYS[view.decision]: value, "version": str(game.version)}
+    assert client.post(reverse("practice_act", args=[game.pk]), form).status_code == 302
+    game.refresh_from_db()
     return game
 
 
@@ -163,7 +168,24 @@ def test_an_account_chooses_to_show_its_name_on_the_leaderboard(member, ann, dea
 
 def test_starting_is_limited_like_practice(client, deal, today, settings):
     settings.CPU_BUDGETS = {**settings.CPU_BUDGETS, "practice-start": (1, 3, 600)}
-    play(client, today, counted="0")
-    refused = client.post(reverse("daily_play", args=[today, "classic"]), {"counted": "0"})
+    play(client, today)
+    refused = client.post(reverse("daily_play", args=[today, "classic"]), {"counted": "1"})
     assert refused.status_code == 429
     assert refused["Retry-After"]
+
+
+def test_a_forged_card_on_the_counted_attempt_is_refused_in_words_and_changes_nothing(client, deal, today):
+    game = play(client, today)
+    while from_json(game.state).result is None and seat_view(from_json(game.state), 0).decision != "play":
+        game = play_out_step(client, game)
+    held = set(seat_view(from_json(game.state), 0).hand)
+    forged = next(code for code in ("AS", "AH", "AD", "AC", "9S", "9H") if parse_card(code) not in held)
+    state = dict(game.state)
+
+    response = client.post(
+        reverse("practice_act", args=[game.pk]), {"card": forged, "version": str(game.version)}, follow=True
+    )
+
+    assert "Not allowed" in words(response) or "not in your hand" in words(response)
+    game.refresh_from_db()
+    assert game.state == state

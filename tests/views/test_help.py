@@ -124,6 +124,7 @@ EXPLAINED_BY = [
     ("practice review", lambda w: f"/practice/{w['played']}/hands/0/review/", "review"),
     ("practice step", lambda w: f"/practice/{w['played']}/hands/0/step/", "review"),
     ("daily deal", lambda w: "/daily/", "daily-and-puzzles"),
+    ("club night", lambda w: f"/households/{w['household']}/club/new/", "club-night"),
     ("meld calculator", lambda w: FULL_HAND, "meld-calculator"),
     ("bid advisor", lambda w: FULL_HAND, "bid-advisor"),
 ]

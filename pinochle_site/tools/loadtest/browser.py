@@ -107,7 +107,10 @@ class Browser:
         while (line := await self._reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
             headers.setdefault(name.strip().lower(), []).append(value.strip())
-        return int(parts[1]), headers, await self._body(headers)
+        status = int(parts[1])
+        if status in (204, 304) or 100 <= status < 200:
+            return status, headers, b""  # no body, whatever the headers say (RFC 9110 §6.4.1)
+        return status, headers, await self._body(headers)
 
     async def _body(self, headers: dict[str, list[str]]) -> bytes:
         assert self._reader is not None

@@ -261,6 +261,18 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
     least = view.least_bid
     if not view.may_pass:
         return least  # the forced dealer
+    high = high_bid(view.auction)
+    partner_high = high is not None and high[0] in p.partners[view.seat]
+    limit = (1 - BID_MARGIN) * hand_worth(view, p, values)
+    if partner_high:
+        limit -= OVERBID_PARTNER_MARGIN * p.settings.min_bid
+    return least if least <= limit else None
+
+
+def hand_worth(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...] | None = None) -> float:
+    """What the bidding seat's hand is worth as a contract, as a partner counts it: meld in the
+    trump plus the trick points its side should take plus what a partner adds (``hand_value`` with
+    ``meld_allowance``), in its best suit; ``values`` are the hand's ``suit_values``."""
     partners = p.partners[view.seat]
     high = high_bid(view.auction)
     partner_high = high is not None and high[0] in partners
@@ -271,11 +283,7 @@ def choose_bid(view: SeatView, p: Profile, values: tuple[tuple[int, float], ...]
         allowance += PARTNER_BID_BONUS * p.settings.min_bid
     if values is None:
         values = suit_values(view.hand, p)
-    best = max((hand_value(meld, tricks, allowance, p) for meld, tricks in values), default=0.0)
-    limit = (1 - BID_MARGIN) * best
-    if partner_high:
-        limit -= OVERBID_PARTNER_MARGIN * p.settings.min_bid
-    return least if least <= limit else None
+    return max((hand_value(meld, tricks, allowance, p) for meld, tricks in values), default=0.0)
 
 
 def choose_trump(view: SeatView, p: Profile) -> TrumpAnswer:

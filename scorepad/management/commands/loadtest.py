@@ -82,11 +82,31 @@ class Command(BaseCommand):
             default=3.0,
             help="mean seconds a person at a private table takes for a decision (default 3)",
         )
+        parser.add_argument(
+            "--event",
+            type=int,
+            default=0,
+            metavar="TABLES",
+            help="a club night instead: TABLES tables, each phone entering and countersigning hands at "
+            "table pace, first alone, then with --watchers screens polling the room's standings",
+        )
+        parser.add_argument(
+            "--watchers", type=int, default=100, help="with --event: standings screens (default 100)"
+        )
+        parser.add_argument(
+            "--table-pace",
+            type=float,
+            default=5.0,
+            help="with --event: mean seconds between a table's hands (default 5)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="keep the players, games and hands")
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["event"]:
+            self._club_night(options)
+            return
         variants = tuple(v.strip() for v in options["variants"].split(",") if v.strip())
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown or not variants:
@@ -133,6 +153,42 @@ class Command(BaseCommand):
             raise CommandError(
                 "hands were lost, changed, stored unacknowledged or twice, a game could not be read "
                 "back, totals differ, or requests failed outside a restart"
+            )
+
+    def _club_night(self, options: dict[str, Any]) -> None:
+        """``--event``: a club night's tables and standings screens (pinochle_site.tools.loadtest.event)."""
+        if (
+            options["event"] < 1
+            or options["watchers"] < 0
+            or options["seconds"] <= 0
+            or options["table_pace"] < 0
+        ):
+            raise CommandError("--event needs 1 table or more, --watchers 0 or more, --seconds more than 0")
+        _load_test()  # the test extras are there
+        from pinochle_site.tools.loadtest import event as club_night
+
+        settings = club_night.EventOptions(
+            tables=options["event"],
+            watchers=options["watchers"],
+            seconds=options["seconds"],
+            warmup=max(0.0, options["warmup"]),
+            pace=options["table_pace"],
+            workers=options["workers"],
+            seed=options["seed"],
+            keep=options["keep"],
+        )
+        try:
+            result = club_night.run_event(settings)
+        except (RuntimeError, DatabaseError) as error:
+            raise CommandError(str(error)) from error
+        if options["json"]:
+            self.stdout.write(json.dumps(dataclasses.asdict(result) | {"ok": result.ok}))
+        else:
+            self.stdout.write("\n".join(club_night.describe(result)))
+        if not result.ok:
+            raise CommandError(
+                "club night: hands were lost, stored unacknowledged or twice, left unconfirmed, standings "
+                "differ from the tables, or requests failed"
             )
 
 

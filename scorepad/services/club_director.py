@@ -1,0 +1,237 @@
+"""Club nights, the director's writes: corrections with their audit trail, the round clock and the
+bell rule, and the prizes awarded.
+
+A correction changes a table's hand through the scorepad's own services (``hand_edit``,
+``hand_delete``: one check, one scorer, versions that refuse a stale page), settles its
+confirmation, writes a ``Correction`` row (what it was before and after, who, when and why) and,
+when the hand's round is already closed, writes that round's results again. Everything in one
+transaction: a refused correction leaves no trail and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
+from . import ServiceError
+from .clubs import STALE, results_refresh
+from .games import hand_delete, hand_edit
+from .households import refuse_unprintable
+
+REASON_MAX = 200
+DIRECTOR = "director"  # who confirmed a hand the director settled (``TableHand.confirmed_by``)
+PRIZES = ("winners", "high_round", "high_average")
+MAX_CLOCK_MINUTES = 240
+
+
+def _locked_event(event: ClubEvent, version: int) -> ClubEvent:
+    locked = ClubEvent.objects.select_for_update().get(pk=event.pk)
+    if locked.version != version:
+        raise ServiceError(STALE.format(what="the event"))
+    return locked
+
+
+def _bump(event: ClubEvent, *fields: str) -> None:
+    event.version += 1
+    event.save(update_fields=["version", *fields])
+
+
+def _reason(reason: str) -> str:
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ServiceError("Say why, in a few words: the trail keeps it beside the change.")
+    if len(reason) > REASON_MAX:
+        raise ServiceError(f"Say why in at most {REASON_MAX} characters.")
+    refuse_unprintable(reason, "The reason")
+    return reason
+
+
+def _event_hand(event: ClubEvent, hand_id: int) -> tuple[Hand, ClubTable]:
+    """A hand of one of ``event``'s tables, or refused in words (never another event's)."""
+    hand = (
+        Hand.objects.select_related("game").filter(pk=hand_id, game__club_table__round__event=event).first()
+    )
+    if hand is None:
+        raise ServiceError(
+            "That hand is no longer at its table: it was deleted or corrected meanwhile. Nothing was changed."
+        )
+    table = ClubTable.objects.select_related("round").get(game_id=hand.game_id)
+    return hand, table
+
+
+def hand_snapshot(hand: Hand, table_hand: TableHand | None) -> dict[str, Any]:
+    """What the trail keeps of a hand: its number, dealer, §9.3 entry and confirmation state."""
+    names = list(hand.game.seats.order_by("position").values_list("player__name", flat=True))
+    return {
+        "number": hand.number + 1,
+        "dealer": hand.dealer,
+        "bidder_name": names[hand.bidder] if hand.bidder is not None and hand.bidder < len(names) else "",
+        "thrown_in": hand.thrown_in,
+        "entry": None if hand.thrown_in else hand.entry(),
+        "state": table_hand.state if table_hand else "",
+        "dispute": table_hand.dispute if table_hand else "",
+    }
+
+
+def _where(table: ClubTable, number: int) -> str:
+    return f"Hand {number + 1} at table {table.number}, round {table.round.number}"
+
+
+def _settle(table_hand: TableHand | None) -> None:
+    """The director's word stands for the other side's: the hand counts as confirmed."""
+    if table_hand is None or table_hand.state == TableHand.State.CONFIRMED:
+        return
+    table_hand.state = TableHand.State.CONFIRMED
+    table_hand.confirmed_by, table_hand.countersigned = DIRECTOR, False
+    table_hand.confirmed_at = timezone.now()
+    table_hand.version += 1
+    table_hand.save(update_fields=["state", "confirmed_by", "countersigned", "confirmed_at", "version"])
+
+
+def _after_change(table: ClubTable) -> None:
+    """Phones and standings see a change (the table's version), and a closed round is re-tallied."""
+    ClubTable.objects.filter(pk=table.pk).update(version=table.version + 1)
+    club_round = ClubRound.objects.select_related("event").get(pk=table.round_id)
+    results_refresh(club_round=club_round)
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    event: ClubEvent,
+    made_by: User,
+    hand_id: int,
+    version: int,
+    data: Mapping[str, Any],
+    dealer: int | None,
+    reason: str,
+) -> Correction:
+    """Correct a table's hand as the director saw it at ``version``; the game is scored again,
+    the hand counts as confirmed, and a closed round's results are written again."""
+    reason = _reason(reason)
+    hand, table = _event_hand(event, hand_id)
+    table_hand = TableHand.objects.select_for_update().filter(hand=hand).first()
+    before = hand_snapshot(hand, table_hand)
+    hand_edit(game=hand.game, hand_id=hand.pk, version=version, data=data, dealer=dealer)
+    hand.refresh_from_db()
+    _settle(table_hand)
+    correction = Correction.objects.create(
+        event=event,
+        table=table,
+        hand_number=hand.number + 1,
+        made_by=made_by,
+        what=f"{_where(table, hand.number)} corrected",
+        before=before,
+        after=hand_snapshot(hand, table_hand),
+        reason=reason,
+    )
+    _after_change(table)
+    return correction
+
+
+@transaction.atomic
+def hand_remove(*, event: ClubEvent, made_by: User, hand_id: int, version: int, reason: str) -> Correction:
+    """Delete a table's hand (the later ones move up); the trail keeps what it was."""
+    reason = _reason(reason)
+    hand, table = _event_hand(event, hand_id)
+    table_hand = TableHand.objects.filter(hand=hand).first()
+    before = hand_snapshot(hand, table_hand)
+    hand_delete(game=hand.game, hand_id=hand.pk, version=version)
+    correction = Correction.objects.create(
+        event=event,
+        table=table,
+        hand_number=before["number"],
+        made_by=made_by,
+        what=f"{_where(table, before['number'] - 1)} deleted",
+        before=before,
+        after=None,
+        reason=reason,
+    )
+    _after_change(table)
+    return correction
+
+
+@transaction.atomic
+def hand_settle(
+    *, event: ClubEvent, made_by: User, table_hand_id: int, version: int, reason: str
+) -> Correction:
+    """A hand marked for the director (not confirmed, or disputed) stands as entered."""
+    reason = _reason(reason)
+    table_hand = (
+        TableHand.objects.select_for_update()
+        .select_related("hand", "table__round")
+        .filter(pk=table_hand_id, table__round__event=event)
+        .first()
+    )
+    if table_hand is None:
+        raise ServiceError(
+            "That hand is no longer at its table: it was deleted meanwhile. Nothing was changed."
+        )
+    if table_hand.version != version:
+        raise ServiceError(
+            f"Hand {table_hand.hand.number + 1} was confirmed, disputed or corrected since this page was "
+            "opened. Nothing was changed: look again."
+        )
+    if table_hand.state == TableHand.State.CONFIRMED:
+        raise ServiceError(f"Hand {table_hand.hand.number + 1} is already confirmed.")
+    before = hand_snapshot(table_hand.hand, table_hand)
+    _settle(table_hand)
+    correction = Correction.objects.create(
+        event=event,
+        table=table_hand.table,
+        hand_number=table_hand.hand.number + 1,
+        made_by=made_by,
+        what=f"{_where(table_hand.table, table_hand.hand.number)} stands as entered",
+        before=before,
+        after=hand_snapshot(table_hand.hand, table_hand),
+        reason=reason,
+    )
+    _after_change(table_hand.table)
+    return correction
+
+
+# ---- the round clock ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def clock_set(*, event: ClubEvent, version: int, minutes: int) -> ClubRound:
+    """The bell of the round being played rings ``minutes`` from now (started, moved or extended)."""
+    event = _locked_event(event, version)
+    club_round = event.club_rounds.filter(status=ClubRound.Status.PLAYING).first()
+    if club_round is None:
+        raise ServiceError("No round is being played: start one first.")
+    if not 1 <= minutes <= MAX_CLOCK_MINUTES:
+        raise ServiceError(f"Give the minutes left, 1 to {MAX_CLOCK_MINUTES}.")
+    club_round.ends_at = timezone.now() + timedelta(minutes=minutes)
+    club_round.save(update_fields=["ends_at"])
+    _bump(event)
+    return club_round
+
+
+@transaction.atomic
+def bell_set(*, event: ClubEvent, version: int, bell: str) -> ClubEvent:
+    """What happens to a hand still being played at the bell: it is finished and counts, or not."""
+    event = _locked_event(event, version)
+    if bell not in ClubEvent.Bell.values:
+        raise ServiceError("Choose whether a hand being played at the bell counts.")
+    event.bell = bell
+    _bump(event, "bell")
+    return event
+
+
+@transaction.atomic
+def prizes_choose(*, event: ClubEvent, version: int, prizes: Sequence[str]) -> ClubEvent:
+    """The prizes the director awards (any of winners, high round, high average), in that order."""
+    event = _locked_event(event, version)
+    unknown = [prize for prize in prizes if prize not in PRIZES]
+    if unknown:
+        raise ServiceError("Choose among the winners, the high round and the high average.")
+    event.prizes = [prize for prize in PRIZES if prize in prizes]
+    _bump(event, "prizes")
+    return event

@@ -1,0 +1,469 @@
+"""Club night, the director's side: every table's progress and the round clock, corrections with
+their trail, live standings for the room (a read-only link, full screen with ``?big=1``), the
+final standings with the prizes, printable standings and score sheets, and CSV exports.
+
+Everything the director does is stored on the server under the event's version, so a director
+whose phone dies signs in on another device and carries on from the same page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_POST, require_safe
+
+from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
+from ..forms.games import NO_MARRIAGE, HandForm
+from ..models import ClubEvent, ClubRound
+from ..pages.club_director import prize_lines, round_clock, snapshot_words
+from ..selectors.club_director import (
+    corrections,
+    event_by_standings_token,
+    event_hand,
+    event_id_of_standings_token,
+    live_standings,
+    recent_standings_fingerprint,
+    result_rows,
+    round_progress,
+    score_sheets,
+    standings_token,
+    trump_words,
+)
+from ..selectors.clubs import (
+    current_round,
+    director_event,
+    entrant_label,
+    entrants_with_players,
+    event_prizes,
+    event_standings,
+    open_hands,
+)
+from ..selectors.games import CACHE_ERRORS, Scoresheet, scoresheet
+from ..selectors.live import POLL_SECONDS
+from ..services import ServiceError
+from ..services.club_director import (
+    bell_set,
+    clock_set,
+    hand_correct,
+    hand_remove,
+    hand_settle,
+    prizes_choose,
+)
+from ..services.games import HandRefused
+from .games import Intent, intent_of, preview_words
+from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
+
+PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
+
+
+def _first_error(form: Any) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "Check the form."
+
+
+def _back(request: HtmxHttpRequest, event: ClubEvent, error: str = "", done: str = "") -> HttpResponse:
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return go_to(request, reverse("club_director", args=[event.pk]))
+
+
+# ---- the director's page: progress, clock, hands to settle, the trail ------------------------------
+
+
+@login_required
+def club_director(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    playing = current_round(event)
+    is_playing = playing is not None and playing.status == ClubRound.Status.PLAYING
+    progress = round_progress(event, playing) if playing else []
+    context = {
+        "event": event,
+        "round": playing,
+        "playing": is_playing,
+        "progress": progress,
+        "still_playing": sum(1 for table in progress if table.playing),
+        "clock": round_clock(event, playing, timezone.now()),
+        "clock_form": ClockForm(initial={"version": event.version, "minutes": event.round_minutes or 20}),
+        "bell_form": BellForm(initial={"version": event.version, "bell": event.bell}),
+        "open_hands": open_hands(event),
+        "trail": [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)],
+        "standings_url": reverse("club_standings_live", args=[standings_token(event)]),
+        "poll_seconds": PROGRESS_POLL_SECONDS,
+    }
+    return page_or_partial(request, "scorepad/club/director.html", "director-progress", context)
+
+
+@login_required
+@require_POST
+def club_clock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = ClockForm(request.POST)
+    if not form.is_valid():
+        return _back(request, event, error=_first_error(form))
+    try:
+        club_round = clock_set(
+            event=event, version=form.cleaned_data["version"], minutes=form.cleaned_data["minutes"]
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    ends = timezone.localtime(club_round.ends_at)
+    return _back(request, event, done=f"The bell of round {club_round.number} rings at {ends:%H:%M}.")
+
+
+@login_required
+@require_POST
+def club_bell(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = director_event(request.user, event_id)
+    form = BellForm(request.POST)
+    if not form.is_valid():
+        return _back(request, event, error=_first_error(form))
+    try:
+        event = bell_set(event=event, version=form.cleaned_data["version"], bell=form.cleaned_data["bell"])
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    return _back(request, event, done=f"At the bell: {event.get_bell_display().lower()}.")
+
+
+@login_required
+@require_POST
+def club_hand_settle(request: HtmxHttpRequest, event_id: int, table_hand_id: int) -> HttpResponse:
+    """A hand marked for the director stands as entered (the trail keeps why)."""
+    event = director_event(request.user, event_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        return _back(request, event, error=_first_error(form))
+    try:
+        correction = hand_settle(
+            event=event,
+            made_by=signed_in(request),
+            table_hand_id=table_hand_id,
+            version=form.cleaned_data["version"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ServiceError as error:
+        return _back(request, event, error=str(error))
+    return _back(request, event, done=f"{correction.what}.")
+
+
+def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:
+    found = event_hand(event, hand_id)
+    if found is None:
+        raise Http404("That hand is no longer at its table: it was deleted or corrected meanwhile.")
+    return found
+
+
+# The correction form's helpers (no throw-in, no meld calculator trip: the director types the meld).
+CORRECTION_INTENTS = frozenset({Intent.PREVIEW, Intent.BID_STEP, Intent.BID_CHIP, Intent.COUNT_MELD})
+
+
+def _stepped(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
+    """The form's values with the bid set by a chip or moved one step (never under the minimum)."""
+    values = HandForm.values_from(data, len(sheet.side_names))
+    rules = sheet.settings
+    try:
+        current = max(int(values.get("bid", "")), rules.min_bid)
+    except ValueError:
+        current = rules.min_bid
+    if "bid_set" in data:
+        values["bid"] = data["bid_set"]
+    elif data.get("bid_step") == "+":
+        values["bid"] = current + rules.next_bid_step(current)
+    elif data.get("bid_step") == "-":
+        values["bid"] = max(rules.min_bid, current - rules.next_bid_step(current - 1))
+    return values
+
+
+def _hand_initial(hand: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {"number": hand.number, "version": hand.version, "dealer": hand.dealer}
+    if hand.thrown_in:
+        return values
+    values.update({"bidder": hand.bidder, "bid": hand.bid, "trump": hand.trump or NO_MARRIAGE})
+    for name, listed in (("meld", hand.meld), ("tricks", hand.tricks), ("took", hand.took_trick)):
+        for side, value in enumerate(listed or []):
+            values[f"{name}_{side}"] = value
+    return values
+
+
+@login_required
+def club_hand_correct(request: HtmxHttpRequest, event_id: int, hand_id: int) -> HttpResponse:
+    """The director corrects a table's hand with the scorepad's own hand form, and says why."""
+    event = director_event(request.user, event_id)
+    hand, table, table_hand = _hand_or_404(event, hand_id)
+    sheet = scoresheet(table.game)
+    action = reverse("club_hand_correct", args=[event.pk, hand.pk])
+
+    def form_of(**kwargs: Any) -> HandForm:
+        return HandForm(
+            variant=sheet.variant,
+            settings=sheet.settings,
+            players=sheet.players,
+            side_names=sheet.side_names,
+            **kwargs,
+        )
+
+    def page(form: HandForm, reason: ReasonForm, status: int = 200, refusal: str = "") -> HttpResponse:
+        context = {
+            "event": event,
+            "table": table,
+            "hand": hand,
+            "table_hand": table_hand,
+            "sheet": sheet,
+            "game": sheet.game,
+            "form": form,
+            "reason_form": reason,
+            "action": action,
+            "form_target": "#hand-form",
+            "dealer": hand.dealer,
+            "editing": True,
+            "refusal": refusal,
+        }
+        if request.htmx:  # the form swaps itself (htmx leaves error statuses unswapped)
+            return render(request, "scorepad/game.html#hand-form", context)
+        return render(request, "scorepad/club/director_correct.html", context, status=status)
+
+    if request.method != "POST":
+        return page(form_of(initial=_hand_initial(hand)), ReasonForm(initial={"version": hand.version}))
+    intent = intent_of(request.POST, CORRECTION_INTENTS)
+    if intent == Intent.PREVIEW:
+        return render(
+            request, "scorepad/game.html#preview-text", {"preview": preview_words(sheet, request.POST)}
+        )
+    if intent != Intent.RECORD:  # a bid chip or step: the form again with it, nothing saved
+        values = {**_stepped(sheet, request.POST), "number": hand.number}
+        return page(form_of(initial=values), ReasonForm(request.POST))
+    form, reason = form_of(data=request.POST), ReasonForm(request.POST)
+    if not form.is_valid() or not reason.is_valid():
+        return page(form, reason, status=400, refusal=_first_error(reason) if reason.errors else "")
+    try:
+        correction = hand_correct(
+            event=event,
+            made_by=signed_in(request),
+            hand_id=hand.pk,
+            version=form.cleaned_data["version"] or 0,
+            data=form.hand_data(),
+            dealer=form.cleaned_data.get("dealer"),
+            reason=reason.cleaned_data["reason"],
+        )
+    except HandRefused as error:
+        form.add_refusals(error.errors)
+        return page(form, reason, status=400)
+    except ServiceError as error:
+        return page(form, reason, status=409, refusal=str(error))
+    return _back(request, event, done=f"{correction.what}: the table's scores are worked out again.")
+
+
+@login_required
+def club_hand_delete(request: HtmxHttpRequest, event_id: int, hand_id: int) -> HttpResponse:
+    """GET asks first (and why); POST deletes the version it showed."""
+    event = director_event(request.user, event_id)
+    hand, table, _table_hand = _hand_or_404(event, hand_id)
+    form = ReasonForm(request.POST or None, initial={"version": hand.version})
+    refusal = ""
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                correction = hand_remove(
+                    event=event,
+                    made_by=signed_in(request),
+                    hand_id=hand.pk,
+                    version=form.cleaned_data["version"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except ServiceError as error:
+                refusal = str(error)
+            else:
+                return _back(request, event, done=f"{correction.what}: the later hands move up one.")
+        else:
+            refusal = _first_error(form)
+    sheet = scoresheet(table.game)
+    context = {
+        "event": event,
+        "table": table,
+        "hand": hand,
+        "row": sheet.rows[hand.number] if hand.number < len(sheet.rows) else None,
+        "form": form,
+        "refusal": refusal,
+    }
+    return render(request, "scorepad/club/director_delete.html", context, status=409 if refusal else 200)
+
+
+# ---- live standings for the room ------------------------------------------------------------------
+
+
+STANDINGS_HTML_SECONDS = 120
+
+
+def _kept_html(key: str) -> str | None:
+    try:
+        kept = cache.get(key)
+    except CACHE_ERRORS:  # a cache that does not answer: render it
+        return None
+    return kept if isinstance(kept, str) else None
+
+
+def _keep_html(key: str, html: str) -> None:
+    with contextlib.suppress(*CACHE_ERRORS):  # not kept: the next screen renders it again
+        cache.set(key, html, timeout=STANDINGS_HTML_SECONDS)
+
+
+@require_safe
+def club_standings_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The room's standings: anyone with the link may watch; nobody can change anything from it.
+    Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed.
+    The poll's answer is rendered once per change and kept: a room of screens asking after the
+    same confirmation costs one rendering, and each of them three small queries."""
+    event_id = event_id_of_standings_token(token)
+    if event_id is None:
+        raise Http404("There are no such standings: ask the director for the link.")
+    fingerprint = recent_standings_fingerprint(event_id)
+    since = request.GET.get("since")
+    if since and since == fingerprint:
+        return HttpResponse(status=204)
+    big = request.GET.get("big") == "1"
+    key = f"club-standings-html:v1:{event_id}:{fingerprint}:{int(big)}:{token}"
+    partial = wants_partial(request)
+    html = _kept_html(key) if partial else None
+    if html is None:
+        event = event_by_standings_token(token)
+        if event is None:
+            raise Http404("There are no such standings: ask the director for the link.")
+        base = reverse("club_standings_live", args=[token])
+        context = {
+            "live": live_standings(event, fingerprint),
+            "big": big,
+            "poll_url": base + ("?big=1&" if big else "?"),
+            "poll_seconds": POLL_SECONDS,
+            "token": token,
+        }
+        template = "scorepad/club/director_standings_live.html"
+        html = render_to_string(f"{template}#live-standings" if partial else template, context, request)
+        if partial:
+            _keep_html(key, html)
+    response = HttpResponse(html)
+    patch_vary_headers(response, ("HX-Request",))
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+# ---- the end: final standings, prizes, print, CSV -------------------------------------------------
+
+
+def _labels(event: ClubEvent) -> dict[int, str]:
+    return {entrant.number: entrant_label(event, entrant) for entrant in entrants_with_players(event)}
+
+
+@login_required
+def club_final(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The standings with the prizes the director awards (chosen here, any time), printable."""
+    event = director_event(request.user, event_id)
+    if request.method == "POST":
+        form = PrizesForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _first_error(form))
+        else:
+            try:
+                event = prizes_choose(
+                    event=event, version=form.cleaned_data["version"], prizes=form.cleaned_data["prizes"]
+                )
+            except ServiceError as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(request, "Prizes saved.")
+        return go_to(request, reverse("club_final", args=[event.pk]))
+    standings = event_standings(event)
+    prizes = prize_lines(event.prizes, event_prizes(event), _labels(event)) if standings else []
+    context = {
+        "event": event,
+        "standings": standings,
+        "prizes": prizes,
+        "form": PrizesForm(initial={"version": event.version, "prizes": event.prizes}),
+        "printed_at": timezone.now(),
+    }
+    return render(request, "scorepad/club/director_final.html", context)
+
+
+@login_required
+def club_sheets(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """Every table's score sheet (one round with ``?round=N``), to print."""
+    event = director_event(request.user, event_id)
+    number = request.GET.get("round", "")
+    sheets = score_sheets(event, int(number) if number.isdigit() else None)
+    return render(request, "scorepad/club/director_sheets.html", {"event": event, "sheets": sheets})
+
+
+def _csv_response(event: ClubEvent, what: str) -> tuple[HttpResponse, Any]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="club-{event.pk}-{what}.csv"'
+    response["Cache-Control"] = "private, no-store"
+    return response, csv.writer(response)
+
+
+@login_required
+def club_results_csv(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """One row per entrant per closed round."""
+    event = director_event(request.user, event_id)
+    response, writer = _csv_response(event, "results")
+    labels = {entrant.pk: entrant_label(event, entrant) for entrant in entrants_with_players(event)}
+    writer.writerow(["round", "entrant number", "entrant", "players", "table", "points", "won", "bye"])
+    for row in result_rows(event):
+        writer.writerow(
+            [
+                row.round.number,
+                row.entrant.number,
+                labels.get(row.entrant_id, row.entrant.name),
+                row.entrant.name,
+                row.table.number if row.table else "",
+                row.points,
+                "yes" if row.won else "no",
+                "yes" if row.bye else "no",
+            ]
+        )
+    return response
+
+
+@login_required
+def club_hands_csv(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """Every table's hands, one row per hand: the score sheets as a spreadsheet."""
+    event = director_event(request.user, event_id)
+    response, writer = _csv_response(event, "hands")
+    sheets = score_sheets(event)
+    sides = max((len(s.sheet.side_names) for s in sheets), default=2)
+    side_columns = [
+        f"{what} {n}" for n in range(1, sides + 1) for what in ("side", "meld", "tricks", "score", "total")
+    ]
+    writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "state", *side_columns])
+    for table_sheet in sheets:
+        for row in table_sheet.sheet.rows:
+            per_side: list[Any] = []
+            for side, name in enumerate(table_sheet.sheet.side_names):
+                meld = row.meld[side] if side < len(row.meld) else ""
+                tricks = row.tricks[side] if row.tricks and side < len(row.tricks) else ""
+                per_side += [name, meld, tricks, row.scores[side], row.totals[side]]
+            writer.writerow(
+                [
+                    table_sheet.table.round.number,
+                    table_sheet.table.number,
+                    row.number + 1,
+                    row.dealer,
+                    "" if row.thrown_in else row.bidder,
+                    "" if row.thrown_in else row.bid,
+                    "thrown in" if row.thrown_in else trump_words(row.trump),
+                    table_sheet.states.get(row.hand_id, "") or "entered by the director",
+                    *per_side,
+                ]
+            )
+    return response

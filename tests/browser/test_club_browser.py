@@ -1,0 +1,97 @@
+"""A club table's phone at 375×812 through a round: the PIN, the clock counting down, a hand entered
+and countersigned, a hand disputed, and a hand entered with no signal kept on the phone and stored
+once when the connection returns."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
+from scorepad.services.clubs import entrant_check_in, event_create, round_start
+from scorepad.services.households import household_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(django_user_model):
+    director = django_user_model.objects.create_user(username="dee")
+    household = household_create(user=director, name="The club")
+    event = event_create(
+        household=household,
+        director=director,
+        name="Tuesday",
+        variant_id="classic",
+        overrides={},
+        format="teams",
+        rounds=2,
+    )
+    for names in (["Ann", "Cy"], ["Bo", "Di"]):  # seated Ann, Bo, Cy, Di: Ann & Cy against Bo & Di
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=names)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version)
+    ClubRound.objects.filter(event=event).update(ends_at=timezone.now() + timedelta(minutes=20))
+    return ClubTable.objects.get(round__event=event)
+
+
+def enter_hand(page: Page, bidder: str, bid: int, suit: str, tricks_0: int, meld: tuple[int, int]) -> None:
+    page.locator("#hand-form .seat", has_text=re.compile(rf"^{bidder}")).click()
+    page.locator("#id_bid").fill(str(bid))
+    page.locator("#hand-form .suit", has_text=suit).click()
+    page.locator("#id_tricks_0").fill(str(tricks_0))
+    page.locator("#id_meld_0").fill(str(meld[0]))
+    page.locator("#id_meld_1").fill(str(meld[1]))
+    page.get_by_role("button", name="Record hand").click()
+
+
+def test_a_table_phone_plays_a_round_countersigns_disputes_and_keeps_a_hand_through_no_signal(
+    live_server, page: Page, table
+):
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(live_server.url + reverse("club_table", args=[table.token]))
+    page.get_by_label("Table PIN").fill(table.pin)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("h1")).to_contain_text("Table 1")
+
+    clock = page.locator(".clock-left")
+    expect(clock).to_have_text(re.compile(r"^(19:5\d|20:00) left$"))
+    first = clock.text_content()
+    expect(clock).not_to_have_text(first or "", timeout=3_000)  # clock.js counts down
+
+    # Hand 1: Ann bids 25 in hearts and makes it; Bo & Di, reading it here, countersign.
+    enter_hand(page, "Ann", 25, "hearts", 15, (20, 6))
+    hand_1 = page.locator("#hand-1")
+    expect(hand_1).to_contain_text("waiting for the other side to confirm")
+    hand_1.get_by_role("button", name=re.compile("^Countersign")).click()
+    expect(page.locator("#hand-1")).to_contain_text("confirmed")
+
+    # Hand 2: Bo & Di say the meld was wrong: disputed, for the director.
+    enter_hand(page, "Bo", 21, "spades", 15, (4, 12))
+    page.locator("#hand-2").get_by_label("What is wrong?").fill("Bo melded 20, not 12")
+    page.locator("#hand-2").get_by_role("button", name="Dispute").click()
+    expect(page.locator("#hand-2")).to_contain_text("disputed: marked for the director")
+    expect(page.locator("#hand-2")).to_contain_text("Bo melded 20, not 12")
+
+    # Hand 3 with no signal: kept on the phone, then sent once when the connection is back.
+    page.context.set_offline(True)
+    enter_hand(page, "Cy", 22, "clubs", 12, (10, 4))
+    outbox = page.locator("#outbox")
+    expect(outbox).to_be_visible()
+    expect(outbox).to_contain_text("waiting to send")
+    assert table.game.hands.count() == 2  # nothing reached the server
+    page.context.set_offline(False)
+    expect(page.locator("#hand-3")).to_contain_text("waiting for the other side", timeout=15_000)
+    expect(outbox).to_be_hidden()
+
+    hands = list(table.game.hands.order_by("number").values_list("number", "bid", "entry_key"))
+    assert [(number, bid) for number, bid, _ in hands] == [(0, 25), (1, 21), (2, 22)]
+    assert TableHand.objects.filter(table=table).count() == 3  # each hand once, one table hand each
+    states = dict(TableHand.objects.filter(table=table).values_list("hand__number", "state"))
+    assert states == {0: "confirmed", 1: "disputed", 2: "entered"}
+    assert [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e] == []

@@ -1,0 +1,225 @@
+"""Club night, the director's pages: progress, clock, corrections with their trail, the room's live
+standings (a 204 while nothing changed), prizes, score sheets and CSV; and the table phone's clock
+and offline outbox. Bad input is answered in words and changes nothing."""
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
+from scorepad.selectors.club_director import standings_fingerprint, standings_token
+from scorepad.services.clubs import (
+    entrant_check_in,
+    event_create,
+    round_close,
+    round_start,
+    table_hand_confirm,
+    table_hand_record,
+)
+from tests.sample_games import make_user
+
+pytestmark = pytest.mark.django_db
+
+MADE = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
+FORM = {
+    "bidder": "0",
+    "bid": "20",
+    "trump": "H",
+    "meld_0": "10",
+    "meld_1": "5",
+    "tricks_0": "15",
+    "tricks_1": "",
+}
+
+
+@pytest.fixture
+def roster():
+    return ()
+
+
+@pytest.fixture(autouse=True)
+def _fingerprints_read_every_time(monkeypatch):
+    """A poll reads the standings' fingerprint afresh (in production it is shared for a moment)."""
+    monkeypatch.setattr("scorepad.selectors.club_director.FINGERPRINT_SECONDS", 0)
+
+
+def _fresh(event):
+    return ClubEvent.objects.get(pk=event.pk)
+
+
+@pytest.fixture
+def event(household, ann):
+    event = event_create(
+        household=household,
+        director=ann,
+        name="Tuesday",
+        variant_id="classic",
+        overrides={},
+        format="teams",
+        rounds=2,
+    )
+    for n in range(2):
+        event = _fresh(event)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"P{n}a", f"P{n}b"])
+    event = _fresh(event)
+    round_start(event=event, version=event.version)
+    return _fresh(event)
+
+
+@pytest.fixture
+def table(event):
+    return ClubTable.objects.get(round__event=event)
+
+
+def _enter(table, number=0, data=MADE):
+    return table_hand_record(
+        table=table,
+        round_number=1,
+        table_number=1,
+        phone="p1",
+        side=0,
+        number=number,
+        data=data,
+        entry_key=f"k{number}",
+    )
+
+
+def test_the_director_sees_every_tables_progress_and_a_stranger_sees_nothing(client, ann, event, table):
+    _enter(table)
+    client.force_login(ann)
+    page = client.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "1 of 1 tables still playing." in page
+    assert "Waiting</th>" in page
+    assert "<td>1</td><td>1</td>" in page
+    assert "Round 1, table 1, hand 1: waiting for the other side" in page
+
+    client.force_login(make_user("mallory"))
+    assert client.get(reverse("club_director", args=[event.pk])).status_code == 404
+    assert client.get(reverse("club_results_csv", args=[event.pk])).status_code == 404
+
+
+def test_the_rooms_standings_need_no_account_and_answer_204_until_a_hand_is_confirmed(event, table):
+    th = _enter(table)
+    url = reverse("club_standings_live", args=[standings_token(event)])
+    watcher = Client()
+    page = watcher.get(url + "?big=1")
+    assert page.status_code == 200
+    assert 'class="big-screen"' in page.content.decode()
+    since = standings_fingerprint(event.pk)
+    assert watcher.get(url, {"since": since}, headers={"HX-Request": "true"}).status_code == 204
+
+    table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1)
+
+    fresh = watcher.get(url, {"since": since}, headers={"HX-Request": "true"})
+    assert fresh.status_code == 200
+    body = fresh.content.decode()
+    assert body.lstrip().startswith('<div id="live-standings"')  # the partial only
+    assert '<td class="num">25</td>' in body
+    assert watcher.get(url[:-2] + "x/").status_code == 404
+    assert watcher.post(url).status_code == 405  # read-only
+
+
+def test_a_correction_needs_a_reason_then_rescores_and_lists_who_what_when(client, ann, event, table):
+    th = _enter(table, data={**MADE, "bid": 50})
+    client.force_login(ann)
+    url = reverse("club_hand_correct", args=[event.pk, th.hand_id])
+    assert "Save correction" in client.get(url).content.decode()
+    posted = {**FORM, "number": "0", "version": str(th.hand.version), "dealer": "0", "save": "1"}
+
+    refused = client.post(url, {**posted, "reason": ""})
+    assert "Say why, in a few words" in refused.content.decode()
+    assert not Correction.objects.exists()
+
+    done = client.post(url, {**posted, "reason": "bid was 20"}, follow=True)
+    page = done.content.decode()
+    assert "Hand 1 at table 1, round 1 corrected" in page
+    assert "bid 50 (P0a), hearts, meld 10/5, tricks 15/10, not confirmed → bid 20 (P0a)" in page
+    assert "“bid was 20”" in page
+    assert "by ann" in page
+    assert TableHand.objects.get(pk=th.pk).state == TableHand.State.CONFIRMED
+
+    stale = client.post(url, {**posted, "reason": "again"})
+    assert "was changed on another phone" in stale.content.decode()
+    assert Correction.objects.count() == 1
+
+
+def test_a_director_on_a_second_device_carries_on_and_a_stale_page_is_refused(ann, event):
+    phone, laptop = Client(), Client()
+    phone.force_login(ann)
+    laptop.force_login(ann)
+    old = event.version
+    phone.post(reverse("club_clock", args=[event.pk]), {"version": old, "minutes": "20"})
+    page = laptop.post(reverse("club_clock", args=[event.pk]), {"version": old, "minutes": "5"}, follow=True)
+    assert "This page is out of date" in page.content.decode()
+    ends = ClubRound.objects.get(event=event).ends_at
+    assert timedelta(minutes=19) < ends - timezone.now() <= timedelta(minutes=20)
+    assert "the bell at" in laptop.get(reverse("club_director", args=[event.pk])).content.decode()
+
+
+def test_the_table_phone_shows_the_time_left_and_keeps_offline_hands_in_the_outbox(event, table):
+    ClubRound.objects.filter(event=event).update(ends_at=timezone.now() + timedelta(minutes=10, seconds=30))
+    phone = Client()
+    phone.post(reverse("club_table", args=[table.token]), {"pin": table.pin, "side": 0})
+    page = phone.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "10:29 left" in page or "10:30 left" in page
+    assert 'data-ends-at="' in page
+    assert "js/clock.js" in page
+    assert "js/outbox.js" in page
+    assert 'id="outbox"' in page
+    assert f'data-game-page="{reverse("club_table", args=[table.token])}"' in page
+    assert 'name="entry_key"' in page
+    assert "data-offline-rules=" in page
+
+
+def test_prizes_print_and_csv_after_the_round(client, ann, event, table):
+    th = _enter(table)
+    table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1)
+    round_close(event=event, version=event.version)
+    client.force_login(ann)
+    final = reverse("club_final", args=[event.pk])
+    version = _fresh(event).version
+    client.post(final, {"version": version, "prizes": ["winners", "high_round"]})
+    page = client.get(final).content.decode()
+    assert "1st place</th><td>Team 1</td><td>25 points</td>" in page
+    assert "High round</th><td>Team 1</td><td>25 in round 1</td>" in page
+    assert "High average" not in page.split("<h2>Standings</h2>")[0]
+    assert "css/club.css" in page
+
+    results = client.get(reverse("club_results_csv", args=[event.pk]))
+    assert results["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(results.content.decode())))
+    assert rows == [
+        ["round", "entrant number", "entrant", "players", "table", "points", "won", "bye"],
+        ["1", "1", "Team 1", "P0a & P0b", "1", "25", "yes", "no"],
+        ["1", "2", "Team 2", "P1a & P1b", "1", "15", "no", "no"],
+    ]
+    hands = list(
+        csv.reader(io.StringIO(client.get(reverse("club_hands_csv", args=[event.pk])).content.decode()))
+    )
+    assert hands[1][:8] == ["1", "1", "1", "P0a", "P0a", "20", "hearts", "confirmed"]
+    sheets = client.get(reverse("club_sheets", args=[event.pk])).content.decode()
+    assert "Round 1, table 1" in sheets
+    assert "hearts" in sheets
+
+
+def test_delete_asks_first_and_stands_as_entered_settles_each_with_its_reason(client, ann, event, table):
+    first, second = _enter(table, 0), _enter(table, 1)
+    client.force_login(ann)
+    delete = reverse("club_hand_delete", args=[event.pk, first.hand_id])
+    assert "Delete hand 1?" in client.get(delete).content.decode()
+    assert "Say why" in client.post(delete, {"version": first.hand.version, "reason": ""}).content.decode()
+    client.post(delete, {"version": first.hand.version, "reason": "misdeal"})
+    assert list(table.game.hands.values_list("number", "bid")) == [(0, 20)]
+
+    second.refresh_from_db()
+    settle = reverse("club_hand_settle", args=[event.pk, second.pk])
+    page = client.post(settle, {"version": second.version, "reason": "both sides agree"}, follow=True)
+    text = page.content.decode()
+    assert "Hand 1 at table 1, round 1 stands as entered" in text
+    assert "Hand 1 at table 1, round 1 deleted" in text
+    assert "Hands for the director (0)" in text
