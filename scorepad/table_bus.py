@@ -22,6 +22,7 @@ import threading
 from collections import defaultdict
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -175,10 +176,10 @@ def deliver(table_id: int) -> None:
             listener.tell()
 
 
-_clients: dict[str, object] = {}
+_clients: dict[str, Any] = {}
 
 
-def _redis_client(url: str):  # type: ignore[no-untyped-def]
+def _redis_client(url: str) -> Any:
     import redis
 
     client = _clients.get(url)

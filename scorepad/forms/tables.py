@@ -38,7 +38,7 @@ class TableForm(forms.Form):
     def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {**PracticeForm.defaults_of(variant), "grace": 60})
         super().__init__(*args, **kwargs)
-        self.variant = variant
+        self.chosen = variant
         for name in (*self.RULES, *self.BOXES):  # the same house rules, in the same words, as practice
             if name != "pass_cards" or variant.partnerships:
                 self.fields[name] = copy.deepcopy(PracticeForm.base_fields[name])
@@ -52,7 +52,7 @@ class TableForm(forms.Form):
 
     def seat_plans(self) -> list[SeatPlan]:
         plans = [SeatPlan(TableSeat.OPEN, self.cleaned_data["host_name"])]
-        for seat in range(1, self.variant.seats):
+        for seat in range(1, self.chosen.seats):
             choice = self.cleaned_data[f"seat_{seat}"]
             if choice.startswith("bot:"):
                 plans.append(SeatPlan(TableSeat.BOT, strength=choice.removeprefix("bot:")))

@@ -16,7 +16,8 @@ from django.conf import settings
 from django.db import models
 
 from ..constants import PLAYER_NAME_MAX
-from . import VARIANT_CHOICES, Game, Household
+from ..engine.variants import VARIANTS
+from . import Game, Household
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "PrivateTable", "TableMessage", "TableSeat"]
 
@@ -55,7 +56,7 @@ class PrivateTable(models.Model):
         Household, null=True, blank=True, on_delete=models.SET_NULL, related_name="private_tables"
     )
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=20, choices=[(v.id, v.label) for v in VARIANTS.values()])
     settings = models.JSONField(default=dict, blank=True)  # only the §4 keys that differ from defaults
     seed = models.BigIntegerField()
     state = models.JSONField(default=dict)

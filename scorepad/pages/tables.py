@@ -9,7 +9,7 @@ from ..engine.cards import SUIT_NAMES, SUITS
 from ..engine.game import from_json, seat_view
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, SeatView
 from ..selectors.tables import TableRead
-from .practice import CardFace, Held, face, held
+from .practice import CardFace, Held, bidding, face, held
 
 QUICK_WORDS = {
     "nice": "Nice hand!",
@@ -110,10 +110,8 @@ def _note(kind: str, covered: bool, quit: bool) -> str:
 
 
 def _bids(view: SeatView) -> tuple[tuple[str, str], ...]:
-    step = view.settings.bid_increment
-    least = view.least_bid
-    offered = [("pass", "Pass")] if view.may_pass else []
-    return (*offered, *((str(least + step * k), str(least + step * k)) for k in range(4)))
+    """The practice table's bid chips: Pass, the least bid and the bids above it (RULES §1.2)."""
+    return bidding(view).chips
 
 
 def _headline(table: TableRead, to_act: int | None, names: list[str], seat: int, over: bool) -> str:

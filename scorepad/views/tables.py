@@ -21,7 +21,7 @@ from asgiref.sync import sync_to_async
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -345,7 +345,7 @@ def sse_event(name: str, html: str) -> str:
     return f"event: {name}\n{data}\n\n"
 
 
-async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponseBase:
     """This phone's seat's screen, again each time the table changes, for as long as it is open
     (htmx's SSE extension swaps it in; the browser reconnects by itself after a drop)."""
     seated = await sync_to_async(_closing(_seated))(request, table_id)

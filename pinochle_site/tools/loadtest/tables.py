@@ -174,7 +174,8 @@ def _choice(form: Form, html: str, rng: random.Random) -> tuple[str, list[tuple[
         if buttons:
             if name == "bid":
                 passing = [c for c in buttons if c.value == "pass"]
-                pick = passing[0] if passing and rng.random() < 0.7 else buttons[-1 if passing else 0]
+                least = next(c for c in buttons if c.value != "pass")
+                pick = passing[0] if passing and rng.random() < 0.7 else least
             elif name == "concede":
                 pick = next(c for c in buttons if c.value == "false")
             else:
