@@ -11,16 +11,13 @@ New views are covered without editing this file. A URL keyword with no value in
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from scorepad.models import ClubEvent, ClubTable, Household, TableHand
 from scorepad.selectors.club_director import standings_token_of
 from scorepad.selectors.puzzles import shipped
-from scorepad.services.clubs import entrant_check_in, event_create, round_start, table_hand_record
 from scorepad.services.practice import practice_start
-from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
+from tests.sample_games import CLASSIC_PLAYING, club_night, import_game, make_household, make_user
 
 # Views anyone may open, with the reason.
 PUBLIC = {
@@ -94,29 +91,6 @@ def walk(
 
 
 ROUTES = sorted(set(walk(get_resolver().url_patterns)))
-
-
-def club_night(household: Household, director: User) -> TableHand:
-    """A club event of household A with round 1 started and a hand entered at its one table."""
-    event = event_create(
-        household=household,
-        director=director,
-        name="Tuesday",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=2,
-    )
-    for team in ("N", "E"):
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"{team}1", f"{team}2"])
-    event = ClubEvent.objects.get(pk=event.pk)
-    round_start(event=event, version=event.version)
-    table = ClubTable.objects.get(round__event=event)
-    made = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
-    return table_hand_record(
-        table=table, round_number=1, table_number=1, phone="p1", side=0, number=0, data=made, entry_key="k"
-    )
 
 
 @pytest.fixture
