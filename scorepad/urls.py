@@ -120,10 +120,10 @@ urlpatterns = [
     path("club/<int:event_id>/rounds/close/", clubs.club_round_close, name="club_round_close"),
     path("club/<int:event_id>/tables/", clubs.club_tables, name="club_tables"),
     path("club/<int:event_id>/tables/<int:table_id>/qr.svg", clubs.club_table_qr, name="club_table_qr"),
-    path("club/t/<str:token>/", clubs.club_table, name="club_table"),
-    path("club/t/<str:token>/hand/", clubs.club_table_hand, name="club_table_hand"),
-    path("club/t/<str:token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
-    path("club/t/<str:token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
+    path("club/t/<str:table_token>/", clubs.club_table, name="club_table"),
+    path("club/t/<str:table_token>/hand/", clubs.club_table_hand, name="club_table_hand"),
+    path("club/t/<str:table_token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
+    path("club/t/<str:table_token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
     # Club night, the director's side: progress, clock, corrections, live standings, prizes, exports
     # (views/club_director.py)
     path("club/<int:event_id>/director/", club_director.club_director, name="club_director"),
@@ -135,12 +135,12 @@ urlpatterns = [
         name="club_hand_settle",
     ),
     path(
-        "club/<int:event_id>/hands/<int:hand_id>/correct/",
+        "club/<int:event_id>/hands/<int:club_hand_id>/correct/",
         club_director.club_hand_correct,
         name="club_hand_correct",
     ),
     path(
-        "club/<int:event_id>/hands/<int:hand_id>/delete/",
+        "club/<int:event_id>/hands/<int:club_hand_id>/delete/",
         club_director.club_hand_delete,
         name="club_hand_delete",
     ),
@@ -148,7 +148,7 @@ urlpatterns = [
     path("club/<int:event_id>/sheets/", club_director.club_sheets, name="club_sheets"),
     path("club/<int:event_id>/results.csv", club_director.club_results_csv, name="club_results_csv"),
     path("club/<int:event_id>/hands.csv", club_director.club_hands_csv, name="club_hands_csv"),
-    path("club/s/<str:token>/", club_director.club_standings_live, name="club_standings_live"),
+    path("club/s/<str:standings_token>/", club_director.club_standings_live, name="club_standings_live"),
     # Play together: private tables by link, QR code or short code (views/tables.py)
     path("tables/", tables.tables_new, name="tables_new"),
     path("tables/code/", tables.table_code, name="table_code"),

@@ -6,7 +6,8 @@ can check the app's numbers against them rather than against the engine's own ou
 
 from django.contrib.auth.models import User
 
-from scorepad.models import Game, Household
+from scorepad.models import ClubEvent, ClubTable, Game, Household, TableHand
+from scorepad.services.clubs import entrant_check_in, event_create, round_start, table_hand_record
 from scorepad.services.exchange import game_import
 from scorepad.services.households import household_create, player_create
 
@@ -91,3 +92,26 @@ def household_pages(household: Household, games: dict[str, Game]) -> list[str]:
         *(reverse("game", args=[game.pk]) for game in games.values()),
         *(reverse("game_export", args=[game.pk]) for game in games.values()),
     ]
+
+
+def club_night(household: Household, director: User) -> TableHand:
+    """A club event of ``household`` with round 1 started and a hand entered at its one table."""
+    event = event_create(
+        household=household,
+        director=director,
+        name="Tuesday",
+        variant_id="classic",
+        overrides={},
+        format="teams",
+        rounds=2,
+    )
+    for team in ("N", "E"):
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=[f"{team}1", f"{team}2"])
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version)
+    table = ClubTable.objects.get(round__event=event)
+    made = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
+    return table_hand_record(
+        table=table, round_number=1, table_number=1, phone="p1", side=0, number=0, data=made, entry_key="k"
+    )

@@ -89,11 +89,17 @@ class CheckInForm(forms.Form):
 
 
 class VersionForm(forms.Form):
-    """A director's tap (start, close, leave): the event's version as the page showed it."""
+    """A director's tap (start, close): the event's version as the page showed it."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
     accept = forms.BooleanField(required=False)
-    entrant = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class LeaveForm(forms.Form):
+    """An entrant leaves: which one, with the event's version as the page showed it."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    entrant = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
 
 
 class PinForm(forms.Form):

@@ -141,7 +141,7 @@ def table_sheet(table: ClubTable) -> Scoresheet:
 # ---- live standings -------------------------------------------------------------------------------
 
 
-def standings_token(event: ClubEvent) -> str:
+def standings_token_of(event: ClubEvent) -> str:
     """The room's read-only standings link: signed, so it names only this event's standings."""
     return signing.dumps(event.pk, salt=STANDINGS_SALT)
 

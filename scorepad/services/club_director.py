@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
 from . import ServiceError
-from .clubs import STALE, results_refresh
+from .clubs import event_bump, locked_event, results_refresh
 from .games import hand_delete, hand_edit
 from .households import refuse_unprintable
 
@@ -28,18 +28,6 @@ REASON_MAX = 200
 DIRECTOR = "director"  # who confirmed a hand the director settled (``TableHand.confirmed_by``)
 PRIZES = ("winners", "high_round", "high_average")
 MAX_CLOCK_MINUTES = 240
-
-
-def _locked_event(event: ClubEvent, version: int) -> ClubEvent:
-    locked = ClubEvent.objects.select_for_update().get(pk=event.pk)
-    if locked.version != version:
-        raise ServiceError(STALE.format(what="the event"))
-    return locked
-
-
-def _bump(event: ClubEvent, *fields: str) -> None:
-    event.version += 1
-    event.save(update_fields=["version", *fields])
 
 
 def _reason(reason: str) -> str:
@@ -202,7 +190,7 @@ def hand_settle(
 @transaction.atomic
 def clock_set(*, event: ClubEvent, version: int, minutes: int) -> ClubRound:
     """The bell of the round being played rings ``minutes`` from now (started, moved or extended)."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     club_round = event.club_rounds.filter(status=ClubRound.Status.PLAYING).first()
     if club_round is None:
         raise ServiceError("No round is being played: start one first.")
@@ -210,28 +198,28 @@ def clock_set(*, event: ClubEvent, version: int, minutes: int) -> ClubRound:
         raise ServiceError(f"Give the minutes left, 1 to {MAX_CLOCK_MINUTES}.")
     club_round.ends_at = timezone.now() + timedelta(minutes=minutes)
     club_round.save(update_fields=["ends_at"])
-    _bump(event)
+    event_bump(event)
     return club_round
 
 
 @transaction.atomic
 def bell_set(*, event: ClubEvent, version: int, bell: str) -> ClubEvent:
     """What happens to a hand still being played at the bell: it is finished and counts, or not."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     if bell not in ClubEvent.Bell.values:
         raise ServiceError("Choose whether a hand being played at the bell counts.")
     event.bell = bell
-    _bump(event, "bell")
+    event_bump(event, "bell")
     return event
 
 
 @transaction.atomic
 def prizes_choose(*, event: ClubEvent, version: int, prizes: Sequence[str]) -> ClubEvent:
     """The prizes the director awards (any of winners, high round, high average), in that order."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     unknown = [prize for prize in prizes if prize not in PRIZES]
     if unknown:
         raise ServiceError("Choose among the winners, the high round and the high average.")
     event.prizes = [prize for prize in PRIZES if prize in prizes]
-    _bump(event, "prizes")
+    event_bump(event, "prizes")
     return event

@@ -60,7 +60,7 @@ STALE = (
 )
 
 
-def _locked_event(event: ClubEvent, version: int) -> ClubEvent:
+def locked_event(event: ClubEvent, version: int) -> ClubEvent:
     """The event row, locked, if it is still at ``version``; else refused in words."""
     locked = ClubEvent.objects.select_for_update().get(pk=event.pk)
     if locked.version != version:
@@ -68,7 +68,8 @@ def _locked_event(event: ClubEvent, version: int) -> ClubEvent:
     return locked
 
 
-def _bump(event: ClubEvent, *fields: str) -> None:
+def event_bump(event: ClubEvent, *fields: str) -> None:
+    """Save ``fields`` with the event's version moved on: every page showing the old one is stale."""
     event.version += 1
     event.save(update_fields=["version", *fields])
 
@@ -161,7 +162,7 @@ def entrant_check_in(
 ) -> ClubEntrant:
     """Check in one entrant (a team of two, or a player): roster members and newcomers, who join the
     roster. Someone arriving once rounds have begun plays from the next round on."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     if event.status == ClubEvent.Status.FINISHED:
         raise ServiceError("The event is over: nobody can check in.")
     size = team_size(event)
@@ -199,14 +200,14 @@ def entrant_check_in(
             )
     except IntegrityError:
         raise ServiceError("One of these players was just checked in on another screen.") from None
-    _bump(event)
+    event_bump(event)
     return entrant
 
 
 @transaction.atomic
 def entrant_leave(*, event: ClubEvent, version: int, entrant_id: int) -> ClubEntrant:
     """An entrant leaves between rounds: not seated from the next round on; its results stay."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     entrant = event.entrants.filter(pk=entrant_id).first()
     if entrant is None:
         raise ServiceError("That entrant is not in this event.")
@@ -222,7 +223,7 @@ def entrant_leave(*, event: ClubEvent, version: int, entrant_id: int) -> ClubEnt
         )
     entrant.left_after = event.current_round
     entrant.save(update_fields=["left_after"])
-    _bump(event)
+    event_bump(event)
     return entrant
 
 
@@ -238,7 +239,7 @@ def round_start(*, event: ClubEvent, version: int, accept_repeats: bool = False)
 
 @transaction.atomic
 def _start(*, event: ClubEvent, version: int, plan: RoundPlan, accept_repeats: bool) -> ClubRound:
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     if event.status == ClubEvent.Status.FINISHED:
         raise ServiceError("The event is over.")
     if event.club_rounds.filter(status=ClubRound.Status.PLAYING).exists():
@@ -272,7 +273,7 @@ def _start(*, event: ClubEvent, version: int, plan: RoundPlan, accept_repeats: b
         )
     event.current_round = plan.number
     event.status = ClubEvent.Status.PLAYING
-    _bump(event, "current_round", "status")
+    event_bump(event, "current_round", "status")
     return club_round
 
 
@@ -339,7 +340,7 @@ def _open_hands_words(club_round: ClubRound) -> list[str]:
 def round_close(*, event: ClubEvent, version: int, accept_open_hands: bool = False) -> ClubRound:
     """End the round being played: its tables take no more hands and each entrant's result is
     written. Hands not confirmed or disputed are said first, and counted as entered if accepted."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     club_round = event.club_rounds.filter(number=event.current_round, status=ClubRound.Status.PLAYING).first()
     if club_round is None:
         raise ServiceError("No round is being played.")
@@ -358,7 +359,7 @@ def round_close(*, event: ClubEvent, version: int, accept_open_hands: bool = Fal
     if club_round.number >= event.rounds:
         event.status, event.finished_at = ClubEvent.Status.FINISHED, timezone.now()
         fields = ["status", "finished_at"]
-    _bump(event, *fields)
+    event_bump(event, *fields)
     return club_round
 
 
@@ -374,11 +375,11 @@ def results_refresh(*, club_round: ClubRound) -> None:
 @transaction.atomic
 def event_finish(*, event: ClubEvent, version: int) -> ClubEvent:
     """End the event early (fewer rounds than planned): the standings are final."""
-    event = _locked_event(event, version)
+    event = locked_event(event, version)
     if event.club_rounds.filter(status=ClubRound.Status.PLAYING).exists():
         raise ServiceError(f"Round {event.current_round} is still being played: close it first.")
     event.status, event.finished_at = ClubEvent.Status.FINISHED, timezone.now()
-    _bump(event, "status", "finished_at")
+    event_bump(event, "status", "finished_at")
     return event
 
 

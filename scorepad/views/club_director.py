@@ -15,13 +15,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
 from ..forms.games import NO_MARRIAGE, HandForm
@@ -37,7 +37,7 @@ from ..selectors.club_director import (
     result_rows,
     round_progress,
     score_sheets,
-    standings_token,
+    standings_token_of,
     trump_words,
 )
 from ..selectors.clubs import (
@@ -49,7 +49,7 @@ from ..selectors.clubs import (
     event_standings,
     open_hands,
 )
-from ..selectors.games import CACHE_ERRORS, Scoresheet, scoresheet
+from ..selectors.games import CACHE_ERRORS, scoresheet
 from ..selectors.live import POLL_SECONDS
 from ..services import ServiceError
 from ..services.club_director import (
@@ -61,24 +61,15 @@ from ..services.club_director import (
     prizes_choose,
 )
 from ..services.games import HandRefused
-from .games import Intent, intent_of, preview_words
+from .clubs import back_to, director_tap, first_error
+from .games import Intent, intent_of, preview_words, stepped_bid
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
 
 PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
 
 
-def _first_error(form: Any) -> str:
-    for errors in form.errors.values():
-        return str(errors[0])
-    return "Check the form."
-
-
-def _back(request: HtmxHttpRequest, event: ClubEvent, error: str = "", done: str = "") -> HttpResponse:
-    if error:
-        messages.error(request, error)
-    elif done:
-        messages.success(request, done)
-    return go_to(request, reverse("club_director", args=[event.pk]))
+def _back(request: HtmxHttpRequest, event: ClubEvent, *, done: str) -> HttpResponse:
+    return back_to(request, reverse("club_director", args=[event.pk]), done=done)
 
 
 # ---- the director's page: progress, clock, hands to settle, the trail ------------------------------
@@ -101,62 +92,38 @@ def club_director(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "bell_form": BellForm(initial={"version": event.version, "bell": event.bell}),
         "open_hands": open_hands(event),
         "trail": [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)],
-        "standings_url": reverse("club_standings_live", args=[standings_token(event)]),
+        "standings_url": reverse("club_standings_live", args=[standings_token_of(event)]),
         "poll_seconds": PROGRESS_POLL_SECONDS,
     }
     return page_or_partial(request, "scorepad/club/director.html", "director-progress", context)
 
 
-@login_required
-@require_POST
-def club_clock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = ClockForm(request.POST)
-    if not form.is_valid():
-        return _back(request, event, error=_first_error(form))
-    try:
-        club_round = clock_set(
-            event=event, version=form.cleaned_data["version"], minutes=form.cleaned_data["minutes"]
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
+@director_tap(ClockForm, page="club_director")
+def club_clock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    club_round = clock_set(event=event, version=data["version"], minutes=data["minutes"])
     ends = timezone.localtime(club_round.ends_at)
-    return _back(request, event, done=f"The bell of round {club_round.number} rings at {ends:%H:%M}.")
+    return f"The bell of round {club_round.number} rings at {ends:%H:%M}."
 
 
-@login_required
-@require_POST
-def club_bell(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = BellForm(request.POST)
-    if not form.is_valid():
-        return _back(request, event, error=_first_error(form))
-    try:
-        event = bell_set(event=event, version=form.cleaned_data["version"], bell=form.cleaned_data["bell"])
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    return _back(request, event, done=f"At the bell: {event.get_bell_display().lower()}.")
+@director_tap(BellForm, page="club_director")
+def club_bell(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    changed = bell_set(event=event, version=data["version"], bell=data["bell"])
+    return f"At the bell: {changed.get_bell_display().lower()}."
 
 
-@login_required
-@require_POST
-def club_hand_settle(request: HtmxHttpRequest, event_id: int, table_hand_id: int) -> HttpResponse:
+@director_tap(ReasonForm, page="club_director")
+def club_hand_settle(
+    request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_hand_id: int
+) -> str:
     """A hand marked for the director stands as entered (the trail keeps why)."""
-    event = director_event(request.user, event_id)
-    form = ReasonForm(request.POST)
-    if not form.is_valid():
-        return _back(request, event, error=_first_error(form))
-    try:
-        correction = hand_settle(
-            event=event,
-            made_by=signed_in(request),
-            table_hand_id=table_hand_id,
-            version=form.cleaned_data["version"],
-            reason=form.cleaned_data["reason"],
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    return _back(request, event, done=f"{correction.what}.")
+    correction = hand_settle(
+        event=event,
+        made_by=signed_in(request),
+        table_hand_id=table_hand_id,
+        version=data["version"],
+        reason=data["reason"],
+    )
+    return f"{correction.what}."
 
 
 def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:
@@ -168,23 +135,6 @@ def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:
 
 # The correction form's helpers (no throw-in, no meld calculator trip: the director types the meld).
 CORRECTION_INTENTS = frozenset({Intent.PREVIEW, Intent.BID_STEP, Intent.BID_CHIP, Intent.COUNT_MELD})
-
-
-def _stepped(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
-    """The form's values with the bid set by a chip or moved one step (never under the minimum)."""
-    values = HandForm.values_from(data, len(sheet.side_names))
-    rules = sheet.settings
-    try:
-        current = max(int(values.get("bid", "")), rules.min_bid)
-    except ValueError:
-        current = rules.min_bid
-    if "bid_set" in data:
-        values["bid"] = data["bid_set"]
-    elif data.get("bid_step") == "+":
-        values["bid"] = current + rules.next_bid_step(current)
-    elif data.get("bid_step") == "-":
-        values["bid"] = max(rules.min_bid, current - rules.next_bid_step(current - 1))
-    return values
 
 
 def _hand_initial(hand: Any) -> dict[str, Any]:
@@ -199,10 +149,10 @@ def _hand_initial(hand: Any) -> dict[str, Any]:
 
 
 @login_required
-def club_hand_correct(request: HtmxHttpRequest, event_id: int, hand_id: int) -> HttpResponse:
+def club_hand_correct(request: HtmxHttpRequest, event_id: int, club_hand_id: int) -> HttpResponse:
     """The director corrects a table's hand with the scorepad's own hand form, and says why."""
     event = director_event(request.user, event_id)
-    hand, table, table_hand = _hand_or_404(event, hand_id)
+    hand, table, table_hand = _hand_or_404(event, club_hand_id)
     sheet = scoresheet(table.game)
     action = reverse("club_hand_correct", args=[event.pk, hand.pk])
 
@@ -243,11 +193,18 @@ def club_hand_correct(request: HtmxHttpRequest, event_id: int, hand_id: int) -> 
             request, "scorepad/game.html#preview-text", {"preview": preview_words(sheet, request.POST)}
         )
     if intent != Intent.RECORD:  # a bid chip or step: the form again with it, nothing saved
-        values = {**_stepped(sheet, request.POST), "number": hand.number}
+        # "Count it" brings the form back as it was: the director types the meld.
+        same = intent == Intent.COUNT_MELD
+        values = (
+            HandForm.values_from(request.POST, len(sheet.side_names))
+            if same
+            else stepped_bid(sheet, request.POST)
+        )
+        values["number"] = hand.number
         return page(form_of(initial=values), ReasonForm(request.POST))
     form, reason = form_of(data=request.POST), ReasonForm(request.POST)
     if not form.is_valid() or not reason.is_valid():
-        return page(form, reason, status=400, refusal=_first_error(reason) if reason.errors else "")
+        return page(form, reason, status=400, refusal=first_error(reason) if reason.errors else "")
     try:
         correction = hand_correct(
             event=event,
@@ -267,10 +224,10 @@ def club_hand_correct(request: HtmxHttpRequest, event_id: int, hand_id: int) -> 
 
 
 @login_required
-def club_hand_delete(request: HtmxHttpRequest, event_id: int, hand_id: int) -> HttpResponse:
+def club_hand_delete(request: HtmxHttpRequest, event_id: int, club_hand_id: int) -> HttpResponse:
     """GET asks first (and why); POST deletes the version it showed."""
     event = director_event(request.user, event_id)
-    hand, table, _table_hand = _hand_or_404(event, hand_id)
+    hand, table, _table_hand = _hand_or_404(event, club_hand_id)
     form = ReasonForm(request.POST or None, initial={"version": hand.version})
     refusal = ""
     if request.method == "POST":
@@ -288,7 +245,7 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, hand_id: int) -> H
             else:
                 return _back(request, event, done=f"{correction.what}: the later hands move up one.")
         else:
-            refusal = _first_error(form)
+            refusal = first_error(form)
     sheet = scoresheet(table.game)
     context = {
         "event": event,
@@ -321,12 +278,12 @@ def _keep_html(key: str, html: str) -> None:
 
 
 @require_safe
-def club_standings_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpResponse:
     """The room's standings: anyone with the link may watch; nobody can change anything from it.
     Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed.
     The poll's answer is rendered once per change and kept: a room of screens asking after the
     same confirmation costs one rendering, and each of them three small queries."""
-    event_id = event_id_of_standings_token(token)
+    event_id = event_id_of_standings_token(standings_token)
     if event_id is None:
         raise Http404("There are no such standings: ask the director for the link.")
     fingerprint = recent_standings_fingerprint(event_id)
@@ -334,20 +291,20 @@ def club_standings_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if since and since == fingerprint:
         return HttpResponse(status=204)
     big = request.GET.get("big") == "1"
-    key = f"club-standings-html:v1:{event_id}:{fingerprint}:{int(big)}:{token}"
+    key = f"club-standings-html:v1:{event_id}:{fingerprint}:{int(big)}:{standings_token}"
     partial = wants_partial(request)
     html = _kept_html(key) if partial else None
     if html is None:
-        event = event_by_standings_token(token)
+        event = event_by_standings_token(standings_token)
         if event is None:
             raise Http404("There are no such standings: ask the director for the link.")
-        base = reverse("club_standings_live", args=[token])
+        base = reverse("club_standings_live", args=[standings_token])
         context = {
             "live": live_standings(event, fingerprint),
             "big": big,
             "poll_url": base + ("?big=1&" if big else "?"),
             "poll_seconds": POLL_SECONDS,
-            "token": token,
+            "token": standings_token,
         }
         template = "scorepad/club/director_standings_live.html"
         html = render_to_string(f"{template}#live-standings" if partial else template, context, request)
@@ -373,7 +330,7 @@ def club_final(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST":
         form = PrizesForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _first_error(form))
+            messages.error(request, first_error(form))
         else:
             try:
                 event = prizes_choose(

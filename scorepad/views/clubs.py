@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 import segno
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,7 +29,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import throttle
-from ..forms.clubs import AnswerForm, CheckInForm, EventForm, PinForm, VersionForm
+from ..forms.clubs import AnswerForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
 from ..forms.games import HandForm, new_entry_key
 from ..models import ClubEvent, ClubTable
 from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
@@ -62,7 +65,7 @@ from ..services.clubs import (
     table_hand_record,
 )
 from ..services.games import GameOver, HandAlreadyRecorded, HandConflict, HandRefused
-from .games import Intent, calculator_url, intent_of, preview_words
+from .games import Intent, calculator_url, intent_of, meld_calculator, preview_words, stepped_bid
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in
 
 TABLE_COOKIE = "club_table"
@@ -132,93 +135,84 @@ def club_event(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     return page_or_partial(request, "scorepad/club/event.html", "event-body", _event_context(request, event))
 
 
-def _back(request: HtmxHttpRequest, event: ClubEvent, error: str = "", done: str = "") -> HttpResponse:
-    if error:
-        messages.error(request, error)
-    elif done:
-        messages.success(request, done)
-    return go_to(request, reverse("club_event", args=[event.pk]))
-
-
-@login_required
-@require_POST
-def club_check_in(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = CheckInForm(request.POST, roster=active_roster(event.household))
-    if not form.is_valid():
-        return _back(request, event, error=_first_error(form))
-    try:
-        entrant = entrant_check_in(
-            event=event,
-            version=form.cleaned_data["version"],
-            players=list(form.cleaned_data["players"]),
-            newcomers=newcomer_names(form.cleaned_data["newcomers"]),
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    when = f" (plays from round {entrant.arrived_before})" if entrant.arrived_before > 1 else ""
-    return _back(request, event, done=f"Checked in: {entrant.name}{when}.")
-
-
-def _first_error(form: Any) -> str:
+def first_error(form: forms.Form) -> str:
+    """The form's first problem in words."""
     for errors in form.errors.values():
         return str(errors[0])
     return "Check the form."
 
 
-def _version_form(request: HtmxHttpRequest) -> VersionForm | None:
-    form = VersionForm(request.POST)
-    return form if form.is_valid() else None
+def back_to(request: HtmxHttpRequest, url: str, *, error: str = "", done: str = "") -> HttpResponse:
+    """Back to the director's page, saying what went wrong or what was done."""
+    if error:
+        messages.error(request, error)
+    elif done:
+        messages.success(request, done)
+    return go_to(request, url)
 
 
-@login_required
-@require_POST
-def club_leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = _version_form(request)
-    if form is None or form.cleaned_data["entrant"] is None:
-        return _back(request, event, error="This page is out of date: reload it.")
-    try:
-        entrant = entrant_leave(
-            event=event, version=form.cleaned_data["version"], entrant_id=form.cleaned_data["entrant"]
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    return _back(request, event, done=f"{entrant.name} left after round {entrant.left_after}.")
+Tap = Callable[..., str]  # (request, event, the form's values, the URL's other ids) -> what was done
 
 
-@login_required
-@require_POST
-def club_round_start(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = _version_form(request)
-    if form is None:
-        return _back(request, event, error="This page is out of date: reload it.")
-    try:
-        club_round = round_start(
-            event=event, version=form.cleaned_data["version"], accept_repeats=form.cleaned_data["accept"]
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    return _back(request, event, done=f"Round {club_round.number} started: give each table its link and PIN.")
+def director_tap(
+    form: type[forms.Form],
+    *,
+    page: str = "club_event",
+    form_kwargs: Callable[[ClubEvent], dict[str, Any]] | None = None,
+) -> Callable[[Tap], Callable[..., HttpResponse]]:
+    """A director's button as a view: POST only, the director's own event (404 for anyone else),
+    ``form`` read (with the event's version as the page showed it); the decorated function calls
+    the service and says what was done. A bad form or a refusal goes back to ``page`` in words."""
+
+    def decorate(tap: Tap) -> Callable[..., HttpResponse]:
+        @login_required
+        @require_POST
+        @wraps(tap)
+        def view(request: HtmxHttpRequest, event_id: int, **ids: int) -> HttpResponse:
+            event = director_event(request.user, event_id)
+            bound = form(request.POST, **(form_kwargs(event) if form_kwargs else {}))
+            url = reverse(page, args=[event.pk])
+            if not bound.is_valid():
+                return back_to(request, url, error=first_error(bound))
+            try:
+                done = tap(request, event, bound.cleaned_data, **ids)
+            except ServiceError as error:
+                return back_to(request, url, error=str(error))
+            return back_to(request, url, done=done)
+
+        return view
+
+    return decorate
 
 
-@login_required
-@require_POST
-def club_round_close(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = director_event(request.user, event_id)
-    form = _version_form(request)
-    if form is None:
-        return _back(request, event, error="This page is out of date: reload it.")
-    try:
-        club_round = round_close(
-            event=event, version=form.cleaned_data["version"], accept_open_hands=form.cleaned_data["accept"]
-        )
-    except ServiceError as error:
-        return _back(request, event, error=str(error))
-    return _back(
-        request, event, done=f"Round {club_round.number} closed: the tables show where everyone goes next."
+@director_tap(CheckInForm, form_kwargs=lambda event: {"roster": active_roster(event.household)})
+def club_check_in(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    entrant = entrant_check_in(
+        event=event,
+        version=data["version"],
+        players=list(data["players"]),
+        newcomers=newcomer_names(data["newcomers"]),
     )
+    when = f" (plays from round {entrant.arrived_before})" if entrant.arrived_before > 1 else ""
+    return f"Checked in: {entrant.name}{when}."
+
+
+@director_tap(LeaveForm)
+def club_leave(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    entrant = entrant_leave(event=event, version=data["version"], entrant_id=data["entrant"])
+    return f"{entrant.name} left after round {entrant.left_after}."
+
+
+@director_tap(VersionForm)
+def club_round_start(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    club_round = round_start(event=event, version=data["version"], accept_repeats=data["accept"])
+    return f"Round {club_round.number} started: give each table its link and PIN."
+
+
+@director_tap(VersionForm)
+def club_round_close(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    club_round = round_close(event=event, version=data["version"], accept_open_hands=data["accept"])
+    return f"Round {club_round.number} closed: the tables show where everyone goes next."
 
 
 @login_required
@@ -302,9 +296,9 @@ def _side_names(table: ClubTable) -> list[str]:
     return scoresheet(table.game).side_names
 
 
-def club_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def club_table(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     """A table's phone: the PIN first, then the table."""
-    table = _table_or_404(token)
+    table = _table_or_404(table_token)
     if request.method == "POST" and "pin" in request.POST:
         return _check_pin(request, table)
     phone = _phone_of(request, table)
@@ -414,10 +408,10 @@ def _phone_or_pin(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int]
 
 
 @require_POST
-def club_table_hand(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def club_table_hand(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     """The table's hand form: record (or throw in) a hand, or the form's helpers (preview, bid steps,
     counting meld), as on the scorepad's game page."""
-    table = _table_or_404(token)
+    table = _table_or_404(table_token)
     phone = _phone_or_pin(request, table)
     if isinstance(phone, HttpResponse):
         return phone
@@ -429,42 +423,11 @@ def club_table_hand(request: HtmxHttpRequest, token: str) -> HttpResponse:
         )
     if intent in (Intent.BID_STEP, Intent.BID_CHIP):
         return _render_table(
-            request, view, phone, form=_hand_form(view, initial=_stepped(view, request.POST))
+            request, view, phone, form=_hand_form(view, initial=stepped_bid(view.sheet, request.POST))
         )
-    if intent == Intent.COUNT_MELD:
-        return _count_meld(request, view)
+    if intent == Intent.COUNT_MELD:  # the calculator comes back to this table's page
+        return meld_calculator(request, view.sheet, reverse("club_table", args=[view.table.token]))
     return _record(request, view, phone, thrown_in=intent == Intent.THROW_IN)
-
-
-def _stepped(view: TableView, data: QueryDict) -> dict[str, Any]:
-    """The form's values with the bid set by a chip or moved one step (never under the minimum)."""
-    values = HandForm.values_from(data, len(view.sheet.side_names))
-    rules = view.sheet.settings
-    try:
-        current = max(int(values.get("bid", "")), rules.min_bid)
-    except ValueError:
-        current = rules.min_bid
-    if "bid_set" in data:
-        values["bid"] = data["bid_set"]
-    elif data.get("bid_step") == "+":
-        values["bid"] = current + rules.next_bid_step(current)
-    else:
-        values["bid"] = max(rules.min_bid, current - rules.next_bid_step(current - 1))
-    return values
-
-
-def _count_meld(request: HtmxHttpRequest, view: TableView) -> HttpResponse:
-    """Off to the meld calculator with the hand so far; it comes back to this table's page."""
-    values = HandForm.values_from(request.POST, len(view.sheet.side_names))
-    values.pop("number", None)
-    side = request.POST.get("count_meld", "0")
-    side = side if side.isdigit() and int(side) < len(view.sheet.side_names) else "0"
-    query = QueryDict(mutable=True)
-    query.update(values)
-    back = f"{reverse('club_table', args=[view.table.token])}?{query.urlencode()}"
-    return go_to(
-        request, calculator_url(view.sheet, back, side=side, side_label=view.sheet.side_names[int(side)])
-    )
 
 
 def _numbers(request: HtmxHttpRequest) -> tuple[int, int] | None:
@@ -515,32 +478,32 @@ def _record(
     except ServiceError as error:
         return _render_table(request, table_view(view.table), phone, status=409, refusal=str(error))
     if not request.htmx:
-        return redirect("club_table", token=view.table.token)
+        return redirect("club_table", table_token=view.table.token)
     response = _render_table(request, table_view(view.table), phone)
     response["HX-Reswap"] = "outerHTML show:top"  # up to the hand just entered, waiting to be confirmed
     return response
 
 
 @require_POST
-def club_table_confirm(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def club_table_confirm(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     """The other side confirms a hand (on its own phone, or with a countersign on this one)."""
-    return _answer(request, token, dispute=False)
+    return _answer(request, table_token, dispute=False)
 
 
 @require_POST
-def club_table_dispute(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def club_table_dispute(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     """The other side disputes a hand: it is marked for the director with their words."""
-    return _answer(request, token, dispute=True)
+    return _answer(request, table_token, dispute=True)
 
 
-def _answer(request: HtmxHttpRequest, token: str, *, dispute: bool) -> HttpResponse:
-    table = _table_or_404(token)
+def _answer(request: HtmxHttpRequest, table_token: str, *, dispute: bool) -> HttpResponse:
+    table = _table_or_404(table_token)
     phone = _phone_or_pin(request, table)
     if isinstance(phone, HttpResponse):
         return phone
     form = AnswerForm(request.POST)
     if not form.is_valid():
-        return _render_table(request, table_view(table), phone, status=400, refusal=_first_error(form))
+        return _render_table(request, table_view(table), phone, status=400, refusal=first_error(form))
     data = form.cleaned_data
     common = {
         "table": table,
@@ -558,5 +521,5 @@ def _answer(request: HtmxHttpRequest, token: str, *, dispute: bool) -> HttpRespo
     except ServiceError as error:
         return _render_table(request, table_view(table), phone, status=409, refusal=str(error))
     if not request.htmx:
-        return redirect("club_table", token=table.token)
+        return redirect("club_table", table_token=table.token)
     return _render_table(request, table_view(table), phone)

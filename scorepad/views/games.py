@@ -188,7 +188,7 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _render_game(request, sheet, _next_hand_form(sheet, request.GET))
 
 
-def _stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
+def stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
     """The form's values with the bid moved one step (§4 ``bid_increment``), never under the minimum."""
     values = HandForm.values_from(data, len(sheet.side_names))
     settings = sheet.settings
@@ -234,7 +234,7 @@ def _first_problem(form: HandForm) -> str:
     return "check the hand."
 
 
-def _meld_calculator(request: HtmxHttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
+def meld_calculator(request: HtmxHttpRequest, sheet: Scoresheet, page: str) -> HttpResponse:
     """Off to the meld calculator with the hand so far; it comes back with ``meld_<side>=N``.
 
     A side's meld already typed goes along as ``meld_now``: partners' meld adds (RULES.md §1.4, §2.4),
@@ -311,12 +311,12 @@ def _answer_preview(page: HandPage) -> HttpResponse:
 
 def _answer_bid_step(page: HandPage) -> HttpResponse:
     """The stepper and the chips: the form comes back with the bid set; nothing is saved."""
-    form = _hand_form(page.sheet, initial=_stepped_bid(page.sheet, page.request.POST))
+    form = _hand_form(page.sheet, initial=stepped_bid(page.sheet, page.request.POST))
     return page.render(form, partial="hand-form" if page.request.htmx else None)
 
 
 def _answer_count_meld(page: HandPage) -> HttpResponse:
-    return _meld_calculator(page.request, page.sheet, page.url)
+    return meld_calculator(page.request, page.sheet, page.url)
 
 
 def _answer_record(page: HandPage) -> HttpResponse:

@@ -48,7 +48,7 @@ HELP_TOPICS: tuple[HelpTopic, ...] = (
     HelpTopic(
         "daily-and-puzzles",
         "The daily deal and puzzles",
-        "One deal a day, the same for everyone: your score beside the expert's.",
+        "One deal a day, the same for everyone, beside the expert; puzzles where one answer is clearly best.",
     ),
     HelpTopic(
         "club-night",

@@ -11,10 +11,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorepad.selectors.club_director import standings_token_of
+from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
 from scorepad.services.scoreboards import scoreboard_link_create
 from tests.helpers import watch_console, with_session
-from tests.sample_games import CLASSIC_WON, DOUBLE_DECK_SET, import_game, make_household, make_user
+from tests.sample_games import (
+    CLASSIC_WON,
+    DOUBLE_DECK_SET,
+    club_night,
+    import_game,
+    make_household,
+    make_user,
+)
 from tests.services.test_practice import play_out_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,6 +43,9 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
     token = scoreboard_link_create(game=playing, user=ann).token
     practice = practice_start(user=ann, variant_id="classic", seed=1)
     played = play_out_hand(practice_start(user=ann, variant_id="classic", seed=4))
+    table_hand = club_night(household, ann)
+    event, table = table_hand.table.round.event, table_hand.table
+    puzzle = shipped("six-handed")[0].key
     base, h = live_server.url, household.pk
     return {
         "home": (f"{base}/", False),
@@ -62,6 +74,13 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
         "practice-game": (f"{base}/practice/{practice.pk}/", True),
         "practice-review": (f"{base}/practice/{played.pk}/hands/0/review/", True),
         "practice-step": (f"{base}/practice/{played.pk}/hands/0/step/?trick=3", True),
+        "daily": (f"{base}/daily/", False),
+        "puzzles": (f"{base}/puzzles/", False),
+        "puzzle": (f"{base}/puzzles/{puzzle}/", False),
+        "club-event": (f"{base}/club/{event.pk}/", True),
+        "club-director": (f"{base}/club/{event.pk}/director/", True),
+        "club-table-pin": (f"{base}/club/t/{table.token}/", False),
+        "club-standings-big": (f"{base}/club/s/{standings_token_of(event)}/?big=1", False),
     }, ann
 
 

@@ -13,7 +13,7 @@ from scorepad.selectors.club_director import (
     live_standings,
     recent_standings_fingerprint,
     standings_fingerprint,
-    standings_token,
+    standings_token_of,
 )
 from scorepad.selectors.games import games_for_household, scoresheet
 from scorepad.services import ServiceError
@@ -245,8 +245,8 @@ def test_live_standings_count_only_confirmed_hands_and_change_on_confirmation(ho
     live = live_standings(_fresh(event))
     assert live.round_number == 1
     assert [(row.label, row.points) for row in live.rows] == [("Team 1", 25), ("Team 2", 15)]
-    assert event_by_standings_token(standings_token(event)) == event
-    assert event_by_standings_token(standings_token(event) + "x") is None
+    assert event_by_standings_token(standings_token_of(event)) == event
+    assert event_by_standings_token(standings_token_of(event) + "x") is None
 
 
 def test_every_players_table_games_are_in_their_history(household, ann):

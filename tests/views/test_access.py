@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
+from scorepad.selectors.club_director import standings_token_of
 from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
-from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
+from tests.sample_games import CLASSIC_PLAYING, club_night, import_game, make_household, make_user
 
 # Views anyone may open, with the reason.
 PUBLIC = {
@@ -54,6 +56,17 @@ PUBLIC = {
     "puzzle": "as puzzles",
     "puzzle_answer": "as puzzles (an answer is counted for the account, else the session)",
     "puzzle_history": "as puzzle_answer",
+    # The daily deal: the same deal for everyone; a visitor's attempts are theirs through the session
+    "daily": "the daily deals need no account",
+    "daily_archive": "as daily",
+    "daily_deal": "as daily (one day's deal and its leaderboard)",
+    "daily_play": "as daily (an attempt is kept for the account, else the session)",
+    # Club night: a table's phone and the room's screens need no account
+    "club_table": "a table's phone: its link and PIN (guesses limited) open that table only",
+    "club_table_hand": "as club_table (no hand is taken without the PIN's cookie)",
+    "club_table_confirm": "as club_table_hand",
+    "club_table_dispute": "as club_table_hand",
+    "club_standings_live": "the room's standings: read-only, named by a signed token",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -82,7 +95,7 @@ ROUTES = sorted(set(walk(get_resolver().url_patterns)))
 
 @pytest.fixture
 def world(db):
-    """Household A with a game, a hand and an invite; a member of A; a member of B."""
+    """Household A with a game, a hand, an invite and a club night; a member of A; a member of B."""
     member_a, member_b = make_user("alice"), make_user("bob")
     household = make_household(member_a, name="A")
     make_household(member_b, name="B")
@@ -90,6 +103,8 @@ def world(db):
     invite = household.invites.create(created_by=member_a)
     practice = practice_start(user=member_a, variant_id="classic", seed=1)
     scoreboard_link = game.scoreboard_links.create(created_by=member_a)
+    table_hand = club_night(household, member_a)
+    table = table_hand.table
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
         "game_id": lambda: game.pk,
@@ -105,6 +120,13 @@ def world(db):
         "slug": lambda: "scorepad",  # a help page
         "key": lambda: shipped("classic")[0].key,  # a shipped puzzle
         "variant": lambda: "classic",  # a game with puzzles (and daily deals)
+        "day": lambda: timezone.localdate().isoformat(),  # today's daily deal
+        "event_id": lambda: table.round.event_id,  # A's club night, member A directing
+        "table_id": lambda: table.pk,  # … the table of its round 1
+        "table_token": lambda: table.token,  # … that table's phone link
+        "table_hand_id": lambda: table_hand.pk,  # … a hand entered there, waiting for the other side
+        "club_hand_id": lambda: table_hand.hand_id,  # … the same hand in the table's game
+        "standings_token": lambda: standings_token_of(table.round.event),  # … the room's standings
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 

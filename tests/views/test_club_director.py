@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
-from scorepad.selectors.club_director import standings_fingerprint, standings_token
+from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
 from scorepad.services.clubs import (
     entrant_check_in,
     event_create,
@@ -105,7 +105,7 @@ def test_the_director_sees_every_tables_progress_and_a_stranger_sees_nothing(cli
 
 def test_the_rooms_standings_need_no_account_and_answer_204_until_a_hand_is_confirmed(event, table):
     th = _enter(table)
-    url = reverse("club_standings_live", args=[standings_token(event)])
+    url = reverse("club_standings_live", args=[standings_token_of(event)])
     watcher = Client()
     page = watcher.get(url + "?big=1")
     assert page.status_code == 200
@@ -146,6 +146,21 @@ def test_a_correction_needs_a_reason_then_rescores_and_lists_who_what_when(clien
     stale = client.post(url, {**posted, "reason": "again"})
     assert "was changed on another phone" in stale.content.decode()
     assert Correction.objects.count() == 1
+
+
+def test_a_corrections_count_it_keeps_the_form_as_typed_and_its_stepper_moves_the_bid(
+    client, ann, event, table
+):
+    th = _enter(table)
+    client.force_login(ann)
+    url = reverse("club_hand_correct", args=[event.pk, th.hand_id])
+    posted = {**FORM, "bid": "25", "number": "0", "version": str(th.hand.version), "dealer": "0"}
+
+    same = client.post(url, {**posted, "count_meld": "0"})  # the director types the meld
+    assert same.context["form"]["bid"].value() == "25"
+    lowered = client.post(url, {**posted, "bid_step": "-"})
+    assert lowered.context["form"]["bid"].value() == 24
+    assert not Correction.objects.exists()
 
 
 def test_a_director_on_a_second_device_carries_on_and_a_stale_page_is_refused(ann, event):

@@ -2,6 +2,7 @@
 the PIN and enters, confirms and disputes hands. Every bad input is answered in words, never a 500."""
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -327,3 +328,19 @@ def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
         _hand_url(table), {**data, "preview": "1", "number": "1"}, headers={"HX-Request": "true"}
     )
     assert "made" in preview.content.decode()
+
+
+def test_the_tables_stepper_and_count_it_work_as_on_the_scorepad(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    typed = {**HAND, "number": "0", "dealer": "0", "meld_1": "24"}
+
+    raised = phone.post(_hand_url(table), {**typed, "bid_step": "+"})
+    assert raised.context["form"]["bid"].value() == 21  # one step up; nothing recorded
+    assert not TableHand.objects.exists()
+
+    counting = phone.post(_hand_url(table), {**typed, "count_meld": "1"})
+    query = parse_qs(urlsplit(counting["Location"]).query)
+    assert query["return"][0].startswith(reverse("club_table", args=[table.token]) + "?")
+    assert query["meld_now"] == ["24"]  # the partner's meld already typed adds (RULES.md §1.4)
+    assert query["trump"] == ["H"]

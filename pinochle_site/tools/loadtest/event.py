@@ -33,7 +33,7 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from scorepad.models import ClubEvent, ClubTable, Game, Household, TableHand
-from scorepad.selectors.club_director import live_standings, standings_token
+from scorepad.selectors.club_director import live_standings, standings_token_of
 from scorepad.selectors.games import game_score
 from scorepad.services.clubs import entrant_check_in, event_create, round_start
 from scorepad.services.households import household_create
@@ -130,7 +130,7 @@ def prepare(options: EventOptions, run_id: str) -> Setup:
     round_start(event=event, version=event.version)
     tables = list(ClubTable.objects.filter(round__event=event).select_related("round").order_by("number"))
     connections.close_all()  # SQLite: hold no lock while the server writes
-    return Setup(director, household, event, tables, standings_token(event))
+    return Setup(director, household, event, tables, standings_token_of(event))
 
 
 def clean_up(setup: Setup) -> None:
