@@ -146,11 +146,12 @@ def table_code(request: HtmxHttpRequest) -> HttpResponse:
     code = request.GET.get("code", "")[:20]
     table = table_by_code(code)
     if table is None:
-        return render(request, "scorepad/table_new.html#by-code", {"code_error": NO_SUCH_CODE}, status=404)
+        return render(request, "scorepad/table_new.html#by-code", {"code_error": NO_SUCH_CODE})
     return redirect("table_join", table.link_token)
 
 
-def table_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def table_join(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
+    token = link_token
     table = table_by_link(token)
     if table is None:
         return _refusal_page(request, NO_SUCH_LINK, 404)
@@ -168,7 +169,8 @@ def table_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @limited("practice-start")
-def table_take(request: HtmxHttpRequest, token: str, seat: int) -> HttpResponse:
+def table_take(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResponse:
+    token = link_token
     table = table_by_link(token)
     if table is None:
         return _refusal_page(request, NO_SUCH_LINK, 404)
@@ -193,7 +195,8 @@ def table_take(request: HtmxHttpRequest, token: str, seat: int) -> HttpResponse:
     return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
 
 
-def table_qr(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def table_qr(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
+    token = link_token
     table = table_by_link(token)
     if table is None:
         return _refusal_page(request, NO_SUCH_LINK, 404)
@@ -228,7 +231,8 @@ def screen_context(request: HtmxHttpRequest, read: TableRead, seat: int, refused
     }
 
 
-def table_play(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_play(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
     seated = _seated(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
@@ -262,7 +266,9 @@ def _write(
 
 @require_POST
 @limited("practice-move")
-def table_act_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_act_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
+
     def act(table: PrivateTable, seat: int) -> None:
         stored = table_read(table.pk)
         assert stored is not None
@@ -274,7 +280,8 @@ def table_act_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 @limited("practice-move")
-def table_next_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_next_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
     version = request.POST.get("version", "")[:20]
     return _write(
         request, table_id, lambda table, seat: table_next_hand(table=table, seat=seat, version=version)
@@ -282,13 +289,15 @@ def table_next_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_POST
-def table_say_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_say_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
     message = request.POST.get("message", "")[:20]
     return _write(request, table_id, lambda table, seat: table_say(table=table, seat=seat, message=message))
 
 
 @require_POST
-def table_quit_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_quit_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
     seated = _seated(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
@@ -303,7 +312,8 @@ HOST_ACTIONS = ("open-seat", "end", "new-link")
 
 
 @require_POST
-def table_host_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
     action = request.POST.get("action", "")
 
     def control(table: PrivateTable, seat: int) -> None:
@@ -340,21 +350,28 @@ def _closing[**P, T](function: Callable[P, T]) -> Callable[P, T]:
     return run
 
 
+def _as_is[**P, T](function: Callable[P, T]) -> Callable[P, T]:
+    return function
+
+
 def sse_event(name: str, html: str) -> str:
     data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
     return f"event: {name}\n{data}\n\n"
 
 
-async def table_events(request: HtmxHttpRequest, table_id: int) -> HttpResponseBase:
+async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpResponseBase:
     """This phone's seat's screen, again each time the table changes, for as long as it is open
     (htmx's SSE extension swaps it in; the browser reconnects by itself after a drop)."""
-    seated = await sync_to_async(_closing(_seated))(request, table_id)
+    table_id = private_table_id
+    # A stream closes its connections after each read; under WSGI (a test's client) the request's own.
+    closing = _closing if isinstance(request, ASGIRequest) else _as_is
+    seated = await sync_to_async(closing(_seated))(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
     _, seat = seated
     if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the screen once, then
         # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
-        html, _, _ = await sync_to_async(_closing(_screen_html))(request, table_id, seat, -1)
+        html, _, _ = await sync_to_async(_screen_html)(request, table_id, seat, -1)
         return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
     response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from scorepad.selectors.club_director import standings_token_of
 from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
+from scorepad.services.tables import table_open
 from tests.sample_games import CLASSIC_PLAYING, club_night, import_game, make_household, make_user
 
 # Views anyone may open, with the reason.
@@ -67,6 +68,20 @@ PUBLIC = {
     "club_table_confirm": "as club_table_hand",
     "club_table_dispute": "as club_table_hand",
     "club_standings_live": "the room's standings: read-only, named by a signed token",
+    # Private tables: anyone with the link (or code) may sit down; a seat is held by its account or
+    # by a guest's signed cookie, and every other phone is told it has no seat there
+    "tables_new": "opening a private table needs no account (a guest types a name)",
+    "table_code": "as tables_new: the short code read out across a room",
+    "table_join": "as table_code: the table's link",
+    "table_take": "as table_join",
+    "table_qr": "as table_join",
+    "table_play": "a seat's own screen, by its account or its signed cookie; anyone else is told in words",
+    "table_act": "as table_play",
+    "table_next": "as table_play",
+    "table_say": "as table_play",
+    "table_quit": "as table_play",
+    "table_host": "as table_play (the host's seat only)",
+    "table_events": "as table_play",
 }
 # Views that name household A's objects but are meant for outsiders too, with their rule.
 OPEN_TO_OUTSIDERS = {
@@ -105,6 +120,7 @@ def world(db):
     scoreboard_link = game.scoreboard_links.create(created_by=member_a)
     table_hand = club_night(household, member_a)
     table = table_hand.table
+    private_table, _ = table_open(host_user=member_a, host_name="Alice", variant_id="classic", seed=1)
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
         "game_id": lambda: game.pk,
@@ -127,6 +143,9 @@ def world(db):
         "table_hand_id": lambda: table_hand.pk,  # … a hand entered there, waiting for the other side
         "club_hand_id": lambda: table_hand.hand_id,  # … the same hand in the table's game
         "standings_token": lambda: standings_token_of(table.round.event),  # … the room's standings
+        "private_table_id": lambda: private_table.pk,  # a private table member A opened
+        "link_token": lambda: private_table.link_token,  # … its link
+        "seat": lambda: 1,  # … a seat at it
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 
