@@ -4,6 +4,9 @@ Each record's scores were worked by hand from RULES.md (noted beside each hand),
 can check the app's numbers against them rather than against the engine's own output.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.contrib.auth.models import User
 
 from scorepad.models import ClubEvent, ClubTable, Game, Household, TableHand
@@ -94,24 +97,76 @@ def household_pages(household: Household, games: dict[str, Game]) -> list[str]:
     ]
 
 
+# A club hand, classic: seat 0 bids 20 in hearts, its side melds 10 and takes 15 of the 25 trick points.
+CLUB_MADE = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
+# The same hand as a table phone's form posts it, the other side's tricks left blank.
+CLUB_HAND_FORM = {
+    "bidder": "0",
+    "bid": "20",
+    "trump": "H",
+    "meld_0": "10",
+    "meld_1": "5",
+    "tricks_0": "15",
+    "tricks_1": "",
+}
+
+
+def numbered_pairs(count: int, prefix: str = "P") -> list[list[str]]:
+    """``count`` pairs of newcomers, "P0a & P0b", "P1a & P1b", …"""
+    return [[f"{prefix}{n}a", f"{prefix}{n}b"] for n in range(count)]
+
+
+def club_check_in(event: ClubEvent, pairs: Sequence[Sequence[str]]) -> ClubEvent:
+    """Each pair of newcomer names checked in as a team, in order; the event as it is now."""
+    for pair in pairs:
+        event = ClubEvent.objects.get(pk=event.pk)
+        entrant_check_in(event=event, version=event.version, newcomers=list(pair))
+    return ClubEvent.objects.get(pk=event.pk)
+
+
+def club_event(
+    household: Household,
+    director: User,
+    *,
+    pairs: Sequence[Sequence[str]] = (),
+    started: bool = False,
+    **values: Any,
+) -> ClubEvent:
+    """A classic teams event named "Tuesday" of two rounds (``values`` change any of these), with
+    ``pairs`` checked in and, if ``started``, round 1 begun."""
+    settings: dict[str, Any] = {
+        "name": "Tuesday",
+        "variant_id": "classic",
+        "overrides": {},
+        "format": "teams",
+        "rounds": 2,
+    }
+    created = event_create(household=household, director=director, **{**settings, **values})
+    event = club_check_in(created, pairs)
+    if started:
+        round_start(event=event, version=event.version)
+        event = ClubEvent.objects.get(pk=event.pk)
+    return event
+
+
+def club_hand(
+    table: ClubTable,
+    *,
+    number: int = 0,
+    data: dict[str, Any] = CLUB_MADE,
+    phone: str = "p1",
+    entry_key: str | None = None,
+    **sent: int,
+) -> TableHand:
+    """Hand ``number`` entered on side 0's phone for ``table`` (its own round and table number,
+    unless ``sent`` says another)."""
+    addressed = {"round_number": table.round.number, "table_number": table.number, "side": 0, **sent}
+    return table_hand_record(
+        table=table, number=number, data=data, phone=phone, entry_key=entry_key, **addressed
+    )
+
+
 def club_night(household: Household, director: User) -> TableHand:
     """A club event of ``household`` with round 1 started and a hand entered at its one table."""
-    event = event_create(
-        household=household,
-        director=director,
-        name="Tuesday",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=2,
-    )
-    for team in ("N", "E"):
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"{team}1", f"{team}2"])
-    event = ClubEvent.objects.get(pk=event.pk)
-    round_start(event=event, version=event.version)
-    table = ClubTable.objects.get(round__event=event)
-    made = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
-    return table_hand_record(
-        table=table, round_number=1, table_number=1, phone="p1", side=0, number=0, data=made, entry_key="k"
-    )
+    event = club_event(household, director, pairs=[["N1", "N2"], ["E1", "E2"]], started=True)
+    return club_hand(ClubTable.objects.get(round__event=event), entry_key="k")

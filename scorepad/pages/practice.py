@@ -386,6 +386,11 @@ class PracticeTable:
         return self.public.result is not None
 
     @property
+    def meld_fold_open(self) -> bool:
+        """At the start of play the meld is what the player wants to read: its fold opens."""
+        return not self.view.tricks and not self.trick and self.decision == PLAY
+
+    @property
     def trump(self) -> str:
         return (
             ""

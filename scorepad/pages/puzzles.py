@@ -96,9 +96,12 @@ class PuzzleTable:
         return [letter for letter, _, _ in self.trumps.options]
 
     @property
-    def score_lines(self) -> list[tuple[str, int, int]]:
-        points = self.points or (0,) * len(self.side_names)  # none yet before the first lead
-        return list(zip(self.side_names, self.view.totals, points, strict=True))
+    def score_lines(self) -> list[tuple[str, int, int | None]]:
+        """Each side's total and the counter it has taken this hand: None before the first trick
+        is won, as on the practice table."""
+        sides = len(self.side_names)
+        taken: tuple[int | None, ...] = (self.points or (0,) * sides) if self.view.tricks else (None,) * sides
+        return list(zip(self.side_names, self.view.totals, taken, strict=True))
 
     @property
     def prompt(self) -> str:

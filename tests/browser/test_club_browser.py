@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
-from scorepad.services.clubs import entrant_check_in, event_create, round_start
+from scorepad.models import ClubRound, ClubTable, TableHand
 from scorepad.services.households import household_create
+from tests.sample_games import club_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,20 +21,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def table(django_user_model):
     director = django_user_model.objects.create_user(username="dee")
     household = household_create(user=director, name="The club")
-    event = event_create(
-        household=household,
-        director=director,
-        name="Tuesday",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=2,
-    )
-    for names in (["Ann", "Cy"], ["Bo", "Di"]):  # seated Ann, Bo, Cy, Di: Ann & Cy against Bo & Di
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=names)
-    event = ClubEvent.objects.get(pk=event.pk)
-    round_start(event=event, version=event.version)
+    # seated Ann, Bo, Cy, Di: Ann & Cy against Bo & Di
+    event = club_event(household, director, pairs=[["Ann", "Cy"], ["Bo", "Di"]], started=True)
     ClubRound.objects.filter(event=event).update(ends_at=timezone.now() + timedelta(minutes=20))
     return ClubTable.objects.get(round__event=event)
 

@@ -26,20 +26,15 @@ from scorepad.services.club_director import (
     prizes_choose,
 )
 from scorepad.services.clubs import (
-    entrant_check_in,
-    event_create,
     round_close,
-    round_start,
     table_hand_confirm,
     table_hand_dispute,
-    table_hand_record,
 )
+from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
 
 pytestmark = pytest.mark.django_db
 
-# Classic: seat 0 bids 20 in hearts, its side melds 10 and takes 15 of the 25 trick points.
-MADE = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
-SET = {"bidder": 0, "bid": 50, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}  # short: set
+SET = {**CLUB_MADE, "bid": 50}  # short: set
 
 
 @pytest.fixture
@@ -59,28 +54,14 @@ def _fresh(event):
 
 def _playing(household, ann, prefix="P", **extra):
     """Two teams, round 1 started: one table."""
-    values = {"variant_id": "classic", "overrides": {}, "format": "teams", "rounds": 2, **extra}
-    event = event_create(household=household, director=ann, name="Tuesday club", **values)
-    for n in range(2):
-        event = _fresh(event)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"{prefix}{n}a", f"{prefix}{n}b"])
-    event = _fresh(event)
-    round_start(event=event, version=event.version)
-    event = _fresh(event)
+    event = club_event(
+        household, ann, name="Tuesday club", pairs=numbered_pairs(2, prefix), started=True, **extra
+    )
     return event, ClubTable.objects.get(round__event=event, round__number=1)
 
 
-def _enter(table, number, data=MADE, key=None, phone="p1"):
-    return table_hand_record(
-        table=table,
-        round_number=table.round.number,
-        table_number=table.number,
-        phone=phone,
-        side=0,
-        number=number,
-        data=data,
-        entry_key=key or f"key-{number}-{phone}",
-    )
+def _enter(table, number, data=CLUB_MADE, key=None, phone="p1"):
+    return club_hand(table, number=number, data=data, phone=phone, entry_key=key or f"key-{number}-{phone}")
 
 
 def _totals(table):
@@ -100,7 +81,7 @@ def test_a_correction_rescores_settles_the_hand_and_keeps_before_after_who_and_w
         made_by=ann,
         hand_id=th.hand_id,
         version=th.hand.version,
-        data=MADE,
+        data=CLUB_MADE,
         dealer=None,
         reason="  they bid 20, not 50 ",
     )
@@ -121,7 +102,7 @@ def test_a_stale_or_unexplained_correction_changes_nothing_and_leaves_no_trail(h
     th = _enter(table, 0, SET)
     stale = th.hand.version
     hand_correct(
-        event=event, made_by=ann, hand_id=th.hand_id, version=stale, data=MADE, dealer=None, reason="a"
+        event=event, made_by=ann, hand_id=th.hand_id, version=stale, data=CLUB_MADE, dealer=None, reason="a"
     )
     with pytest.raises(ServiceError, match="changed on another phone"):
         hand_correct(
@@ -156,7 +137,7 @@ def test_correcting_a_closed_round_rewrites_its_results(household, ann):
         made_by=ann,
         hand_id=th.hand_id,
         version=th.hand.version,
-        data=MADE,
+        data=CLUB_MADE,
         dealer=None,
         reason="bid misread",
     )

@@ -9,7 +9,6 @@ from scorepad.services import ServiceError
 from scorepad.services.clubs import (
     entrant_check_in,
     entrant_leave,
-    event_create,
     newcomer_names,
     round_close,
     round_start,
@@ -19,11 +18,9 @@ from scorepad.services.clubs import (
 )
 from scorepad.services.games import HandConflict
 from scorepad.services.households import player_create
+from tests.sample_games import CLUB_MADE, club_check_in, club_event, club_hand, numbered_pairs
 
 pytestmark = pytest.mark.django_db
-
-# Classic to 150: seat 0 bids 20 in hearts, its side melds 10 and takes 15 of the 25 trick points.
-MADE = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
 
 
 @pytest.fixture
@@ -31,9 +28,8 @@ def roster():
     return ()
 
 
-def _event(household, ann, fmt="teams", **extra):
-    values = {"variant_id": "classic", "overrides": {}, "format": fmt, "rounds": 3, **extra}
-    return event_create(household=household, director=ann, name="Tuesday club", **values)
+def _event(household, ann, fmt="teams", rounds=3, **extra):
+    return club_event(household, ann, name="Tuesday club", format=fmt, rounds=rounds, **extra)
 
 
 def _fresh(event):
@@ -41,10 +37,7 @@ def _fresh(event):
 
 
 def _teams(event, count):
-    for n in range(count):
-        event = _fresh(event)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"P{n}a", f"P{n}b"])
-    return _fresh(event)
+    return club_check_in(event, numbered_pairs(count))
 
 
 def test_check_in_takes_roster_members_and_newcomers_in_one_line(household, ann):
@@ -143,16 +136,7 @@ def test_a_hand_waits_for_the_other_side_then_a_countersign_confirms_it(househol
     event = _teams(_event(household, ann), 2)
     round_start(event=event, version=event.version)
     table = _table(event)
-    th = table_hand_record(
-        table=table,
-        round_number=1,
-        table_number=1,
-        phone="p1",
-        side=0,
-        number=0,
-        data=MADE,
-        entry_key="k" * 10,
-    )
+    th = club_hand(table, entry_key="k" * 10)
     assert th.state == TableHand.State.ENTERED
     assert th.hand.game == table.game
     assert th.hand.bid == 20
@@ -171,7 +155,7 @@ def test_a_resent_entry_is_stored_once_and_a_second_phone_is_a_conflict(househol
     event = _teams(_event(household, ann), 2)
     round_start(event=event, version=event.version)
     table = _table(event)
-    sent = {"table": table, "round_number": 1, "table_number": 1, "side": 0, "number": 0, "data": MADE}
+    sent = {"table": table, "round_number": 1, "table_number": 1, "side": 0, "number": 0, "data": CLUB_MADE}
     first = table_hand_record(phone="p1", entry_key="a" * 10, **sent)
     again = table_hand_record(phone="p1", entry_key="a" * 10, **sent)
     assert first.pk == again.pk
@@ -185,28 +169,10 @@ def test_a_hand_for_another_table_or_a_closed_round_is_refused(household, ann):
     round_start(event=event, version=event.version)
     table = _table(event)
     with pytest.raises(ServiceError, match="entered for table 2, round 1, but this is table 1 of round 1"):
-        table_hand_record(
-            table=table,
-            round_number=1,
-            table_number=2,
-            phone="p",
-            side=0,
-            number=0,
-            data=MADE,
-            entry_key=None,
-        )
+        club_hand(table, phone="p", table_number=2)
     round_close(event=_fresh(event), version=_fresh(event).version)
     with pytest.raises(ServiceError, match="Round 1 is over: this table takes no more hands"):
-        table_hand_record(
-            table=table,
-            round_number=1,
-            table_number=1,
-            phone="p",
-            side=0,
-            number=0,
-            data=MADE,
-            entry_key=None,
-        )
+        club_hand(table, phone="p")
     assert not table.game.hands.exists()
 
 
@@ -214,9 +180,7 @@ def test_a_disputed_hand_holds_the_round_until_the_director_accepts(household, a
     event = _teams(_event(household, ann), 2)
     round_start(event=event, version=event.version)
     table = _table(event)
-    th = table_hand_record(
-        table=table, round_number=1, table_number=1, phone="p1", side=0, number=0, data=MADE, entry_key=None
-    )
+    th = club_hand(table)
     table_hand_dispute(
         table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1, reason="We melded 20"
     )
@@ -234,17 +198,8 @@ def test_a_bye_scores_the_winners_average_and_a_time_limit_ranks_by_totals(house
     club_round = round_start(event=event, version=event.version)
     assert club_round.ends_at is not None
     tables = list(club_round.tables.order_by("number"))
-    for table, data in zip(tables, [MADE, {**MADE, "meld": [20, 5]}], strict=True):
-        table_hand_record(
-            table=table,
-            round_number=1,
-            table_number=table.number,
-            phone="p",
-            side=0,
-            number=0,
-            data=data,
-            entry_key=None,
-        )
+    for table, data in zip(tables, [CLUB_MADE, {**CLUB_MADE, "meld": [20, 5]}], strict=True):
+        club_hand(table, data=data, phone="p")
     round_close(event=_fresh(event), version=_fresh(event).version, accept_open_hands=True)
     results = {r.entrant.number: (r.points, r.won, r.bye) for r in ClubResult.objects.all()}
     # Winners 25 and 35: the bye (team 5) scores their average, 30, and is no win.
@@ -287,9 +242,9 @@ def test_progressive_tables_take_a_fixed_number_of_hands_and_score_each_player(h
     names = [s.player.name for s in table.game.seats.order_by("position")]
     north, east, south, west = names
     sent = {"table": table, "round_number": 1, "table_number": 1, "side": 0, "phone": "p", "entry_key": None}
-    table_hand_record(number=0, data=MADE, **sent)
+    table_hand_record(number=0, data=CLUB_MADE, **sent)
     with pytest.raises(ServiceError, match="This table has played its 1 hands for this round"):
-        table_hand_record(number=1, data=MADE, **sent)
+        table_hand_record(number=1, data=CLUB_MADE, **sent)
     round_close(event=_fresh(event), version=_fresh(event).version, accept_open_hands=True)
     by_name = {r.entrant.name: r.points for r in ClubResult.objects.filter(table=table)}
     # North and South are partners: both score their side's 25; East and West their 15.
@@ -316,9 +271,7 @@ def test_a_six_handed_table_seats_six_each_for_themselves(household, ann):
         "meld": [30, 0, 0, 0, 0, 0],
         "tricks": [40, 40, 40, 40, 40, 40],
     }
-    table_hand_record(
-        table=table, round_number=1, table_number=1, phone="p", side=0, number=0, data=hand, entry_key=None
-    )
+    club_hand(table, data=hand, phone="p")
     round_close(event=_fresh(event), version=_fresh(event).version, accept_open_hands=True)
     points = [r.points for r in ClubResult.objects.filter(table=table).order_by("id")]
     assert points == [70, 40, 40, 40, 40, 40]  # seat 1 made 30 + 40 of 50

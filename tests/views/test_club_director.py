@@ -13,28 +13,10 @@ from django.utils import timezone
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
-from scorepad.services.clubs import (
-    entrant_check_in,
-    event_create,
-    round_close,
-    round_start,
-    table_hand_confirm,
-    table_hand_record,
-)
-from tests.sample_games import make_user
+from scorepad.services.clubs import round_close, table_hand_confirm
+from tests.sample_games import CLUB_HAND_FORM, CLUB_MADE, club_event, club_hand, make_user, numbered_pairs
 
 pytestmark = pytest.mark.django_db
-
-MADE = {"bidder": 0, "bid": 20, "trump": "H", "meld": [10, 5], "tricks": [15, 10]}
-FORM = {
-    "bidder": "0",
-    "bid": "20",
-    "trump": "H",
-    "meld_0": "10",
-    "meld_1": "5",
-    "tricks_0": "15",
-    "tricks_1": "",
-}
 
 
 @pytest.fixture
@@ -54,21 +36,7 @@ def _fresh(event):
 
 @pytest.fixture
 def event(household, ann):
-    event = event_create(
-        household=household,
-        director=ann,
-        name="Tuesday",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=2,
-    )
-    for n in range(2):
-        event = _fresh(event)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"P{n}a", f"P{n}b"])
-    event = _fresh(event)
-    round_start(event=event, version=event.version)
-    return _fresh(event)
+    return club_event(household, ann, pairs=numbered_pairs(2), started=True)
 
 
 @pytest.fixture
@@ -76,17 +44,8 @@ def table(event):
     return ClubTable.objects.get(round__event=event)
 
 
-def _enter(table, number=0, data=MADE):
-    return table_hand_record(
-        table=table,
-        round_number=1,
-        table_number=1,
-        phone="p1",
-        side=0,
-        number=number,
-        data=data,
-        entry_key=f"k{number}",
-    )
+def _enter(table, number=0, data=CLUB_MADE):
+    return club_hand(table, number=number, data=data, entry_key=f"k{number}")
 
 
 def test_the_director_sees_every_tables_progress_and_a_stranger_sees_nothing(client, ann, event, table):
@@ -125,11 +84,11 @@ def test_the_rooms_standings_need_no_account_and_answer_204_until_a_hand_is_conf
 
 
 def test_a_correction_needs_a_reason_then_rescores_and_lists_who_what_when(client, ann, event, table):
-    th = _enter(table, data={**MADE, "bid": 50})
+    th = _enter(table, data={**CLUB_MADE, "bid": 50})
     client.force_login(ann)
     url = reverse("club_hand_correct", args=[event.pk, th.hand_id])
     assert "Save correction" in client.get(url).content.decode()
-    posted = {**FORM, "number": "0", "version": str(th.hand.version), "dealer": "0", "save": "1"}
+    posted = {**CLUB_HAND_FORM, "number": "0", "version": str(th.hand.version), "dealer": "0", "save": "1"}
 
     refused = client.post(url, {**posted, "reason": ""})
     assert "Say why, in a few words" in refused.content.decode()
@@ -154,7 +113,7 @@ def test_a_corrections_count_it_keeps_the_form_as_typed_and_its_stepper_moves_th
     th = _enter(table)
     client.force_login(ann)
     url = reverse("club_hand_correct", args=[event.pk, th.hand_id])
-    posted = {**FORM, "bid": "25", "number": "0", "version": str(th.hand.version), "dealer": "0"}
+    posted = {**CLUB_HAND_FORM, "bid": "25", "number": "0", "version": str(th.hand.version), "dealer": "0"}
 
     same = client.post(url, {**posted, "count_meld": "0"})  # the director types the meld
     assert same.context["form"]["bid"].value() == "25"

@@ -9,20 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
-from scorepad.services.clubs import entrant_check_in, event_create, round_close, round_start
+from scorepad.services.clubs import round_close, round_start
 from scorepad.services.households import player_create
+from tests.sample_games import CLUB_HAND_FORM, club_check_in, club_event, numbered_pairs
 
 pytestmark = pytest.mark.django_db
-
-HAND = {
-    "bidder": "0",
-    "bid": "20",
-    "trump": "H",
-    "meld_0": "10",
-    "meld_1": "5",
-    "tricks_0": "15",
-    "tricks_1": "",
-}
 
 
 @pytest.fixture
@@ -32,19 +23,7 @@ def roster():
 
 @pytest.fixture
 def event(household, ann):
-    event = event_create(
-        household=household,
-        director=ann,
-        name="Tuesday",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=3,
-    )
-    for n in range(4):
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"P{n}a", f"P{n}b"])
-    return ClubEvent.objects.get(pk=event.pk)
+    return club_event(household, ann, pairs=numbered_pairs(4), rounds=3)
 
 
 def _started(event):
@@ -64,7 +43,7 @@ def _hand_url(table):
 
 
 def _send(phone, table, number=0, key="entrykey01", **changes):
-    data = {**HAND, "number": str(number), "dealer": "0", "entry_key": key, "save": "1", **changes}
+    data = {**CLUB_HAND_FORM, "number": str(number), "dealer": "0", "entry_key": key, "save": "1", **changes}
     return phone.post(_hand_url(table), data)
 
 
@@ -198,7 +177,7 @@ def test_a_page_from_another_round_or_table_is_refused(event):
     tables = _started(event)
     table = tables[0]
     phone = _phone(table)
-    data = {**HAND, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    data = {**CLUB_HAND_FORM, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
     wrong = phone.post(f"{reverse('club_table_hand', args=[table.token])}?round=1&table=2", data)
     assert wrong.status_code == 409
     assert "entered for table 2, round 1, but this is table 1 of round 1" in wrong.content.decode()
@@ -248,19 +227,7 @@ def test_the_qr_code_is_an_svg_of_the_tables_link(member, event):
 
 
 def test_a_repeat_is_said_on_the_page_before_the_round_starts(member, household, ann):
-    event = event_create(
-        household=household,
-        director=ann,
-        name="Two",
-        variant_id="classic",
-        overrides={},
-        format="teams",
-        rounds=2,
-    )
-    for n in range(2):
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"Q{n}a", f"Q{n}b"])
-    event = ClubEvent.objects.get(pk=event.pk)
+    event = club_event(household, ann, name="Two", pairs=numbered_pairs(2, "Q"))
     page = member.get(reverse("club_event", args=[event.pk])).content.decode()
     assert "Later rounds would repeat" in page
     assert "Team 1 and Team 2 would meet again in round 2 (round 1 too)" in page
@@ -283,10 +250,7 @@ def test_the_events_house_rules_go_to_every_tables_game(member, household):
     )
     event = ClubEvent.objects.get(name="House rules night")
     assert event.settings == {"target": 250, "set_penalty": "double_bid"}
-    for n in range(2):
-        event = ClubEvent.objects.get(pk=event.pk)
-        entrant_check_in(event=event, version=event.version, newcomers=[f"H{n}a", f"H{n}b"])
-    table = _started(ClubEvent.objects.get(pk=event.pk))[0]
+    table = _started(club_check_in(event, numbered_pairs(2, "H")))[0]
     assert table.game.settings == {"target": 250, "set_penalty": "double_bid"}
 
 
@@ -317,7 +281,7 @@ def test_an_event_form_with_bad_values_is_answered_in_words(member, household):
 def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
     table = _started(event)[0]
     phone = _phone(table)
-    data = {**HAND, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    data = {**CLUB_HAND_FORM, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
     response = phone.post(_hand_url(table), data, headers={"HX-Request": "true"})
     text = response.content.decode()
     assert response.status_code == 200
@@ -333,7 +297,7 @@ def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
 def test_the_tables_stepper_and_count_it_work_as_on_the_scorepad(event):
     table = _started(event)[0]
     phone = _phone(table)
-    typed = {**HAND, "number": "0", "dealer": "0", "meld_1": "24"}
+    typed = {**CLUB_HAND_FORM, "number": "0", "dealer": "0", "meld_1": "24"}
 
     raised = phone.post(_hand_url(table), {**typed, "bid_step": "+"})
     assert raised.context["form"]["bid"].value() == 21  # one step up; nothing recorded
