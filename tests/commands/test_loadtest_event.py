@@ -57,7 +57,7 @@ def test_a_tiny_club_night_on_gunicorn_loses_nothing_and_times_the_standings(tmp
     env["VAR_DIR"] = str(tmp_path)
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
-    arguments = ["--event", "2", "--watchers", "3", "--seconds", "4", "--warmup", "1", "--table-pace", "0.5"]
+    arguments = ["--event", "2", "--watchers", "3", "--seconds", "8", "--warmup", "1", "--table-pace", "0.5"]
     run = subprocess.run(
         [*manage, "loadtest", *arguments, "--json"],
         cwd=ROOT,
