@@ -1,5 +1,8 @@
 """The form that opens a private table: the host's name, variant, house rules (the practice form's
-own fields, RULES.md §4), the grace for a player who is away, and each seat."""
+own fields, RULES.md §4), the grace for a player who is away, and each seat.
+
+For one of the signed-in user's households the seats offer its roster: the host says which player
+they are, and each other seat is held for a roster player, open for a guest, or a bot's."""
 
 from __future__ import annotations
 
@@ -7,11 +10,14 @@ import copy
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import AnonymousUser, User
 
 from ..constants import PLAYER_NAME_MAX
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant
-from ..models import TableSeat
+from ..models import Household, TableSeat
+from ..selectors.access import households_for_user
+from ..selectors.households import active_roster
 from ..services.tables import GRACE_CHOICES, SeatPlan
 from .practice import PracticeForm
 
@@ -20,6 +26,9 @@ SEAT_CHOICES = [
     ("open", "Open: a friend takes it"),
     *((f"bot:{s}", f"Bot ({s})") for s in PRACTICE_STRENGTHS),
 ]
+
+
+NOT_YOUR_HOUSEHOLD = "You can open a table only for a household you belong to: choose one of yours."
 
 
 class TableForm(forms.Form):
@@ -35,13 +44,27 @@ class TableForm(forms.Form):
     RULES = PracticeForm.RULES
     BOXES = PracticeForm.BOXES
 
-    def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        *args: Any,
+        user: User | AnonymousUser | None = None,
+        household_id: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("initial", {**PracticeForm.defaults_of(variant), "grace": 60})
         super().__init__(*args, **kwargs)
         self.chosen = variant
+        # The households the user may open a table for, and the one chosen (by a link or the form).
+        self.households: list[Household] = list(households_for_user(user)) if user is not None else []
+        self.household = next((h for h in self.households if str(h.pk) == str(household_id)), None)
+        self.household_refused = bool(household_id) and self.household is None
         for name in (*self.RULES, *self.BOXES):  # the same house rules, in the same words, as practice
             if name != "pass_cards" or variant.partnerships:
                 self.fields[name] = copy.deepcopy(PracticeForm.base_fields[name])
+        if self.household is not None:
+            self._roster_seats(self.household)
+            return
         for seat in range(1, variant.seats):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, initial="open", label=f"Seat {seat + 1}"
@@ -50,7 +73,32 @@ class TableForm(forms.Form):
                 max_length=PLAYER_NAME_MAX, required=False, label=f"Saved for (a name, optional) {seat + 1}"
             )
 
+    def _roster_seats(self, household: Household) -> None:
+        """The host is one of the roster; each other seat a roster player's, open, or a bot's."""
+        roster = [(f"player:{p.pk}", p.name) for p in active_roster(household)]
+        del self.fields["host_name"]
+        self.fields["seat_0"] = forms.ChoiceField(
+            choices=roster, initial=roster[0][0] if roster else None, label="You are"
+        )
+        for seat in range(1, self.chosen.seats):
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                choices=[*roster, ("open", "Open: a guest takes it"), *SEAT_CHOICES[1:]],
+                initial=roster[seat][0] if seat < len(roster) else "open",
+                label=f"Seat {seat + 1}",
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.household_refused:
+            raise forms.ValidationError(NOT_YOUR_HOUSEHOLD)
+        return data
+
+    def host_at_table(self) -> str:
+        return str(self.cleaned_data.get("host_name", ""))
+
     def seat_plans(self) -> list[SeatPlan]:
+        if self.household is not None:
+            return [self._roster_plan(self.cleaned_data[f"seat_{s}"]) for s in range(self.chosen.seats)]
         plans = [SeatPlan(TableSeat.OPEN, self.cleaned_data["host_name"])]
         for seat in range(1, self.chosen.seats):
             choice = self.cleaned_data[f"seat_{seat}"]
@@ -59,6 +107,14 @@ class TableForm(forms.Form):
             else:
                 plans.append(SeatPlan(TableSeat.OPEN, self.cleaned_data.get(f"name_{seat}", "")))
         return plans
+
+    @staticmethod
+    def _roster_plan(choice: str) -> SeatPlan:
+        if choice.startswith("player:"):
+            return SeatPlan(player_id=int(choice.removeprefix("player:")))
+        if choice.startswith("bot:"):
+            return SeatPlan(TableSeat.BOT, strength=choice.removeprefix("bot:"))
+        return SeatPlan(TableSeat.OPEN)
 
     def overrides(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -7,6 +7,14 @@ or sent twice, matches no row and is refused as stale; nothing is applied twice.
 conditional updates too (two phones taking one seat at once: one row matches, the other is told).
 Once a change is committed the table's phones are told (``table_bus.publish``): the event names
 the table and its version only, and each phone's stream draws its own seat's view from it.
+
+A table started from a household seats its roster and keeps a scorepad ``Game`` beside it, made
+when the table opens: each hand that ends is recorded there by the scorepad's own ``hand_record``
+(the one scorer) in the same transaction as the play that ended it, so history, statistics and the
+winner say what the table showed, and a hand is recorded once however the requests race. A seat
+that is no roster player's (a bot's, or an open seat for a guest) sits in that game as a stand-in
+roster player, "Bot (expert)" or "Guest", made once per household and retired, so it stays off
+the scorepad's new-game form.
 """
 
 from __future__ import annotations
@@ -31,10 +39,12 @@ from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.log import hand_line
 from ..engine.simulate import GameStopped
-from ..engine.variants import SettingsError, get_variant
-from ..models import Household, PrivateTable, TableMessage, TableSeat
+from ..engine.variants import SettingsError, Variant, get_variant
+from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
+from ..selectors.households import active_roster
 from . import ServiceError
+from .games import game_abandon, game_start, hand_record, hand_throw_in
 from .practice import new_seed, refusal_words
 
 STALE = "That was already played, or the table moved on: here is the table as it stands."
@@ -65,11 +75,14 @@ class TableRefused(ServiceError):
 
 @dataclass(frozen=True, slots=True)
 class SeatPlan:
-    """What the host chose for a seat: ``open`` (a name saves it for that person), or a ``bot``."""
+    """What the host chose for a seat: ``open`` (a name saves it for that person), or a ``bot``.
+    At a household's table ``player_id`` holds an open seat for that roster player (and says which
+    roster player the host is, in seat 0)."""
 
     kind: str = TableSeat.OPEN
     name: str = ""
     strength: str = DEFAULT_STRENGTH
+    player_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +125,9 @@ def table_open(
         )
     if household is not None and (user is None or not household.members.filter(pk=user.pk).exists()):
         raise TableRefused("Only a member of the household can start a table for it.")
+    seated = _roster_seated(household, plans)
+    if household is not None:
+        host_name = seated[0].name
     for plan in plans[1:]:
         if plan.kind not in (TableSeat.OPEN, TableSeat.BOT):
             raise TableRefused("Each other seat is open (for anyone, or saved for a name) or a bot.")
@@ -134,7 +150,7 @@ def table_open(
             TableSeat(
                 seat=number,
                 kind=plan.kind,
-                name=_clean_name(plan.name, required=False) if plan.kind == TableSeat.OPEN else "",
+                name=_seat_name(plan, seated.get(number)),
                 strength=plan.strength if plan.kind == TableSeat.BOT else "",
             )
             for number, plan in enumerate(plans[1:], start=1)
@@ -144,17 +160,87 @@ def table_open(
     for _attempt in range(5):  # a short code already in use: draw another
         try:
             with transaction.atomic():
+                if household is not None:
+                    table.game = _household_game(table, household, variant, plans, seated)
                 table.save()
                 for row in rows:
                     row.table = table
                 TableSeat.objects.bulk_create(rows)
             break
         except IntegrityError:
-            table.pk = None
+            table.pk = table.game = None
             table.code = new_code()
     else:  # pragma: no cover - five codes in a row taken
         raise TableRefused("Could not find a free table code just now: please try again.")
     return _bots_move(table), Claim(table.pk, 0, rows[0].claim_key)
+
+
+def _roster_seated(household: Household | None, plans: Sequence[SeatPlan]) -> dict[int, Player]:
+    """The roster players the plans seat, by seat; refused in words unless each is on the
+    household's roster (not retired), in one seat only, and the host is one of them."""
+    chosen = {seat: plan.player_id for seat, plan in enumerate(plans) if plan.player_id is not None}
+    if household is None:
+        if chosen:
+            raise TableRefused("A seat is held for a roster player only at a household's table.")
+        return {}
+    if 0 not in chosen:
+        raise TableRefused(f"Say which of {household.name}'s players you are.")
+    if len(set(chosen.values())) != len(chosen):
+        raise TableRefused("Each of the household's players sits in one seat only.")
+    roster = {player.pk: player for player in active_roster(household).filter(pk__in=chosen.values())}
+    if any(player_id not in roster for player_id in chosen.values()):
+        raise TableRefused(f"Choose players from {household.name}'s roster.")
+    for seat in chosen:
+        if plans[seat].kind != TableSeat.OPEN:
+            raise TableRefused("A seat held for a roster player is not a bot's.")
+    return {seat: roster[player_id] for seat, player_id in chosen.items()}
+
+
+def _seat_name(plan: SeatPlan, player: Player | None) -> str:
+    if player is not None:
+        return player.name  # held for that roster player: their name shows at the seat
+    return _clean_name(plan.name, required=False) if plan.kind == TableSeat.OPEN else ""
+
+
+def _household_game(
+    table: PrivateTable,
+    household: Household,
+    variant: Variant,
+    plans: Sequence[SeatPlan],
+    seated: Mapping[int, Player],
+) -> Game:
+    """The scorepad game the table's hands are recorded in: the roster players in their seats, a
+    stand-in player in each other seat, the table's house rules and first dealer."""
+    taken = {player.name for player in seated.values()}
+    players = [
+        seated.get(seat) or _stand_in(household, _stand_in_label(plan), taken)
+        for seat, plan in enumerate(plans)
+    ]
+    try:
+        return game_start(
+            household=household,
+            variant_id=variant.id,
+            overrides=table.settings,
+            players=players,
+            first_dealer=from_json(table.state).first_dealer,
+        )
+    except ServiceError as error:  # pragma: no cover - the table's own checks ran first
+        raise TableRefused(str(error)) from None
+
+
+def _stand_in_label(plan: SeatPlan) -> str:
+    return f"Bot ({plan.strength})" if plan.kind == TableSeat.BOT else "Guest"
+
+
+def _stand_in(household: Household, label: str, taken: set[str]) -> Player:
+    """The household's stand-in player ``label`` (``label 2``, ``label 3`` … when one game seats
+    several), made once and retired: the scorepad seats roster players, and a bot is none."""
+    name, number = label, 2
+    while name in taken:
+        name, number = f"{label} {number}", number + 1
+    taken.add(name)
+    player, _ = Player.objects.get_or_create(household=household, name=name, defaults={"retired": True})
+    return player
 
 
 def table_take_seat(
@@ -178,10 +264,11 @@ def table_take_seat(
     elif row.kind == TableSeat.BOT:
         raise TableRefused("A bot's seat can be taken between hands: wait until this hand is over.")
     key = new_claim_key()
+    held_for = _roster_name(table, seat)  # a roster player's seat keeps their name, whoever types
     with transaction.atomic():
         taken = TableSeat.objects.filter(pk=row.pk, kind__in=kinds).update(
             kind=TableSeat.PERSON,
-            name=_clean_name(name or (account.get_username() if account else "")),
+            name=held_for or _clean_name(name or (account.get_username() if account else "")),
             user=account,
             claim_key=key,
             covered=False,
@@ -191,6 +278,14 @@ def table_take_seat(
             raise TableRefused(SEAT_TAKEN)
         _announce(table)
     return Claim(table.pk, seat, key)
+
+
+def _roster_name(table: PrivateTable, seat: int) -> str | None:
+    """The roster player a household table's seat is held for (stand-ins are retired: none)."""
+    if table.game_id is None:
+        return None
+    held = Seat.objects.filter(game_id=table.game_id, position=seat, player__retired=False)
+    return held.values_list("player__name", flat=True).first()
 
 
 def _untouched(table: PrivateTable) -> bool:
@@ -328,6 +423,9 @@ def table_end(*, table: PrivateTable, by_seat: int) -> None:
         PrivateTable.objects.filter(pk=table.pk).update(
             status=PrivateTable.ENDED, version=F("version") + 1, updated_at=timezone.now()
         )
+        if table.game is not None and not table.game.finished:
+            # Ended before a side won: the household's history keeps it, its statistics leave it out.
+            game_abandon(game=table.game, abandoned=True)
         _announce(table)
 
 
@@ -456,8 +554,39 @@ def _save(table: PrivateTable, *, changed_from: int, spent: float = 0.0, person:
             updated_at=now,
         ):
             raise TableRefused(STALE)
+        if table.game_id is not None and table.state["result"] is not None:
+            _record_in_scorepad(table)
         _announce(table)
     table.version, table.updated_at = changed_from + 1, now
+
+
+def _record_in_scorepad(table: PrivateTable) -> None:
+    """The hand that just ended, recorded in the household's game by the scorepad's own service,
+    inside the transaction that stores the play that ended it (the play that lost a race stores
+    nothing, so records nothing). The entry key names the hand: recording it again adds nothing."""
+    state = from_json(table.state)
+    result = state.result
+    assert result is not None
+    game = Game(pk=table.game_id)
+    key = f"table-{table.pk}-hand-{state.hand_number}"
+    try:
+        if state.bidder is None or state.meld is None:  # all passed, or a misdeal: thrown in
+            hand_throw_in(game=game, number=state.hand_number, dealer=state.dealer, entry_key=key)
+            return
+        entry: dict[str, Any] = {
+            "bidder": state.bidder,
+            "bid": state.bid,
+            "trump": to_json(state)["trump"],
+            "meld": list(state.variant.side_totals(state.meld)),
+            "tricks": list(state.points) if result.played else None,
+        }
+        if result.played:
+            entry["took_trick"] = list(state.took_trick)
+        hand_record(game=game, number=state.hand_number, data=entry, dealer=state.dealer, entry_key=key)
+    except ServiceError as error:  # never: the table's hand is the scorepad's; play goes on regardless
+        log.warning(
+            "table %s: hand %s not recorded in game %s (%s)", table.pk, state.hand_number, game.pk, error
+        )
 
 
 def _announce(table: PrivateTable) -> None:

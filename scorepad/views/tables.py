@@ -120,16 +120,19 @@ def _refusal_page(request: HtmxHttpRequest, words: str, status: int) -> HttpResp
 @limited("practice-start", when=lambda request: request.method == "POST")
 def tables_new(request: HtmxHttpRequest) -> HttpResponse:
     variant = variant_from(request.POST.get("variant") or request.GET.get("variant"))
-    form = TableForm(variant, data=request.POST if request.method == "POST" else None)
+    household_id = request.POST.get("household") or request.GET.get("household")
+    data = request.POST if request.method == "POST" else None
+    form = TableForm(variant, data=data, user=request.user, household_id=household_id)
     if request.method == "POST" and form.is_valid():
         try:
             table, claim = table_open(
                 host_user=request.user,
-                host_name=form.cleaned_data["host_name"],
+                host_name=form.host_at_table(),
                 variant_id=variant.id,
                 overrides=form.overrides(),
                 seats=form.seat_plans(),
                 grace_seconds=form.cleaned_data["grace"],
+                household=form.household,
             )
         except TableRefused as error:
             form.add_error(None, str(error))
