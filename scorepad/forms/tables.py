@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AnonymousUser, User
 
-from ..constants import PLAYER_NAME_MAX
+from ..constants import PLAYER_NAME_MAX, STRENGTH_WORDS
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.variants import FOLLOW, HEAD, VARIANTS, Variant
 from ..models import Household, TableSeat
@@ -24,7 +24,7 @@ from .practice import PracticeForm
 MAX_SEATS = max(variant.seats for variant in VARIANTS.values())
 SEAT_CHOICES = [
     ("open", "Open: a friend takes it"),
-    *((f"bot:{s}", f"Bot ({s})") for s in PRACTICE_STRENGTHS),
+    *((f"bot:{s}", f"Bot ({STRENGTH_WORDS[s].split(':')[0]})") for s in PRACTICE_STRENGTHS),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..constants import STRENGTH_WORDS
 from ..engine.cards import SUIT_NAMES, SUITS
 from ..engine.game import from_json, seat_view
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, SeatView
@@ -48,11 +49,20 @@ class TableScreen:
     hand_over: bool
     messages: tuple[str, ...]
     melds: tuple[tuple[str, int, tuple[CardFace, ...]], ...]  # shown meld: (name, points, cards)
+    # The trick just won, as (name, card) in play order, and who took it: bots answer a card all at
+    # once, so a trick they finish would otherwise vanish before anyone saw it.
+    last_trick: tuple[tuple[str, CardFace], ...] = ()
+    last_winner: str = ""
 
 
 def seat_label(table: TableRead, seat: int) -> str:
     row = table.seats[seat]
-    return row.name or (f"Bot ({row.strength})" if row.kind == "bot" else f"Seat {seat + 1}")
+    return row.name or (f"Bot ({strength_name(row.strength)})" if row.kind == "bot" else f"Seat {seat + 1}")
+
+
+def strength_name(strength: str) -> str:
+    """A bot's strength as the practice form names it ("Steady"), not its engine name."""
+    return STRENGTH_WORDS.get(strength, strength).split(":")[0]
 
 
 def table_screen(table: TableRead, seat: int) -> TableScreen:
@@ -79,6 +89,7 @@ def table_screen(table: TableRead, seat: int) -> TableScreen:
     names = [seat_label(table, s) for s in range(state.variant.seats)]
     sides = [" & ".join(names[s] for s in side) for side in state.variant.sides]
     decision = str(view.decision) if deciding else None
+    won = view.tricks[-1].winner if view.tricks else None
     return TableScreen(
         table=table,
         seat=seat,
@@ -98,7 +109,18 @@ def table_screen(table: TableRead, seat: int) -> TableScreen:
             for s, shown in enumerate(view.shown)
             if shown
         ),
+        last_trick=_last_trick(view, names),
+        last_winner="" if won is None else names[won],
     )
+
+
+def _last_trick(view: SeatView, names: list[str]) -> tuple[tuple[str, CardFace], ...]:
+    """The completed trick last won: who played each card, in play order."""
+    if not view.tricks:
+        return ()
+    last = view.tricks[-1]
+    seats = view.variant.seats
+    return tuple((names[(last.leader + i) % seats], face(c, view.trump)) for i, c in enumerate(last.cards))
 
 
 def _note(kind: str, covered: bool, quit: bool) -> str:

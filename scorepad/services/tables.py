@@ -52,6 +52,8 @@ NOT_YOUR_TURN = "It is not your turn: here is the table as it stands."
 ENDED = "The host has ended this table: no more play here."
 NOT_SEATED = "You have no seat at this table (yours was opened or you were removed): take an open seat."
 SEAT_TAKEN = "Someone else took that seat just now: choose another."
+TABLE_FULL = "Every seat at this table is taken: ask the host to open one for you."
+HOST_STAYS = "You host this table, so you keep your seat: to stop playing, end the table."
 HOST_ONLY = "Only the table's host can do that."
 BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
 GRACE_CHOICES = (15, 30, 60, 120, 300)
@@ -274,8 +276,8 @@ def table_take_seat(
             covered=False,
             quit=False,
         )
-        if not taken:
-            raise TableRefused(SEAT_TAKEN)
+        if not taken:  # another phone got there first; were it the last seat, the table is full
+            raise TableRefused(SEAT_TAKEN if table.seats.filter(kind__in=kinds).exists() else TABLE_FULL)
         _announce(table)
     return Claim(table.pk, seat, key)
 
@@ -389,7 +391,10 @@ def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
 
 def table_quit(*, table: PrivateTable, seat: int) -> None:
     """The person in ``seat`` leaves: the table shows it, the seat opens (a bot covers its turns
-    after the grace, as for anyone away) and their phone's key opens nothing any more."""
+    after the grace, as for anyone away) and their phone's key opens nothing any more. The host
+    stays (whoever sat down in seat 1 next would hold the host's controls): they end the table."""
+    if seat == HOST_SEAT:
+        raise TableRefused(HOST_STAYS)
     with transaction.atomic():
         TableSeat.objects.filter(table=table, seat=seat, kind=TableSeat.PERSON).update(
             kind=TableSeat.OPEN, user=None, claim_key="", quit=True, covered=False

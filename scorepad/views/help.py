@@ -43,6 +43,11 @@ HELP_TOPICS: tuple[HelpTopic, ...] = (
         "practice", "Practice against the bots", "Whole games against bots of three strengths, with hints."
     ),
     HelpTopic(
+        "play-together",
+        "Playing together",
+        "A private table by link, QR code or code: friends and family on their phones, bots in the rest.",
+    ),
+    HelpTopic(
         "review", "Review and replay", "What your decisions cost, the deal played again, trick by trick."
     ),
     HelpTopic(

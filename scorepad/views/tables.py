@@ -37,7 +37,7 @@ from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
 from ..models import PrivateTable
-from ..pages.tables import QUICK_WORDS, table_screen
+from ..pages.tables import QUICK_WORDS, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
     seat_of_account,
@@ -48,6 +48,7 @@ from ..selectors.tables import (
 )
 from ..services.tables import (
     NOT_SEATED,
+    TABLE_FULL,
     TableRefused,
     table_act,
     table_back,
@@ -123,6 +124,8 @@ def tables_new(request: HtmxHttpRequest) -> HttpResponse:
     household_id = request.POST.get("household") or request.GET.get("household")
     data = request.POST if request.method == "POST" else None
     form = TableForm(variant, data=data, user=request.user, household_id=household_id)
+    if request.user.is_authenticated:  # an account's name is ready; a guest types one
+        form.initial["host_name"] = request.user.get_username()
     if request.method == "POST" and form.is_valid():
         try:
             table, claim = table_open(
@@ -166,8 +169,22 @@ def table_join(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
         held = None
     if held is not None:
         return redirect("table_play", table.pk)
+    return render(request, "scorepad/table_join.html", join_context(request, read))
+
+
+def join_context(request: HtmxHttpRequest, read: TableRead, refused: str = "") -> dict[str, Any]:
+    """The seats a newcomer may take: open ones, and bots' between hands; none left, the table is full."""
     between = from_json(read.state).result is not None
-    return render(request, "scorepad/table_join.html", {"table": read, "between": between})
+    free = any(row.kind == "open" or (between and row.kind == "bot") for row in read.seats)
+    name = request.user.get_username() if request.user.is_authenticated else ""
+    return {
+        "table": read,
+        "rows": [(row, seat_label(read, row.seat)) for row in read.seats],
+        "between": between,
+        "full": TABLE_FULL if not free and not read.ended else "",
+        "refused": refused,
+        "account_name": name,
+    }
 
 
 @require_POST
@@ -192,8 +209,8 @@ def table_take(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResp
             holding=holding,
         )
     except TableRefused as error:
-        between = from_json(read.state).result is not None
-        context = {"table": read, "between": between, "refused": str(error)}
+        after = table_read(table.pk) or read  # the seats as they are now (one was just taken)
+        context = join_context(request, after, str(error))
         return render(request, "scorepad/table_join.html", context, status=409)
     return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
 
@@ -305,7 +322,11 @@ def table_quit_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
     if isinstance(seated, HttpResponse):
         return seated
     read, seat = seated
-    table_quit(table=PrivateTable(pk=read.id), seat=seat)
+    try:
+        table_quit(table=PrivateTable(pk=read.id), seat=seat)
+    except TableRefused as error:  # the host keeps their seat: the table says so
+        request.session[NOTICE_KEY] = str(error)
+        return redirect("table_play", table_id)
     response = redirect("home")
     response.delete_cookie(_cookie_name(table_id))
     return response

@@ -18,9 +18,11 @@ from scorepad.services import tables as service
 from scorepad.services.tables import (
     ENDED,
     HOST_ONLY,
+    HOST_STAYS,
     NOT_SEATED,
     NOT_YOUR_TURN,
     SEAT_TAKEN,
+    TABLE_FULL,
     SeatPlan,
     TableRefused,
     table_act,
@@ -370,3 +372,25 @@ def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     caught_up = table_bots_catch_up(table=table)
     assert from_json(caught_up.state).to_act == 0
+
+
+def test_the_last_seat_taken_twice_tells_the_second_phone_the_table_is_full():
+    table, _ = table_open(
+        host_user=None, host_name="Ann", variant_id="classic", seats=[SeatPlan(TableSeat.OPEN)] * 4, seed=1
+    )
+    for seat in (1, 2):
+        table_take_seat(table=table, seat=seat, name=f"Guest {seat}", user=None, holding=None)
+    table_take_seat(table=table, seat=3, name="Bo", user=None, holding=None)
+    with pytest.raises(TableRefused) as refused:
+        table_take_seat(table=table, seat=3, name="Cy", user=None, holding=None)
+    assert str(refused.value) == TABLE_FULL
+    assert TableSeat.objects.get(table=table, seat=3).name == "Bo"
+
+
+def test_the_host_cannot_leave_their_seat_to_whoever_sits_down_next():
+    table = everyone_seated("classic")
+    with pytest.raises(TableRefused) as refused:
+        table_quit(table=table, seat=0)
+    assert str(refused.value) == HOST_STAYS
+    host = TableSeat.objects.get(table=table, seat=0)
+    assert (host.kind, host.quit) == (TableSeat.PERSON, False)

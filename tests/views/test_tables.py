@@ -16,8 +16,10 @@ from scorepad.engine.cards import card_name
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.models import PrivateTable, TableSeat
-from scorepad.services.tables import NOT_SEATED, NOT_YOUR_TURN, SEAT_TAKEN, STALE
+from scorepad.pages.practice import face
+from scorepad.services.tables import HOST_STAYS, NOT_SEATED, NOT_YOUR_TURN, SEAT_TAKEN, STALE, TABLE_FULL
 from scorepad.views import tables as views_tables
+from tests.sample_games import make_user
 from tests.services.test_tables import form_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,8 +157,9 @@ def test_a_forged_seat_cookie_is_refused_in_words():
     assert escape(NOT_SEATED) in guessed.get(reverse("table_play", args=[table.pk])).content.decode()
 
 
-def test_a_full_table_and_a_taken_seat_are_refused_in_words():
-    table, _ = open_table()
+def test_a_taken_seat_is_refused_in_words_while_another_is_free():
+    table, phones = open_table()
+    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "3"})
     late = Client()
     response = late.post(reverse("table_take", args=[table.link_token, 1]), {"name": "Late"})
     assert response.status_code == 409
@@ -262,3 +265,81 @@ def test_the_house_rules_chosen_are_the_tables():
     assert table.settings["target"] == 300
     assert table.settings["min_bid"] == 60
     assert from_json(table.state).settings.target == 300
+
+
+def visible_words(html: str) -> str:
+    """The page's words as a player reads them (no tags, no attributes)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split("<body", 1)[-1]))
+
+
+def test_a_full_table_says_so_on_its_link_and_to_a_late_friend():
+    table, _ = open_table()
+    late = Client()
+    page = late.get(reverse("table_join", args=[table.link_token])).content.decode()
+    assert escape(TABLE_FULL) in page
+    assert "Sit here" not in page
+    response = late.post(reverse("table_take", args=[table.link_token, 2]), {"name": "Late"})
+    assert response.status_code == 409
+    assert escape(TABLE_FULL) in response.content.decode()  # not "choose another": there is none
+    assert TableSeat.objects.get(table=table, seat=2).name == "Friend 2"
+
+
+def test_the_host_keeps_their_seat_and_is_told_to_end_the_table_instead():
+    table, phones = open_table()
+    page = phones[0].get(reverse("table_play", args=[table.pk])).content.decode()
+    assert "Leave the table" not in page
+    left = phones[0].post(reverse("table_quit", args=[table.pk]), follow=True)
+    assert escape(HOST_STAYS) in left.content.decode()
+    assert TableSeat.objects.get(table=table, seat=0).kind == TableSeat.PERSON
+    # Nobody else can sit down in seat 1 and hold the host's controls.
+    taken = Client().post(reverse("table_take", args=[table.link_token, 0]), {"name": "Mallory"})
+    assert taken.status_code == 409
+
+
+def test_a_trick_the_bots_finish_stays_on_view_with_who_took_it():
+    table, phones = open_table(bots=3)
+    while not from_json(table.state).tricks:
+        form = {**form_for(table, 0), "version": str(table.version)}
+        assert phones[0].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
+        table.refresh_from_db()
+    state = from_json(table.state)
+    last = state.tricks[-1]
+    winner = "Ann" if last.winner == 0 else "Bot (Steady)"
+    words = visible_words(phones[0].get(reverse("table_play", args=[table.pk])).content.decode())
+    assert f"Last trick, taken by {winner}:" in words
+    shown = words.split("Last trick", 1)[1]
+    written = [f"{face(c).rank}{face(c).symbol}" for c in last.cards]  # "10♥", in play order
+    assert re.findall(r"(?:10|[AKQJ9])[♠♥♦♣]", shown)[: len(last.cards)] == written
+
+
+def test_bots_are_named_by_their_strength_as_practice_names_them():
+    table, phones = open_table(bots=2)
+    pages = {
+        "start": Client().get(reverse("tables_new")).content.decode(),
+        "join": Client().get(reverse("table_join", args=[table.link_token])).content.decode(),
+        "table": phones[0].get(reverse("table_play", args=[table.pk])).content.decode(),
+    }
+    for name, page in pages.items():
+        words = visible_words(page)
+        assert "Bot (Steady)" in words, name
+        assert "heuristic" not in words, name
+
+
+def test_an_account_opens_a_table_under_its_own_name_and_sits_down_under_it():
+    user = make_user("bea")
+    phone = Client()
+    phone.force_login(user)
+    form = phone.get(reverse("tables_new")).context["form"]
+    assert form["host_name"].value() == "bea"
+    table, phones = open_table(bots=2)
+    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "1"})
+    page = phone.get(reverse("table_join", args=[table.link_token])).content.decode()
+    assert 'name="name" maxlength="40" value="bea"' in page
+
+
+def test_the_table_pages_link_to_the_help_on_playing_together():
+    table, phones = open_table()
+    help_link = f'href="{reverse("help", args=["play-together"])}"'
+    assert help_link in Client().get(reverse("tables_new")).content.decode()
+    assert help_link in Client().get(reverse("table_join", args=[table.link_token])).content.decode()
+    assert help_link in phones[1].get(reverse("table_play", args=[table.pk])).content.decode()
