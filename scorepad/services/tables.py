@@ -54,6 +54,8 @@ NOT_SEATED = "You have no seat at this table (yours was opened or you were remov
 SEAT_TAKEN = "Someone else took that seat just now: choose another."
 TABLE_FULL = "Every seat at this table is taken: ask the host to open one for you."
 HOST_STAYS = "You host this table, so you keep your seat: to stop playing, end the table."
+MESSAGE_GAP_SECONDS = 3  # one quick message per seat this often
+TOO_CHATTY = "One message at a time: wait a moment before the next."
 HOST_ONLY = "Only the table's host can do that."
 BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
 GRACE_CHOICES = (15, 30, 60, 120, 300)
@@ -383,6 +385,9 @@ def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
     if message not in QUICK_MESSAGES:
         raise TableRefused(f"Say one of: {', '.join(QUICK_MESSAGES.values())}.")
     table = _fresh(table)
+    since = timezone.now() - timedelta(seconds=MESSAGE_GAP_SECONDS)
+    if TableMessage.objects.filter(table=table, seat=seat, created_at__gte=since).exists():
+        raise TableRefused(TOO_CHATTY)  # each message redraws every phone: a few, not a stream
     with transaction.atomic():
         said = TableMessage.objects.create(table=table, seat=seat, message=message)
         _announce(table)
@@ -435,10 +440,19 @@ def table_end(*, table: PrivateTable, by_seat: int) -> None:
 
 
 def table_new_link(*, table: PrivateTable, by_seat: int) -> str:
-    """A new link (the old one is refused from now on); the short code stays."""
+    """A new link and a new short code: the old ones are refused from now on (every phone at the
+    table was shown both, a removed player's too, so a new link alone would leave the code open)."""
     table = _hosted(table, by_seat)
     token = new_link_token()
-    PrivateTable.objects.filter(pk=table.pk).update(link_token=token)
+    for _attempt in range(5):  # a short code already in use: draw another
+        try:
+            with transaction.atomic():
+                PrivateTable.objects.filter(pk=table.pk).update(link_token=token, code=new_code())
+            break
+        except IntegrityError:
+            continue
+    else:  # pragma: no cover - five codes in a row taken
+        raise TableRefused("Could not find a free table code just now: please try again.")
     return token
 
 

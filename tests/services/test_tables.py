@@ -6,23 +6,27 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from scorepad import bot_pool, table_bus
 from scorepad.engine.answers import ANSWER_KEYS, FormAnswer, answer_json, read_form_answer
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
-from scorepad.models import PrivateTable, TableSeat
+from scorepad.models import PrivateTable, TableMessage, TableSeat
 from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
+from scorepad.selectors.tables import table_by_code
 from scorepad.services import tables as service
 from scorepad.services.tables import (
     ENDED,
     HOST_ONLY,
     HOST_STAYS,
+    MESSAGE_GAP_SECONDS,
     NOT_SEATED,
     NOT_YOUR_TURN,
     SEAT_TAKEN,
     TABLE_FULL,
+    TOO_CHATTY,
     SeatPlan,
     TableRefused,
     table_act,
@@ -394,3 +398,29 @@ def test_the_host_cannot_leave_their_seat_to_whoever_sits_down_next():
     assert str(refused.value) == HOST_STAYS
     host = TableSeat.objects.get(table=table, seat=0)
     assert (host.kind, host.quit) == (TableSeat.PERSON, False)
+
+
+def test_a_new_link_also_draws_a_new_code_so_a_removed_player_cannot_come_back_by_it():
+    table = everyone_seated("classic")
+    old_code = table.code
+    table_open_seat(table=table, by_seat=0, seat=2)  # removed: they saw the code on their phone
+    table_new_link(table=table, by_seat=0)
+    stored = PrivateTable.objects.get(pk=table.pk)
+    assert stored.code != old_code
+    assert table_by_code(old_code) is None
+    assert table_by_code(stored.code) == stored
+
+
+def test_one_quick_message_at_a_time_per_seat():
+    table = everyone_seated("classic")
+    table_say(table=table, seat=1, message="nice")
+    with pytest.raises(TableRefused) as refused:
+        table_say(table=table, seat=1, message="gg")
+    assert str(refused.value) == TOO_CHATTY
+    table_say(table=table, seat=2, message="thanks")  # another seat may answer at once
+    TableMessage.objects.update(created_at=timezone.now() - timedelta(seconds=MESSAGE_GAP_SECONDS))
+    table_say(table=table, seat=1, message="gg")
+    assert list(TableMessage.objects.filter(table=table, seat=1).values_list("message", flat=True)) == [
+        "gg",
+        "nice",
+    ]
