@@ -1,9 +1,12 @@
-"""How a private table's phones hear that it changed: one message per change, naming the table only.
+"""How open event streams hear that something changed: one message per change, naming a channel
+only: a private table (``table_channel``: its phones) or a club night's standings
+(``standings_channel``: the room's screens).
 
 A message carries no card and no seat's view: each phone's event stream, on hearing it, reads the
 table and draws its own seat's view (``views.tables``), so nothing of another seat's hand can
-travel in it. On one server the message goes straight to this process's listening streams, and to
-the other web workers' through a datagram socket each keeps in VAR_DIR (nothing else to run).
+travel in it; the standings' streams read the standings again (``views.club_director``). On one
+server the message goes straight to this process's listening streams, and to the other web
+workers' through a datagram socket each keeps in VAR_DIR (nothing else to run).
 With ``CACHE_URL`` set to a Redis (several app servers), it is published on a Redis channel and
 every process, this one included, hands it to its own streams from one subscription per process:
 a card played through server A reaches a phone connected to server B.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 import threading
 from collections import defaultdict
@@ -29,23 +33,43 @@ from django.core.cache import cache
 
 from .throttle import CACHE_ERRORS
 
-__all__ = ["PRESENCE_SECONDS", "Listener", "listen", "mark_present", "present", "publish"]
+__all__ = [
+    "PRESENCE_SECONDS",
+    "Listener",
+    "listen",
+    "mark_present",
+    "present",
+    "publish",
+    "standings_channel",
+    "table_channel",
+]
 
-CHANNEL = "pinochle:tables"
+CHANNEL = "pinochle:tables"  # the one Redis channel: each message names its own channel
+CHANNEL_NAME = re.compile(r"[a-z-]{1,40}:[0-9]{1,18}")
 PRESENCE_SECONDS = 10  # a stream marks its seat this often; a seat unmarked for 2× that is away
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_listeners: dict[int, set[Listener]] = defaultdict(set)
+_listeners: dict[str, set[Listener]] = defaultdict(set)
 _subscriber: asyncio.Task[None] | None = None
 _subscriber_loop: asyncio.AbstractEventLoop | None = None
 
 
-class Listener:
-    """One stream's mailbox: set when its table changed since the stream last looked."""
+def table_channel(table_id: int) -> str:
+    """The channel of a private table's changes."""
+    return f"table:{table_id}"
 
-    def __init__(self, table_id: int) -> None:
-        self.table_id = table_id
+
+def standings_channel(event_id: int) -> str:
+    """The channel of a club night's standings: a hand entered, confirmed or corrected, a round."""
+    return f"club-standings:{event_id}"
+
+
+class Listener:
+    """One stream's mailbox: set when its channel had a change since the stream last looked."""
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
         self.loop = asyncio.get_running_loop()
         self.changed = asyncio.Event()
 
@@ -53,7 +77,7 @@ class Listener:
         self.loop.call_soon_threadsafe(self.changed.set)
 
     async def wait(self, timeout: float) -> bool:
-        """Whether the table changed within ``timeout`` seconds (then ready for the next one)."""
+        """Whether the channel had a change within ``timeout`` seconds (then ready for the next one)."""
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)
         except TimeoutError:
@@ -63,9 +87,9 @@ class Listener:
 
     def close(self) -> None:
         with _lock:
-            _listeners[self.table_id].discard(self)
-            if not _listeners[self.table_id]:
-                del _listeners[self.table_id]
+            _listeners[self.channel].discard(self)
+            if not _listeners[self.channel]:
+                del _listeners[self.channel]
 
 
 def redis_url() -> str:
@@ -73,11 +97,13 @@ def redis_url() -> str:
     return location if isinstance(location, str) and location.startswith(("redis", "unix")) else ""
 
 
-async def listen(table_id: int) -> Listener:
-    """A mailbox for ``table_id``'s changes (``close`` it when the stream ends)."""
-    listener = Listener(table_id)
+async def listen(channel: str) -> Listener:
+    """A mailbox for ``channel``'s changes (``close`` it when the stream ends)."""
+    if not CHANNEL_NAME.fullmatch(channel):
+        raise ValueError(f"not a channel name: {channel!r}")
+    listener = Listener(channel)
     with _lock:
-        _listeners[table_id].add(listener)
+        _listeners[channel].add(listener)
     if redis_url():
         subscribed = _subscribe()
         with suppress(TimeoutError):  # Redis slow or down: the stream's own checks catch up meanwhile
@@ -87,18 +113,20 @@ async def listen(table_id: int) -> Listener:
     return listener
 
 
-def publish(table_id: int) -> None:
-    """Tell every phone at ``table_id`` (on every server) that it changed."""
+def publish(channel: str) -> None:
+    """Tell every stream listening to ``channel`` (on every server) that it changed."""
+    if not CHANNEL_NAME.fullmatch(channel):
+        raise ValueError(f"not a channel name: {channel!r}")
     url = redis_url()
     if url:
         try:
-            _redis_client(url).publish(CHANNEL, str(table_id))
+            _redis_client(url).publish(CHANNEL, channel)
             return
-        except CACHE_ERRORS as error:  # Redis down: this server's phones still hear it
-            log.warning("table %s: could not publish through Redis (%s)", table_id, error)
+        except CACHE_ERRORS as error:  # Redis down: this server's streams still hear it
+            log.warning("%s: could not publish through Redis (%s)", channel, error)
     else:
-        _tell_neighbours(table_id)
-    deliver(table_id)
+        _tell_neighbours(channel)
+    deliver(channel)
 
 
 # -- one machine: the web workers tell each other through their mailboxes --------------------------
@@ -142,11 +170,10 @@ def _read_mailbox(box: socket.socket) -> None:
             message = box.recv(64)
         except (BlockingIOError, OSError):
             return
-        with suppress(ValueError):
-            deliver(int(message))
+        deliver(message.decode("ascii", "replace"))
 
 
-def _tell_neighbours(table_id: int) -> None:
+def _tell_neighbours(channel: str) -> None:
     """Send the change to every other worker's mailbox on this machine; a dead worker's is removed."""
     try:
         boxes = [box for box in _mailboxes().glob("*.sock") if box.stem != str(os.getpid())]
@@ -154,7 +181,7 @@ def _tell_neighbours(table_id: int) -> None:
         return
     if not boxes:
         return
-    message = str(table_id).encode()
+    message = channel.encode()
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
         sender.setblocking(False)
         for box in boxes:
@@ -167,10 +194,10 @@ def _tell_neighbours(table_id: int) -> None:
                 pass
 
 
-def deliver(table_id: int) -> None:
-    """Hand a change to this process's streams at ``table_id``."""
+def deliver(channel: str) -> None:
+    """Hand a change to this process's streams listening to ``channel`` (anything else is ignored)."""
     with _lock:
-        listeners = list(_listeners.get(table_id, ()))
+        listeners = list(_listeners.get(channel, ()))
     for listener in listeners:
         with suppress(RuntimeError):  # its event loop has closed: the stream is gone
             listener.tell()
@@ -216,8 +243,7 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
                 subscribed.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
-                        with suppress(ValueError):
-                            deliver(int(message["data"]))
+                        deliver(bytes(message["data"]).decode("ascii", "replace"))
         except asyncio.CancelledError:
             raise
         except Exception as error:  # Redis restarting: try again shortly, streams keep polling

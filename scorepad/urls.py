@@ -149,6 +149,11 @@ urlpatterns = [
     path("club/<int:event_id>/results.csv", club_director.club_results_csv, name="club_results_csv"),
     path("club/<int:event_id>/hands.csv", club_director.club_hands_csv, name="club_hands_csv"),
     path("club/s/<str:standings_token>/", club_director.club_standings_live, name="club_standings_live"),
+    path(  # club night: the room's standings pushed to each screen as they change
+        "club/s/<str:standings_token>/events/",
+        club_director.club_standings_events,
+        name="club_standings_events",
+    ),
     # Play together: private tables by link, QR code or short code (views/tables.py); their keywords
     # are named apart from the club night's table_id and the invitation's token
     path("tables/", tables.tables_new, name="tables_new"),

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
 from . import ServiceError
-from .clubs import event_bump, locked_event, results_refresh
+from .clubs import event_bump, locked_event, results_refresh, standings_changed
 from .games import hand_delete, hand_edit
 from .households import refuse_unprintable
 
@@ -87,6 +87,7 @@ def _after_change(table: ClubTable) -> None:
     ClubTable.objects.filter(pk=table.pk).update(version=table.version + 1)
     club_round = ClubRound.objects.select_related("event").get(pk=table.round_id)
     results_refresh(club_round=club_round)
+    standings_changed(club_round.event_id)
 
 
 @transaction.atomic

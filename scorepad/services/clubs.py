@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .. import table_bus
 from ..engine import events
 from ..engine.variants import SettingsError, get_variant
 from ..models import (
@@ -72,6 +73,14 @@ def event_bump(event: ClubEvent, *fields: str) -> None:
     """Save ``fields`` with the event's version moved on: every page showing the old one is stale."""
     event.version += 1
     event.save(update_fields=["version", *fields])
+    standings_changed(event.pk)
+
+
+def standings_changed(event_id: int) -> None:
+    """Once committed, the room's standings screens hear that the standings may have changed (a
+    round, a check-in, a hand entered, confirmed or corrected): each server reads them once and
+    sends them on to its screens only if they did."""
+    transaction.on_commit(lambda: table_bus.publish(table_bus.standings_channel(event_id)))
 
 
 # ---- the event ------------------------------------------------------------------------------------
@@ -386,7 +395,7 @@ def event_finish(*, event: ClubEvent, version: int) -> ClubEvent:
 # ---- a table's phone ------------------------------------------------------------------------------
 
 
-def _check_table_open(table: ClubTable, round_number: int, table_number: int) -> None:
+def _check_table_open(table: ClubTable, round_number: int, table_number: int) -> ClubRound:
     """The hand is for this table in this round, and the round is still being played."""
     club_round = ClubRound.objects.get(pk=table.round_id)
     if (round_number, table_number) != (club_round.number, table.number):
@@ -400,6 +409,7 @@ def _check_table_open(table: ClubTable, round_number: int, table_number: int) ->
             f"Round {club_round.number} is over: this table takes no more hands. "
             "Tell the director if a hand is missing."
         )
+    return club_round
 
 
 def _check_hand_limit(table: ClubTable, number: int) -> None:
@@ -426,7 +436,7 @@ def table_hand_record(
     through the scorepad's own recording: the same entry sent again is stored once, and another
     phone's entry of the same hand is a ``HandConflict``. It waits for the other side to confirm."""
     table = ClubTable.objects.select_for_update().select_related("game").get(pk=table.pk)
-    _check_table_open(table, round_number, table_number)
+    club_round = _check_table_open(table, round_number, table_number)
     if not 0 <= side < len(table.game.rules.sides):
         raise ServiceError("Say which side this phone enters for.")
     stored = table.game.hands.filter(entry_key=entry_key).first() if entry_key else None
@@ -445,6 +455,7 @@ def table_hand_record(
     if created:
         table.version += 1
         table.save(update_fields=["version"])
+        standings_changed(club_round.event_id)
     return table_hand
 
 
@@ -483,7 +494,8 @@ def table_hand_confirm(
 ) -> TableHand:
     """The other side agrees with a hand as entered."""
     table_hand = _current_table_hand(table, table_hand_id, version)
-    _check_table_open(table, ClubRound.objects.get(pk=table.round_id).number, table.number)
+    club_round = ClubRound.objects.get(pk=table.round_id)
+    _check_table_open(table, club_round.number, table.number)
     if table_hand.state == TableHand.State.CONFIRMED:
         raise ServiceError(f"Hand {table_hand.hand.number + 1} is already confirmed.")
     _may_answer(table_hand, phone, side, countersign)
@@ -493,6 +505,7 @@ def table_hand_confirm(
     table_hand.dispute = ""
     table_hand.version += 1
     table_hand.save()
+    standings_changed(club_round.event_id)
     return table_hand
 
 
@@ -512,7 +525,8 @@ def table_hand_dispute(
 ) -> TableHand:
     """The other side does not agree with a hand: it is marked for the director, with their words."""
     table_hand = _current_table_hand(table, table_hand_id, version)
-    _check_table_open(table, ClubRound.objects.get(pk=table.round_id).number, table.number)
+    club_round = ClubRound.objects.get(pk=table.round_id)
+    _check_table_open(table, club_round.number, table.number)
     _may_answer(table_hand, phone, side, countersign)
     reason = " ".join(reason.split())
     if not reason:
@@ -524,4 +538,5 @@ def table_hand_dispute(
     table_hand.dispute = reason
     table_hand.version += 1
     table_hand.save(update_fields=["state", "dispute", "version"])
+    standings_changed(club_round.event_id)
     return table_hand

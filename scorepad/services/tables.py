@@ -611,7 +611,7 @@ def _record_in_scorepad(table: PrivateTable) -> None:
 def _announce(table: PrivateTable) -> None:
     """Once committed, the table's phones hear that it changed (nothing of anyone's cards)."""
     table_id = table.pk
-    transaction.on_commit(lambda: table_bus.publish(table_id))
+    transaction.on_commit(lambda: table_bus.publish(table_bus.table_channel(table_id)))
 
 
 def _clean_name(name: str, *, required: bool = True) -> str:

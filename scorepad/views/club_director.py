@@ -8,14 +8,21 @@ whose phone dies signs in on another device and carries on from the same page.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
+import logging
+import time
+from collections.abc import AsyncIterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,6 +30,9 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
+from pinochle_site.request_slots import slot
+
+from .. import table_bus
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
 from ..forms.games import NO_MARRIAGE, HandForm
 from ..models import ClubEvent, ClubRound
@@ -37,6 +47,7 @@ from ..selectors.club_director import (
     result_rows,
     round_progress,
     score_sheets,
+    standings_fingerprint,
     standings_token_of,
     trump_words,
 )
@@ -64,7 +75,9 @@ from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
 from .games import Intent, intent_of, preview_words, stepped_bid
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
+from .tables import EVENT_WAIT_SECONDS, sse_event
 
+log = logging.getLogger(__name__)
 PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
 
 
@@ -259,9 +272,20 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, club_hand_id: int)
 
 
 # ---- live standings for the room ------------------------------------------------------------------
+# Each screen keeps one event stream open (``club_standings_events``): an idle screen costs nothing.
+# A write that can change the standings publishes on the event's channel once committed
+# (``services.clubs.standings_changed``); in each server process one ``StandingsFeed`` per event hears
+# it, reads the standings' fingerprint, and when it moved hands the same partial (rendered once per
+# change, kept in the shared cache) to every screen of that process. The poll (``?since=``) stays.
 
 
 STANDINGS_HTML_SECONDS = 120
+FEED_READS_SECONDS = 0.25  # a feed reads at most this often: a burst of confirmations is one read
+FEED_CHECK_SECONDS = 15  # and this often anyway (a message lost with Redis down, a scoresheet edit)
+STREAM_RETRY_MS = 1000  # a dropped stream reconnects after this (each answer under WSGI: a poll)
+NOSCRIPT_REFRESH_SECONDS = 2  # JavaScript off: the whole page again, within the room's 2 s
+STANDINGS_TEMPLATE = "scorepad/club/director_standings_live.html"
+NO_STANDINGS = "There are no such standings: ask the director for the link."
 
 
 def _kept_html(key: str) -> str | None:
@@ -280,12 +304,13 @@ def _keep_html(key: str, html: str) -> None:
 @require_safe
 def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpResponse:
     """The room's standings: anyone with the link may watch; nobody can change anything from it.
-    Polled every second with the fingerprint shown (``?since=``): a bodiless 204 when nothing changed.
-    The poll's answer is rendered once per change and kept: a room of screens asking after the
-    same confirmation costs one rendering, and each of them three small queries."""
+    The page keeps an event stream open for the new standings (``club_standings_events``); with
+    JavaScript off it comes again every ``NOSCRIPT_REFRESH_SECONDS``. Asked with the fingerprint
+    shown (``?since=``, htmx's poll): a bodiless 204 when nothing changed, else the partial, which
+    keeps polling. The poll's answer is rendered once per change and kept."""
     event_id = event_id_of_standings_token(standings_token)
     if event_id is None:
-        raise Http404("There are no such standings: ask the director for the link.")
+        raise Http404(NO_STANDINGS)
     fingerprint = recent_standings_fingerprint(event_id)
     since = request.GET.get("since")
     if since and since == fingerprint:
@@ -297,23 +322,175 @@ def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpR
     if html is None:
         event = event_by_standings_token(standings_token)
         if event is None:
-            raise Http404("There are no such standings: ask the director for the link.")
+            raise Http404(NO_STANDINGS)
         base = reverse("club_standings_live", args=[standings_token])
         context = {
             "live": live_standings(event, fingerprint),
             "big": big,
-            "poll_url": base + ("?big=1&" if big else "?"),
-            "poll_seconds": POLL_SECONDS,
             "token": standings_token,
+            "refresh_seconds": NOSCRIPT_REFRESH_SECONDS,
         }
-        template = "scorepad/club/director_standings_live.html"
-        html = render_to_string(f"{template}#live-standings" if partial else template, context, request)
+        if partial:  # a screen polling (an older page): its partial polls on
+            context |= {"poll_url": base + ("?big=1&" if big else "?"), "poll_seconds": POLL_SECONDS}
+        else:
+            context["stream_url"] = reverse("club_standings_events", args=[standings_token])
+        html = render_to_string(
+            f"{STANDINGS_TEMPLATE}#live-standings" if partial else STANDINGS_TEMPLATE, context, request
+        )
         if partial:
             _keep_html(key, html)
     response = HttpResponse(html)
     patch_vary_headers(response, ("HX-Request",))
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+def streamed_standings(event_id: int) -> tuple[str, str] | None:
+    """The standings' fingerprint and the partial a stream sends (no poll in it: the stream brings
+    the next), rendered once per change for every screen and server; None: no such event."""
+    fingerprint = standings_fingerprint(event_id)
+    key = f"club-standings-stream:v1:{event_id}:{fingerprint}"
+    html = _kept_html(key)
+    if html is None:
+        event = ClubEvent.objects.filter(pk=event_id).first()
+        if event is None:
+            return None
+        html = render_to_string(
+            f"{STANDINGS_TEMPLATE}#live-standings", {"live": live_standings(event, fingerprint)}
+        )
+        _keep_html(key, html)
+    return fingerprint, html
+
+
+def _read_closing(event_id: int) -> tuple[str, str] | None:
+    """``streamed_standings`` from a feed's thread, its database connection closed after: a feed
+    lasts the evening and must not hold a connection meanwhile."""
+    try:
+        return streamed_standings(event_id)
+    finally:
+        connections.close_all()
+
+
+def _event_exists_closing(event_id: int) -> bool:
+    try:
+        return ClubEvent.objects.filter(pk=event_id).exists()
+    finally:
+        connections.close_all()
+
+
+class StandingsFeed:
+    """One event's standings in this server process, for all its open screens: it listens on the
+    event's channel, reads the standings once per change (at most every ``FEED_READS_SECONDS``),
+    and wakes every stream when the partial changed. It stops with its last screen."""
+
+    def __init__(self, event_id: int) -> None:
+        self.event_id = event_id
+        self.loop = asyncio.get_running_loop()
+        self.screens = 0
+        self.fingerprint, self.html, self.missing = "", "", False
+        self.read = asyncio.Event()  # set once the first reading is in
+        self.news = self.loop.create_future()  # done when the partial changes: then replaced
+        self.task = self.loop.create_task(self._follow())
+
+    async def _follow(self) -> None:
+        listener = await table_bus.listen(table_bus.standings_channel(self.event_id))
+        try:
+            while True:
+                started = time.monotonic()
+                try:
+                    async with slot():  # the database, only as the worker's slots allow
+                        read = await sync_to_async(_read_closing, thread_sensitive=False)(self.event_id)
+                except Exception:  # the database restarting: the screens keep what they show
+                    log.exception("club night %s: the standings could not be read", self.event_id)
+                else:
+                    self._show(read)
+                self.read.set()
+                await listener.wait(FEED_CHECK_SECONDS)
+                await asyncio.sleep(max(0.0, FEED_READS_SECONDS - (time.monotonic() - started)))
+        finally:
+            listener.close()
+
+    def _show(self, read: tuple[str, str] | None) -> None:
+        """Wake the screens if the partial changed (a hand entered, not yet confirmed, changes the
+        fingerprint but not the standings: nothing is sent) or the event is gone."""
+        if read is None:
+            self.missing = True
+        elif read[1] == self.html:
+            return
+        else:
+            self.fingerprint, self.html = read
+        news, self.news = self.news, self.loop.create_future()
+        news.set_result(None)
+
+    async def next_change(self, timeout: float) -> bool:
+        """Whether the partial changed (or the event went) within ``timeout`` seconds."""
+        try:
+            await asyncio.wait_for(asyncio.shield(self.news), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+_feeds: dict[int, StandingsFeed] = {}
+
+
+@contextlib.asynccontextmanager
+async def standings_feed(event_id: int) -> AsyncIterator[StandingsFeed]:
+    """This process's feed of ``event_id``'s standings (started for its first screen), read once."""
+    feed = _feeds.get(event_id)
+    if feed is None or feed.task.done() or feed.loop is not asyncio.get_running_loop():
+        feed = _feeds[event_id] = StandingsFeed(event_id)
+    feed.screens += 1
+    try:
+        await feed.read.wait()
+        yield feed
+    finally:
+        feed.screens -= 1
+        if not feed.screens:
+            feed.task.cancel()
+            if _feeds.get(event_id) is feed:
+                del _feeds[event_id]
+
+
+def standings_event(fingerprint: str, html: str) -> str:
+    """The partial as a ``standings`` event whose id is its fingerprint: a screen reconnecting says
+    which standings it shows (``Last-Event-ID``) and is sent them only if they changed meanwhile."""
+    return f"id: {fingerprint}\n" + sse_event("standings", html)
+
+
+@require_safe
+async def club_standings_events(request: HtmxHttpRequest, standings_token: str) -> HttpResponseBase:
+    """The room's standings as an event stream: the partial now (unless the screen shows it
+    already), then again each time it changes, for as long as the screen is open."""
+    event_id = event_id_of_standings_token(standings_token)
+    if event_id is None:
+        raise Http404(NO_STANDINGS)
+    shown = request.headers.get("Last-Event-ID", "")
+    if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the standings once,
+        # then the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a screen.
+        read = await sync_to_async(streamed_standings)(event_id)
+        if read is None:
+            raise Http404(NO_STANDINGS)
+        body = f"retry: {STREAM_RETRY_MS}\n\n" + ("" if read[0] == shown else standings_event(*read))
+        return HttpResponse(body, content_type="text/event-stream")
+    if not await sync_to_async(_event_exists_closing)(event_id):  # within the request's own slot
+        raise Http404(NO_STANDINGS)
+    response = StreamingHttpResponse(standings_stream(event_id, shown), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+async def standings_stream(event_id: int, shown: str) -> AsyncIterator[str]:
+    async with standings_feed(event_id) as feed:
+        yield f"retry: {STREAM_RETRY_MS}\n\n"
+        while not feed.missing:
+            if feed.fingerprint != shown and feed.html:
+                yield standings_event(feed.fingerprint, feed.html)
+                shown = feed.fingerprint
+            elif not await feed.next_change(EVENT_WAIT_SECONDS):
+                yield ": still here\n\n"  # a proxy or phone that drops quiet connections keeps it
 
 
 # ---- the end: final standings, prizes, print, CSV -------------------------------------------------

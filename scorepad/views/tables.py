@@ -404,7 +404,7 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
 
 
 async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> AsyncIterator[str]:
-    listener = await table_bus.listen(table_id)
+    listener = await table_bus.listen(table_bus.table_channel(table_id))
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     try:
         async with slot():

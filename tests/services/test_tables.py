@@ -56,7 +56,9 @@ def _own_var_dir(settings, tmp_path):
 def told(monkeypatch) -> list[int]:
     """The tables whose phones were told of a change, in order."""
     heard: list[int] = []
-    monkeypatch.setattr(table_bus, "publish", heard.append)
+    monkeypatch.setattr(
+        table_bus, "publish", lambda channel: heard.append(int(channel.removeprefix("table:")))
+    )
     return heard
 
 

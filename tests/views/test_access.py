@@ -68,6 +68,7 @@ PUBLIC = {
     "club_table_confirm": "as club_table_hand",
     "club_table_dispute": "as club_table_hand",
     "club_standings_live": "the room's standings: read-only, named by a signed token",
+    "club_standings_events": "as club_standings_live (the same standings, pushed as they change)",
     # Private tables: anyone with the link (or code) may sit down; a seat is held by its account or
     # by a guest's signed cookie, and every other phone is told it has no seat there
     "tables_new": "opening a private table needs no account (a guest types a name)",

@@ -78,6 +78,7 @@ def test_the_rooms_standings_need_no_account_and_answer_204_until_a_hand_is_conf
     assert fresh.status_code == 200
     body = fresh.content.decode()
     assert body.lstrip().startswith('<div id="live-standings"')  # the partial only
+    assert 'hx-trigger="every 1s"' in body  # a screen that polls (an older page) polls on
     assert '<td class="num">25</td>' in body
     assert watcher.get(url[:-2] + "x/").status_code == 404
     assert watcher.post(url).status_code == 405  # read-only
