@@ -59,6 +59,7 @@ class TableForm(forms.Form):
         self.households: list[Household] = list(households_for_user(user)) if user is not None else []
         self.household = next((h for h in self.households if str(h.pk) == str(household_id)), None)
         self.household_refused = bool(household_id) and self.household is None
+        self.roster: list[tuple[str, str]] = []  # the household's players as seat choices
         for name in (*self.RULES, *self.BOXES):  # the same house rules, in the same words, as practice
             if name != "pass_cards" or variant.partnerships:
                 self.fields[name] = copy.deepcopy(PracticeForm.base_fields[name])
@@ -75,7 +76,7 @@ class TableForm(forms.Form):
 
     def _roster_seats(self, household: Household) -> None:
         """The host is one of the roster; each other seat a roster player's, open, or a bot's."""
-        roster = [(f"player:{p.pk}", p.name) for p in active_roster(household)]
+        roster = self.roster = [(f"player:{p.pk}", p.name) for p in active_roster(household)]
         del self.fields["host_name"]
         self.fields["seat_0"] = forms.ChoiceField(
             choices=roster, initial=roster[0][0] if roster else None, label="You are"
@@ -86,11 +87,14 @@ class TableForm(forms.Form):
                 initial=roster[seat][0] if seat < len(roster) else "open",
                 label=f"Seat {seat + 1}",
             )
+        self.order_fields(["seat_0"])  # who the host is comes first, where their name was
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.household_refused:
             raise forms.ValidationError(NOT_YOUR_HOUSEHOLD)
+        if self.household is not None and not self.roster:
+            raise forms.ValidationError(f"Add yourself to {self.household.name}'s players first.")
         return data
 
     def host_at_table(self) -> str:

@@ -94,3 +94,12 @@ def test_six_handed_seats_six_of_the_roster_each_for_themselves(member, househol
     game = Game.objects.get()
     assert [seat.player_id for seat in game.seats.all()] == ids
     assert game.variant == "six-handed"
+
+
+def test_a_household_with_no_players_is_told_to_add_the_host_first(member, ann):
+    empty = household_create(user=ann, name="The Newlyweds")
+    form = form_defaults(member, "classic") | {"household": str(empty.pk)}
+    response = member.post(reverse("tables_new"), form)
+    assert response.status_code == 200
+    assert "Add yourself to The Newlyweds&#x27;s players first." in response.content.decode()
+    assert not PrivateTable.objects.exists()
