@@ -415,12 +415,19 @@ def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int) -> None:
     table = _hosted(table, by_seat)
     if seat == HOST_SEAT:
         raise TableRefused("The host keeps seat 1: end the table instead.")
+    held_for = _roster_name(table, seat) or ""  # a roster player's seat stays held for them
     with transaction.atomic():
         if (
             not TableSeat.objects.filter(table=table, seat=seat)
             .exclude(kind=TableSeat.OPEN)
             .update(
-                kind=TableSeat.OPEN, user=None, claim_key="", name="", strength="", covered=False, quit=False
+                kind=TableSeat.OPEN,
+                user=None,
+                claim_key="",
+                name=held_for,
+                strength="",
+                covered=False,
+                quit=False,
             )
         ):
             raise TableRefused("That seat is already open.")

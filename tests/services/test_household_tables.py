@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scorepad.engine.game import from_json
+from scorepad.engine.answers import read_form_answer
+from scorepad.engine.game import from_json, seat_view
 from scorepad.models import Game, Hand, Household, Player, PrivateTable, TableSeat
 from scorepad.pages.statistics import player_statistics
 from scorepad.selectors.games import scored_games, scoresheet
@@ -19,6 +20,7 @@ from scorepad.services.tables import (
     table_end,
     table_next_hand,
     table_open,
+    table_open_seat,
     table_take_seat,
 )
 from tests.services.test_tables import form_for, play, said
@@ -206,3 +208,42 @@ def test_a_table_ended_before_a_side_won_leaves_its_game_out_of_the_statistics(h
     assert game.abandoned
     assert game.hands.count() == 1  # the history keeps it
     assert scored_games(household) == []
+
+
+def test_a_roster_seat_opened_by_the_host_stays_held_for_its_player(household, ann):
+    table = smiths_table(household, ann)
+    table_take_seat(table=table, seat=2, name="Cy", user=None, holding=None)
+    table_open_seat(table=table, by_seat=0, seat=2)
+    assert (table.seats.get(seat=2).kind, table.seats.get(seat=2).name) == ("open", "Cy")
+
+
+def test_a_thrown_in_deal_is_recorded_thrown_in_and_the_next_hand_keeps_its_number(household, ann):
+    """All four pass under "all pass: redeal": the scorepad stores the deal as thrown in (its dealer,
+    no score), and the table's next hand is the scorepad's next hand, not one behind."""
+    ids = {player.name: player.pk for player in household.players.all()}
+    table, _ = table_open(
+        host_user=ann,
+        host_name="",
+        variant_id="classic",
+        overrides={"all_pass": "redeal"},
+        seats=[SeatPlan(player_id=ids[name]) for name in ("Ann", "Bo", "Cy", "Di")],
+        household=household,
+        seed=5,
+    )
+    for seat in range(1, 4):
+        table_take_seat(table=table, seat=seat, name=f"phone {seat}", user=None, holding=None)
+    while from_json(table.state).result is None:
+        seat = from_json(table.state).to_act
+        answer = read_form_answer(seat_view(from_json(table.state), seat), {"bid": "pass"})
+        table = table_act(table=table, seat=seat, version=table.version, answer=answer)
+    game = Game.objects.get(pk=table.game_id)
+    thrown = game.hands.get()
+    assert (thrown.number, thrown.thrown_in, thrown.dealer) == (0, True, from_json(table.state).dealer)
+    table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+    played = game.hands.get(number=1)
+    assert (played.thrown_in, played.bidder, played.dealer) == (
+        False,
+        table.hands[-1]["bidder"],
+        from_json(table.state).dealer,
+    )
+    assert list(scoresheet(game).score.totals) == table.hands[-1]["totals"]
