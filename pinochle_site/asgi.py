@@ -1,6 +1,19 @@
+"""The application gunicorn's uvicorn workers serve (``gunicorn_conf``).
+
+Event streams (a table's phones) are async views on Django's ASGI handler, where a phone waiting
+for the next card is a coroutine, not a thread. Every other request runs whole in one thread of the
+worker's pool (``request_threads``): the app's views are plain sync views, and Django's WSGI
+handler runs them there without crossing back and forth to the event loop.
+"""
+
 import os
 
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
+
+from pinochle_site.request_threads import REQUEST_THREADS, InThreads, application_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
-application = get_asgi_application()
+application = application_for(
+    streams=get_asgi_application(), requests=InThreads(get_wsgi_application(), threads=REQUEST_THREADS)
+)

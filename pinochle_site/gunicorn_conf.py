@@ -4,9 +4,10 @@ gunicorn keeps managing the processes (one per core and one more, restarted when
 worker is uvicorn's ASGI worker serving ``pinochle_site.asgi``: a table's phones hold a server-sent
 events stream open for as long as they sit at it, and under ASGI an idle stream is a coroutine
 waiting on a queue, not a thread held for its lifetime (a threaded worker's 4 threads would be
-taken by 4 phones). Django runs each ordinary (sync) view in a thread of its own per request
-(``ThreadSensitiveContext``), so the scorepad's pages and a practice request waiting for its bot
-(``scorepad/bot_pool.py``) still run side by side as they did in threads. ``WEB_CONCURRENCY``
+taken by 4 phones). Every other request runs whole in one of the worker's ``GUNICORN_THREADS``
+request threads (``pinochle_site.request_threads``), as it did under threaded workers, so the
+scorepad's pages and a practice request waiting for its bot (``scorepad/bot_pool.py``) still run
+side by side. ``WEB_CONCURRENCY``
 changes the count; ``GUNICORN_CMD_ARGS`` or command-line options override anything here
 (``--bind`` for the address).
 """

@@ -1,11 +1,11 @@
-"""At most ``REQUESTS_AT_ONCE`` requests of a web worker run Django's own (sync) code at once.
+"""At most ``REQUESTS_AT_ONCE`` event streams of a web worker read the database at once.
 
-Under gunicorn's threaded workers the thread count bounded this: four requests per worker, four
-database connections. Under the ASGI worker each sync view runs in a thread of its own, as many at
-once as arrive, each with its own database connection, and a burst (fifty tables sitting down at
-once) would open more connections than PostgreSQL allows. So a request waits here, on the event
-loop, costing nothing, for one of the worker's slots. An open event stream holds no slot: it takes
-one only while it reads the database (``slot``).
+Ordinary requests wait for one of the worker's request threads (``request_threads``); an event
+stream lives on the event loop, and each time it reads the database (to draw a phone's screen
+after a card) it takes a slot here first (``slot``), so fifty tables' phones redrawing at once
+never open more connections than PostgreSQL allows. Waiting for a slot costs nothing: it is a
+coroutine waiting on the loop. As Django middleware it also holds a slot while a stream's request
+passes the other middleware (the session and the account are read from the database).
 """
 
 from __future__ import annotations

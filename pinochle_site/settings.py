@@ -132,9 +132,9 @@ TEMPLATES = [
 ]
 
 if os.getenv("DATABASE_URL"):
-    # No persistent connections: under the ASGI worker each request runs in a thread of its own,
-    # and a connection kept past its request would be left behind with the thread.
-    DATABASES = {"default": dj_database_url.config(conn_max_age=0)}
+    # Each of a worker's request threads keeps its connection for a minute (request_threads); an
+    # event stream closes the one it reads with after each read.
+    DATABASES = {"default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)}
 else:
     DATABASES = {
         "default": {
