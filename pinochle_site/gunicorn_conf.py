@@ -7,9 +7,8 @@ waiting on a queue, not a thread held for its lifetime (a threaded worker's 4 th
 taken by 4 phones). Every other request runs whole in one of the worker's ``GUNICORN_THREADS``
 request threads (``pinochle_site.request_threads``), as it did under threaded workers, so the
 scorepad's pages and a practice request waiting for its bot (``scorepad/bot_pool.py``) still run
-side by side. ``WEB_CONCURRENCY``
-changes the count; ``GUNICORN_CMD_ARGS`` or command-line options override anything here
-(``--bind`` for the address).
+side by side. ``WEB_CONCURRENCY`` and ``GUNICORN_THREADS`` change the counts; ``GUNICORN_CMD_ARGS``
+or command-line options override anything here (``--bind`` for the address).
 """
 
 import os
