@@ -1,6 +1,6 @@
-"""``loadtest --event``: a club night's tables and standings screens on gunicorn lose nothing, its
-staleness measure is what it says, and the load client reads a bodiless 204 without waiting for
-the connection to close (else every standings poll looked like a keep-alive timeout)."""
+"""``loadtest --event``: a club night's tables and standings screens (on the standings' event
+stream) on gunicorn lose nothing, its measure of standings after a confirmed hand is what it
+says, and the load client reads a bodiless 204 without waiting for the connection to close."""
 
 import asyncio
 import json
@@ -11,19 +11,47 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from pinochle_site.tools.loadtest.browser import Browser
-from pinochle_site.tools.loadtest.event import staleness
+from pinochle_site.tools.loadtest.event import Confirmation, standings_latency, team_points
+from scorepad.models import ClubEntrant, ClubTable
+from scorepad.services.clubs import table_hand_confirm
+from scorepad.views.club_director import streamed_standings
+from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_staleness_is_the_first_poll_sent_after_each_confirmation_until_its_answer():
-    polls = {0: [(1.0, 1.1), (2.0, 2.4), (3.0, 3.1)], 1: [(1.5, 1.6), (2.5, 2.6)]}
-    seconds = staleness([1.2, 2.9], polls, warmup=0.0)
-    # watcher 0: 1.2 -> poll sent 2.0 answered 2.4; 2.9 -> sent 3.0 answered 3.1
-    # watcher 1: 1.2 -> sent 1.5 answered 1.6; 2.9 -> none sent after it (left out)
-    assert [round(s, 2) for s in seconds] == [1.2, 0.2, 0.4]
-    assert staleness([0.5], polls, warmup=1.0) == []  # confirmations in the warm-up are not timed
+def test_a_hand_counts_as_shown_from_the_first_standings_event_that_holds_it():
+    # Table 7's hand 1 is confirmed at 2.0 (it shows as standings "b"), its hand 2 at 4.0 ("c").
+    confirmations = [Confirmation(2.0, 7, 1), Confirmation(4.0, 7, 2), Confirmation(0.5, 7, 0)]
+    holds = {"a": 0, "b": 1, "c": 2}  # the hands of table 7 each standings hold
+
+    def shows(ident: str, confirmation: Confirmation) -> bool:
+        return holds[ident] >= confirmation.count
+
+    shown = {
+        0: [(1.0, "a"), (2.1, "a"), (2.5, "b"), (4.3, "c")],  # an event in flight at 2.0 holds no hand
+        1: [(1.9, "b")],  # told before the phone's answer came: shown at once; hand 2 never came
+    }
+    seconds, missed = standings_latency(confirmations, shown, shows, warmup=1.0, ended=10.0)
+    assert [round(s, 2) for s in seconds] == [0.5, 0.3, 0.0]
+    assert missed == 1  # screen 1, hand 2: not shown 5 s on (the warm-up's hand is left out)
+    assert standings_latency(confirmations[1:2], {1: [(1.9, "b")]}, shows, warmup=1.0, ended=8.0) == ([], 0)
+
+
+@pytest.mark.django_db
+def test_the_screens_points_are_read_from_the_standings_the_stream_sends(household, ann):
+    event = club_event(household, ann, pairs=numbered_pairs(2), started=True)
+    table = ClubTable.objects.get(round__event=event)
+    entered = club_hand(table, data=CLUB_MADE, entry_key="k0")
+    table_hand_confirm(table=table, table_hand_id=entered.pk, version=entered.version, phone="p2", side=1)
+    read = streamed_standings(event.pk)
+    assert read is not None
+    numbers = dict(ClubEntrant.objects.filter(event=event).values_list("pk", "number"))
+    side_0, side_1 = (numbers[entrant] for entrant in table.seats[:2])
+    assert team_points(read[1]) == {side_0: 25, side_1: 15}  # meld 10/5, tricks 15/10
 
 
 def test_a_204_is_read_at_once_on_a_kept_alive_connection():
@@ -73,5 +101,6 @@ def test_a_tiny_club_night_on_gunicorn_loses_nothing_and_times_the_standings(tmp
     assert report["lost"] == report["duplicates"] == report["unconfirmed"] == report["errors"] == 0
     assert report["standings_differ"] == []
     assert report["alone_ms"]["n"] > 0  # the tables alone first, then with the watchers
-    assert report["percentiles_ms"]["standings poll"]["n"] > 0
+    assert report["standings_events"] >= 3  # each screen's stream brought the standings
     assert report["standings_ms"]["n"] > 0
+    assert report["standings_missed"] == 0

@@ -3,14 +3,15 @@
 One event of ``N`` tables (2N teams, round 1 started), each table's phone opening its table with
 the PIN, then at table pace entering a hand with the table's own form (read from the page as a
 browser would) and countersigning it; and ``watchers`` phones (the room's big screen and the
-players' phones) asking the room's standings link every second whether anything changed, as the
-page's htmx poll does (``?since=``: a bodiless 204 when nothing did).
+players' phones) opening the room's standings page, then holding its event stream open as the
+page does, noting each standings event as it arrives.
 
 The tables first play alone, then with the watchers, on the same server: the hand POST's times of
 both are reported. "Standings after a confirmed hand" is, for every countersign acknowledged and
-every watcher, the time from that acknowledgement to the answer of the watcher's first poll sent
-after it (a 200 with the new standings, or a 204 because it already had them): an upper bound on
-how long a screen in the room shows standings without that hand.
+every watcher, the time from that acknowledgement until the watcher's screen shows the hand: the
+first standings event whose points for that table's two teams are what they are after that hand
+(0 if the screen already showed it then). A hand a screen still did not show 5 s later, with the
+run still going, is counted as missed.
 
 Afterwards every table's acknowledged hands must be stored as acknowledged, none twice; every hand
 must have one table hand, confirmed; and the standings must hold each table's points once.
@@ -20,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import html
 import random
 import re
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,19 +35,24 @@ from django.contrib.auth.models import User
 from django.db import connection, connections
 from django.urls import reverse
 
-from scorepad.models import ClubEvent, ClubTable, Game, Household, TableHand
+from scorepad.models import ClubEntrant, ClubEvent, ClubTable, Game, Household, TableHand
 from scorepad.selectors.club_director import live_standings, standings_token_of
 from scorepad.selectors.games import game_score
 from scorepad.services.clubs import entrant_check_in, event_create, round_start
 from scorepad.services.households import household_create
 
 from . import run as base
-from .browser import Browser, read_forms
+from .browser import Browser, BrowserError, read_forms
+from .streams import EventStream
 
 HOST = base.HOST
-TABLE_PAGE, CONFIRM_POST, STANDINGS_POLL = "table page", "confirm POST", "standings poll"
-SINCE = re.compile(r'since=([0-9a-f]+)"')
+TABLE_PAGE, CONFIRM_POST, STANDINGS_PAGE = "table page", "confirm POST", "standings page"
+# A standings row: "Team 7 <span ...>T6a &amp; T6b</span>", its wins, its points.
+TEAM_ROW = re.compile(
+    r'<td>Team (\d+)(?: <span[^>]*>[^<]*</span>)?</td><td>\d+</td><td class="num">(-?\d+)</td>'
+)
 EVENT_RULES = {"target": 50_000}  # a table's game never ends within a run
+MISSED_SECONDS = 5.0  # a hand a screen has not shown this long after its confirmation: missed
 
 
 @dataclass
@@ -59,11 +67,19 @@ class EventOptions:
     keep: bool = False
 
 
+@dataclass(frozen=True)
+class Confirmation:
+    at: float  # when the countersign was acknowledged
+    table: int  # the ClubTable's id
+    count: int  # the table's confirmations so far, this one included (both runs)
+
+
 @dataclass
 class EventStats(base.Stats):
-    confirmed_at: list[float] = field(default_factory=list)  # when each countersign was acknowledged
-    # Each watcher's polls: (sent, answered), in order.
-    polls: dict[int, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
+    confirmations: list[Confirmation] = field(default_factory=list)
+    # Each watcher's standings events as they arrived: (when, the event's id, its fingerprint).
+    shown: dict[int, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
+    pages: dict[str, str] = field(default_factory=dict)  # fingerprint: the standings sent with it
 
 
 @dataclass
@@ -77,6 +93,8 @@ class EventReport:
     alone_ms: dict[str, float]
     slowdown: float  # hand POST p95 with the watchers / alone
     standings_ms: dict[str, float]  # confirmed hand -> a watcher's screen shows it
+    standings_missed: int  # (confirmed hand, screen) not shown within MISSED_SECONDS
+    standings_events: int  # standings events received by all the screens
     errors: int
     alone_errors: int
     first_errors: list[str]
@@ -107,6 +125,7 @@ class Setup:
     event: ClubEvent
     tables: list[ClubTable]
     token: str
+    confirmed: dict[int, int] = field(default_factory=lambda: defaultdict(int))  # per table, both runs
 
 
 def prepare(options: EventOptions, run_id: str) -> Setup:
@@ -154,7 +173,12 @@ async def _open_table(browser: Browser, stats: EventStats, table: ClubTable) -> 
 
 
 async def table_phone(
-    table: ClubTable, port: int, stats: EventStats, deadline: float, options: EventOptions
+    table: ClubTable,
+    port: int,
+    stats: EventStats,
+    deadline: float,
+    options: EventOptions,
+    confirmed: dict[int, int],
 ) -> None:
     """One table's phone: a hand at table pace, recorded, then countersigned on the same phone."""
     rng = random.Random(options.seed * 10_007 + table.number)
@@ -184,7 +208,8 @@ async def table_phone(
                 fields = [(c.name, c.value) for c in confirm.controls if c.name and c.type != "submit"]
                 done = await base._timed(stats, CONFIRM_POST, browser.post(confirm.action, fields), (302,))
                 if done is not None and done.status == 302:
-                    stats.confirmed_at.append(stats.now())
+                    confirmed[table.pk] += 1
+                    stats.confirmations.append(Confirmation(stats.now(), table.pk, confirmed[table.pk]))
             pause = rng.expovariate(1 / options.pace) if options.pace > 0 else 0.0
             await asyncio.sleep(min(pause, max(0.0, deadline - stats.now())))
     finally:
@@ -192,33 +217,43 @@ async def table_phone(
 
 
 async def watcher(index: int, token: str, port: int, stats: EventStats, deadline: float) -> None:
-    """A screen in the room: the standings page, then its htmx poll every second."""
-    browser = Browser(HOST, port, extra_headers={"X-Forwarded-For": f"203.0.113.{index % 254 + 1}"})
-    url = reverse("club_standings_live", args=[token])
+    """A screen in the room: the standings page, then its event stream held open as the page does,
+    each standings event noted as it arrives (opened again, as a browser would, if it drops)."""
+    address = {"X-Forwarded-For": f"203.0.113.{index % 254 + 1}"}
+    browser = Browser(HOST, port, extra_headers=address)
     await asyncio.sleep(random.Random(index).random())  # screens were not all switched on at once
     try:
-        page = await base._timed(stats, STANDINGS_POLL, browser.get(url), (200,))
-        first = SINCE.search(page.text) if page else None
-        since = first.group(1) if first else ""
-        while stats.now() < deadline:
-            sent = stats.now()
-            answer = await base._timed(
-                stats, STANDINGS_POLL, browser.get(f"{url}?since={since}", {"HX-Request": "true"}), (200, 204)
-            )
-            if answer is not None:
-                stats.polls[index].append((sent, stats.now()))
-                if answer.status == 200 and (found := SINCE.search(answer.text)):
-                    since = found.group(1)
-            await asyncio.sleep(max(0.0, 1.0 - (stats.now() - sent)))
+        await base._timed(
+            stats, STANDINGS_PAGE, browser.get(reverse("club_standings_live", args=[token])), (200,)
+        )
     finally:
         await browser.close()
+    path = reverse("club_standings_events", args=[token])
+    shown = ""
+    while stats.now() < deadline:
+        stream = EventStream(HOST, port, path, {}, {**address, **({"Last-Event-ID": shown} if shown else {})})
+        try:
+            await stream.open()
+            while True:
+                event = await stream.next_event(max(0.0, deadline - stats.now()))
+                if event.name == "standings":
+                    shown = event.id
+                    stats.shown[index].append((stats.now(), shown))
+                    stats.pages.setdefault(shown, event.data)
+        except TimeoutError:
+            return  # the run is over
+        except (BrowserError, OSError) as error:
+            stats.errors.append((stats.now(), stats.now(), f"standings stream: {error}"))
+            await asyncio.sleep(1)  # the page's retry
+        finally:
+            await stream.close()
 
 
 async def drive(setup: Setup, port: int, options: EventOptions, *, watchers: int) -> EventStats:
     stats = EventStats(warmup=options.warmup)
     cpu = time.process_time()
     end = options.warmup + options.seconds
-    tasks = [table_phone(table, port, stats, end, options) for table in setup.tables]
+    tasks = [table_phone(table, port, stats, end, options, setup.confirmed) for table in setup.tables]
     tasks += [watcher(index, setup.token, port, stats, end) for index in range(watchers)]
     await asyncio.gather(*tasks)
     stats.ended = stats.now()
@@ -226,21 +261,60 @@ async def drive(setup: Setup, port: int, options: EventOptions, *, watchers: int
     return stats
 
 
-def staleness(
-    confirmed_at: list[float], polls: dict[int, list[tuple[float, float]]], warmup: float
-) -> list[float]:
-    """For every confirmed hand and every watcher, the seconds until the answer of the watcher's
-    first poll sent after the confirmation (confirmations after a watcher's last poll are left out)."""
-    seconds = []
-    for watched in polls.values():
-        sent = [s for s, _ in watched]
-        for confirmed in confirmed_at:
-            if confirmed < warmup:
+def standings_latency(
+    confirmations: list[Confirmation],
+    shown: dict[int, list[tuple[float, str]]],
+    shows: Callable[[str, Confirmation], bool],
+    warmup: float,
+    ended: float,
+) -> tuple[list[float], int]:
+    """For every confirmed hand and every screen, the seconds from its acknowledgement until the
+    screen showed it (``shows``: whether the standings sent as that id hold it): 0 if the screen's
+    standings held it already; and how many a screen still did not show ``MISSED_SECONDS`` later.
+    Hands confirmed in the warm-up, or too near the end to tell, are left out."""
+    seconds: list[float] = []
+    missed = 0
+    for events in shown.values():
+        arrived = [at for at, _ in events]
+        for confirmation in confirmations:
+            if confirmation.at < warmup:
                 continue
-            at = bisect.bisect_left(sent, confirmed)
-            if at < len(watched):
-                seconds.append(watched[at][1] - confirmed)
-    return seconds
+            first = max(0, bisect.bisect_right(arrived, confirmation.at) - 1)  # what it showed then
+            found = next(
+                (at for at, ident in events[first:] if shows(ident, confirmation)),
+                None,
+            )
+            if found is not None and found - confirmation.at <= MISSED_SECONDS:
+                seconds.append(max(0.0, found - confirmation.at))
+            elif ended - confirmation.at > MISSED_SECONDS:
+                missed += 1
+    return seconds, missed
+
+
+def team_points(page: str) -> dict[int, int]:
+    """Each team's points in a standings partial, by the team's number."""
+    return {int(number): int(points) for number, points in TEAM_ROW.findall(html.unescape(page))}
+
+
+def standings_shown(setup: Setup, pages: dict[str, str]) -> Callable[[str, Confirmation], bool]:
+    """Whether the standings sent as an id hold a confirmed hand: its table's two teams have the
+    points they have after that hand (or after a later one of that table's)."""
+    numbers = dict(ClubEntrant.objects.filter(event=setup.event).values_list("pk", "number"))
+    teams: dict[int, tuple[int, int]] = {}
+    after: dict[int, list[tuple[int, ...]]] = {}
+    for table in setup.tables:
+        teams[table.pk] = (numbers[table.seats[0]], numbers[table.seats[1]])
+        after[table.pk] = [hand.totals for hand in game_score(Game.objects.get(pk=table.game_id)).hands]
+    points = {ident: team_points(page) for ident, page in pages.items()}
+
+    def shows(ident: str, confirmation: Confirmation) -> bool:
+        shown = points.get(ident, {})
+        pair = tuple(shown.get(team) for team in teams[confirmation.table])
+        return any(
+            pair == tuple(totals[:2]) for totals in after[confirmation.table][confirmation.count - 1 :]
+        )
+
+    return shows
 
 
 def check(setup: Setup, acked: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -279,8 +353,11 @@ def run_event(options: EventOptions) -> EventReport:
             alone = asyncio.run(drive(setup, port, options, watchers=0))
             stats = asyncio.run(drive(setup, port, options, watchers=options.watchers))
         checked = check(setup, _merge(alone, stats))
+        latency, missed = standings_latency(
+            stats.confirmations, stats.shown, standings_shown(setup, stats.pages), stats.warmup, stats.ended
+        )
         found: base.Comparison = checked["comparison"]
-        kinds = (base.HAND_POST, CONFIRM_POST, TABLE_PAGE, STANDINGS_POLL)
+        kinds = (base.HAND_POST, CONFIRM_POST, TABLE_PAGE, STANDINGS_PAGE)
         percentiles = {kind: base._percentiles(stats.times[kind]) for kind in kinds}
         alone_ms = base._percentiles(alone.times[base.HAND_POST])
         db = connection.settings_dict
@@ -295,7 +372,9 @@ def run_event(options: EventOptions) -> EventReport:
             slowdown=round(percentiles[base.HAND_POST]["p95"] / alone_ms["p95"], 2)
             if alone_ms["p95"]
             else 0.0,
-            standings_ms=base._percentiles(staleness(stats.confirmed_at, stats.polls, stats.warmup)),
+            standings_ms=base._percentiles(latency),
+            standings_missed=missed,
+            standings_events=sum(len(events) for events in stats.shown.values()),
             errors=len(stats.errors),
             alone_errors=len(alone.errors),
             first_errors=[
@@ -336,6 +415,8 @@ def describe(r: EventReport) -> list[str]:
         f"hand POST p95 with the watchers / alone = {r.slowdown} (target ≤ 2)",
         line("standings after a confirmed hand", r.standings_ms).replace("  standings", "standings", 1)
         + " (target p95 ≤ 2000 ms)",
+        f"  standings events received: {r.standings_events}; (hand, screen) not shown within "
+        f"{MISSED_SECONDS:g} s: {r.standings_missed}",
         f"errors: {r.errors}",
         *(f"  {error}" for error in r.first_errors),
         f"hands: {r.acknowledged} acknowledged, {r.stored} stored, {r.lost} lost or changed, "

@@ -88,7 +88,7 @@ class Command(BaseCommand):
             default=0,
             metavar="TABLES",
             help="a club night instead: TABLES tables, each phone entering and countersigning hands at "
-            "table pace, first alone, then with --watchers screens polling the room's standings",
+            "table pace, first alone, then with --watchers screens on the room's standings stream",
         )
         parser.add_argument(
             "--watchers", type=int, default=100, help="with --event: standings screens (default 100)"
