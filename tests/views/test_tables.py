@@ -60,11 +60,14 @@ def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable
 
 
 def card_labels_in(html: str, variant_id: str) -> set[str]:
-    """Every card of the deck named in ``html`` (as players read it, or as the form's value)."""
+    """Every card of the deck named in ``html`` in any of its forms: as a screen reader says it
+    ("Ace of clubs"), as it is written on the card ("A♣"), or by its code in a form's value ("AC")."""
     seen = set()
     for card in set(get_variant(variant_id).deck()):
-        label = card_name(card)
-        if re.search(rf"(?<![0-9A-Za-z]){re.escape(label)}", html):
+        label, written = card_name(card), f"{face(card).rank}{face(card).symbol}"
+        forms = (rf"(?<![0-9A-Za-z]){re.escape(label)}", rf"(?<![0-9A-Za-z]){re.escape(written)}")
+        code = rf"(?<![0-9A-Za-z_-]){face(card).code}(?![0-9A-Za-z_-])"  # not inside a link's token
+        if any(re.search(form, html) for form in forms) or re.search(code, html):
             seen.add(label)
     return seen
 
