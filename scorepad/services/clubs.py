@@ -78,8 +78,8 @@ def event_bump(event: ClubEvent, *fields: str) -> None:
 
 def standings_changed(event_id: int) -> None:
     """Once committed, the room's standings screens hear that the standings may have changed (a
-    round, a check-in, a hand entered, confirmed or corrected): each server reads them once and
-    sends them on to its screens only if they did."""
+    round, a check-in, a hand confirmed, disputed or corrected; a hand entered counts only once
+    confirmed): each server reads them once and sends them on to its screens only if they did."""
     transaction.on_commit(lambda: table_bus.publish(table_bus.standings_channel(event_id)))
 
 
@@ -395,7 +395,7 @@ def event_finish(*, event: ClubEvent, version: int) -> ClubEvent:
 # ---- a table's phone ------------------------------------------------------------------------------
 
 
-def _check_table_open(table: ClubTable, round_number: int, table_number: int) -> ClubRound:
+def _check_table_open(table: ClubTable, round_number: int, table_number: int) -> None:
     """The hand is for this table in this round, and the round is still being played."""
     club_round = ClubRound.objects.get(pk=table.round_id)
     if (round_number, table_number) != (club_round.number, table.number):
@@ -409,7 +409,6 @@ def _check_table_open(table: ClubTable, round_number: int, table_number: int) ->
             f"Round {club_round.number} is over: this table takes no more hands. "
             "Tell the director if a hand is missing."
         )
-    return club_round
 
 
 def _check_hand_limit(table: ClubTable, number: int) -> None:
@@ -436,7 +435,7 @@ def table_hand_record(
     through the scorepad's own recording: the same entry sent again is stored once, and another
     phone's entry of the same hand is a ``HandConflict``. It waits for the other side to confirm."""
     table = ClubTable.objects.select_for_update().select_related("game").get(pk=table.pk)
-    club_round = _check_table_open(table, round_number, table_number)
+    _check_table_open(table, round_number, table_number)
     if not 0 <= side < len(table.game.rules.sides):
         raise ServiceError("Say which side this phone enters for.")
     stored = table.game.hands.filter(entry_key=entry_key).first() if entry_key else None
@@ -454,8 +453,7 @@ def table_hand_record(
     )
     if created:
         table.version += 1
-        table.save(update_fields=["version"])
-        standings_changed(club_round.event_id)
+        table.save(update_fields=["version"])  # the standings count it once confirmed: nothing to tell
     return table_hand
 
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import csv
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -282,6 +283,7 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, club_hand_id: int)
 STANDINGS_HTML_SECONDS = 120
 FEED_READS_SECONDS = 0.25  # a feed reads at most this often: a burst of confirmations is one read
 FEED_CHECK_SECONDS = 15  # and this often anyway (a message lost with Redis down, a scoresheet edit)
+RENDER_WAITS, RENDER_WAIT_SECONDS = 10, 0.05  # a feed waits this long for another's rendering
 STREAM_RETRY_MS = 1000  # a dropped stream reconnects after this (each answer under WSGI: a poll)
 NOSCRIPT_REFRESH_SECONDS = 2  # JavaScript off: the whole page again, within the room's 2 s
 STANDINGS_TEMPLATE = "scorepad/club/director_standings_live.html"
@@ -351,6 +353,11 @@ def streamed_standings(event_id: int) -> tuple[str, str] | None:
     fingerprint = standings_fingerprint(event_id)
     key = f"club-standings-stream:v1:{event_id}:{fingerprint}"
     html = _kept_html(key)
+    if html is None and not _claimed(key):  # another server process renders them: wait for it
+        for _ in range(RENDER_WAITS):
+            time.sleep(RENDER_WAIT_SECONDS)
+            if (html := _kept_html(key)) is not None:
+                break
     if html is None:
         event = ClubEvent.objects.filter(pk=event_id).first()
         if event is None:
@@ -360,6 +367,15 @@ def streamed_standings(event_id: int) -> tuple[str, str] | None:
         )
         _keep_html(key, html)
     return fingerprint, html
+
+
+def _claimed(key: str) -> bool:
+    """Whether this process is the one to render the standings under ``key``: every server's feed
+    hears the same change at once, and one rendering is enough for them all."""
+    try:
+        return bool(cache.add(f"{key}:rendering", os.getpid(), timeout=RENDER_WAITS * RENDER_WAIT_SECONDS))
+    except CACHE_ERRORS:
+        return True
 
 
 def _read_closing(event_id: int) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
@@ -57,14 +58,16 @@ def test_every_write_that_can_change_the_standings_tells_the_room_once_committed
     channel = table_bus.standings_channel(event.pk)
 
     entered = club_hand(table, data=CLUB_MADE, entry_key="k0")
-    assert told == [channel]  # a hand entered: the fingerprint moved (the standings may not)
+    assert told == []  # a hand entered counts once confirmed: no screen needs to look
     table_hand_dispute(
         table=table, table_hand_id=entered.pk, version=entered.version, phone="p2", side=1, reason="no"
     )
-    assert told == [channel] * 2
+    assert told == [channel]
     entered.refresh_from_db()
     hand_settle(event=event, made_by=ann, table_hand_id=entered.pk, version=entered.version, reason="ok")
-    assert told == [channel] * 3  # the director's word: the hand counts
+    assert told == [channel] * 2  # the director's word: the hand counts
+    _confirm(table, number=1)
+    assert told == [channel] * 3
     fresh = ClubEvent.objects.get(pk=event.pk)
     round_close(event=fresh, version=fresh.version)
     assert len(told) > 3
@@ -131,7 +134,7 @@ class Screen:
 
 def test_a_confirmed_hand_reaches_every_open_screen_within_two_seconds_read_once(monkeypatch, event, table):
     """Two screens on one server share one reading per change; a hand entered but not confirmed
-    changes nothing they show, so nothing is sent; its confirmation is sent well within 2 s (the
+    changes nothing they show, so nothing is read or sent; its confirmation is sent well within 2 s (the
     feed's own look every 15 s is not what brings it)."""
     reads: list[int] = []
     real = views.streamed_standings
@@ -168,7 +171,7 @@ def test_a_confirmed_hand_reaches_every_open_screen_within_two_seconds_read_once
     shown, seconds, read = asyncio.run(watch())
     assert all('<td class="num">25</td>' in text for text in shown)
     assert seconds < 2
-    assert read == [event.pk] * 3  # the first screen's, the hand entered, the hand confirmed
+    assert read == [event.pk] * 2  # the first screen's, the hand confirmed (entered: nothing to read)
 
 
 def test_a_stream_for_an_event_no_longer_there_is_not_found(event):
@@ -179,3 +182,19 @@ def test_a_stream_for_an_event_no_longer_there_is_not_found(event):
         return (await AsyncClient().get(url)).status_code
 
     assert asyncio.run(ask()) == 404
+
+
+def test_one_server_process_renders_a_change_and_the_others_take_its_rendering(monkeypatch, event):
+    """Every process's feed hears a change at once: the first claims the rendering, the others wait
+    for it in the shared cache instead of working the standings out again."""
+    fingerprint = standings_fingerprint(event.pk)
+    key = f"club-standings-stream:v1:{event.pk}:{fingerprint}"
+    assert views._claimed(key)  # this process renders...
+    assert not views._claimed(key)  # ...and another asking meanwhile does not
+
+    def rendered_by_the_other(seconds: float) -> None:
+        cache.set(key, "<div>the other process's rendering</div>")
+
+    monkeypatch.setattr(views.time, "sleep", rendered_by_the_other)
+    monkeypatch.setattr(views, "live_standings", lambda *args: pytest.fail("worked out twice"))
+    assert views.streamed_standings(event.pk) == (fingerprint, "<div>the other process's rendering</div>")
