@@ -11,9 +11,7 @@ import os
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
-from pinochle_site.request_threads import REQUEST_THREADS, InThreads, application_for
+from pinochle_site.request_threads import InThreads, application_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
-application = application_for(
-    streams=get_asgi_application(), requests=InThreads(get_wsgi_application(), threads=REQUEST_THREADS)
-)
+application = application_for(streams=get_asgi_application(), requests=InThreads(get_wsgi_application()))

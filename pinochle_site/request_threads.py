@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from tempfile import SpooledTemporaryFile
@@ -26,6 +27,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction
 from asgiref.wsgi import WsgiToAsgiInstance
+from django.db import close_old_connections
 from django.urls import Resolver404, resolve
 
 Scope = dict[str, Any]
@@ -36,6 +38,33 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 REQUEST_THREADS = int(os.getenv("GUNICORN_THREADS") or 4)
 BODY_IN_MEMORY_BYTES = 64 * 1024  # a larger request body waits in a temporary file, as Django's does
+
+_pool_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+
+
+def request_pool() -> ThreadPoolExecutor:
+    """This worker's request threads (made at the first request)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="request")
+        return _pool
+
+
+async def in_request_thread[**P, T](function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run an event stream's database read in one of the request threads, as a request of its own:
+    it waits its turn with the pages, and uses and keeps that thread's connection as a request does
+    (``CONN_MAX_AGE``), instead of connecting again for every card."""
+
+    def as_a_request() -> T:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return await asyncio.get_running_loop().run_in_executor(request_pool(), as_a_request)
 
 
 def is_event_stream(path: str) -> bool:
@@ -48,11 +77,13 @@ def is_event_stream(path: str) -> bool:
 
 class InThreads:
     """An ASGI application answering HTTP requests with a WSGI application, each request in one
-    thread of a pool of ``threads``."""
+    thread of ``pool`` (by default the worker's request threads)."""
 
-    def __init__(self, wsgi_application: Callable[..., Iterable[bytes]], threads: int) -> None:
+    def __init__(
+        self, wsgi_application: Callable[..., Iterable[bytes]], pool: ThreadPoolExecutor | None = None
+    ) -> None:
         self.wsgi_application = wsgi_application
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="request")
+        self.pool = pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = _ThreadedRequest(self.wsgi_application)
@@ -66,7 +97,8 @@ class InThreads:
                 if not message.get("more_body"):
                     break
             body.seek(0)
-            start, content = await asyncio.get_running_loop().run_in_executor(self.pool, request.answer, body)
+            pool = self.pool or request_pool()
+            start, content = await asyncio.get_running_loop().run_in_executor(pool, request.answer, body)
         await send(start)
         await send({"type": "http.response.body", "body": content})
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from pinochle_site.request_threads import InThreads, application_for, is_event_stream
 
@@ -50,11 +51,12 @@ def test_a_request_is_answered_from_one_thread_with_its_whole_body():
         start_response("201 Created", [("Content-Type", "text/plain")])
         return [b"got ", body]
 
-    sent = asyncio.run(_call(InThreads(wsgi, threads=2), "/hands/", b"bid=25&trump=H", "POST"))
+    sent = asyncio.run(_call(InThreads(wsgi, ThreadPoolExecutor(2)), "/hands/", b"bid=25&trump=H", "POST"))
 
     assert sent[0]["status"] == 201
     assert sent[1]["body"] == b"got bid=25&trump=H"
-    assert len(threads_seen) == 1 and threading.current_thread().name not in threads_seen
+    assert len(threads_seen) == 1
+    assert threading.current_thread().name not in threads_seen
 
 
 def test_no_more_requests_run_at_once_than_the_pool_has_threads():
@@ -71,7 +73,7 @@ def test_no_more_requests_run_at_once_than_the_pool_has_threads():
         start_response("200 OK", [])
         return [b"ok"]
 
-    app = InThreads(wsgi, threads=3)
+    app = InThreads(wsgi, ThreadPoolExecutor(3))
 
     async def burst() -> list[int]:
         answers = await asyncio.gather(*(_call(app, "/") for _ in range(12)))

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from pinochle_site.request_slots import slot
+from pinochle_site.request_threads import in_request_thread
 
 from .. import table_bus
 from ..engine.answers import read_form_answer
@@ -407,16 +407,15 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
     listener = await table_bus.listen(table_bus.table_channel(table_id))
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     try:
-        async with slot():
-            await sync_to_async(table_bus.mark_present)(table_id, seat, connection)
-            await sync_to_async(_closing(table_back))(table=PrivateTable(pk=table_id), seat=seat)
+        # Each read below runs in one of the worker's request threads, waiting its turn with the
+        # pages and keeping that thread's connection, not a connection of its own per card.
+        await in_request_thread(table_bus.mark_present, table_id, seat, connection)
+        await in_request_thread(table_back, table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
         version, changed, marked = -1, True, time.monotonic()
-        draw = sync_to_async(_closing(_screen_html))
         while True:
             if changed:
-                async with slot():  # the database, only as the worker's slots allow
-                    html, version, ended = await draw(request, table_id, seat, version)
+                html, version, ended = await in_request_thread(_screen_html, request, table_id, seat, version)
                 if html:
                     yield sse_event("screen", html)
                 if ended:
@@ -426,8 +425,7 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
                 yield ": still here\n\n"
             if not changed or time.monotonic() - marked > EVENT_WAIT_SECONDS:
                 # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
-                async with slot():
-                    missed = await sync_to_async(_closing(_keep_going))(table_id, seat, version, connection)
+                missed = await in_request_thread(_keep_going, table_id, seat, version, connection)
                 changed, marked = changed or missed, time.monotonic()
     finally:
         listener.close()
