@@ -1,8 +1,10 @@
 """A club table's phone at 375×812 through a round: the PIN, the clock counting down, a hand entered
 and countersigned, a hand disputed, and a hand entered with no signal kept on the phone and stored
-once when the connection returns."""
+once when the connection returns; and the room's big screen showing a confirmed hand within 2 s,
+brought by its event stream, with no reload."""
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -11,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from scorepad.models import ClubRound, ClubTable, TableHand
+from scorepad.selectors.club_director import standings_token_of
 from scorepad.services.households import household_create
 from tests.sample_games import club_event
 
@@ -83,3 +86,31 @@ def test_a_table_phone_plays_a_round_countersigns_disputes_and_keeps_a_hand_thro
     states = dict(TableHand.objects.filter(table=table).values_list("hand__number", "state"))
     assert states == {0: "confirmed", 1: "disputed", 2: "entered"}
     assert [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_the_rooms_big_screen_shows_a_confirmed_hand_within_two_seconds_without_a_reload(
+    live_server, page: Page, table, new_phone
+):
+    screen = new_phone(viewport={"width": 1280, "height": 720}).new_page()
+    asked: list[str] = []
+    screen.on("request", lambda request: asked.append(request.url))
+    screen.goto(
+        live_server.url + reverse("club_standings_live", args=[standings_token_of(table.round.event)])
+    )
+    standings = screen.locator("#live-standings")
+    expect(standings).to_contain_text("round 1 being played")
+    screen.evaluate("window.sameScreen = true")  # gone if the page were loaded again
+
+    page.goto(live_server.url + reverse("club_table", args=[table.token]))
+    page.get_by_label("Table PIN").fill(table.pin)
+    page.get_by_role("button", name="Open the table").click()
+    enter_hand(page, "Ann", 25, "hearts", 15, (20, 6))
+    page.locator("#hand-1").get_by_role("button", name=re.compile("^Countersign")).click()
+    expect(page.locator("#hand-1")).to_contain_text("confirmed")
+    confirmed = time.monotonic()
+
+    expect(standings.locator("tr", has_text="Ann").locator("td.num")).to_have_text("35", timeout=2_000)
+    assert time.monotonic() - confirmed < 2
+    assert screen.evaluate("window.sameScreen") is True
+    assert any(url.endswith("/events/") for url in asked)  # brought by the stream...
+    assert not [url for url in asked if "since=" in url]  # ...not by a poll every second
