@@ -6,11 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..constants import STRENGTH_WORDS
-from ..engine.cards import SUIT_NAMES, SUITS
-from ..engine.game import from_json, seat_view
+from ..engine.cards import SUIT_NAMES, SUITS, Card
+from ..engine.game import HandState, from_json, seat_view
+from ..engine.play import trick_winner
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, SeatView
 from ..selectors.tables import TableRead
-from .practice import CardFace, Held, bidding, face, held
+from .practice import GATHER_STEPS, PLACES, CardFace, Held, bidding, face, held
+
+# Where a phone stands in the play: (game, hand, cards played in that hand). A screen drawn since a
+# mark lands the cards played after it one after another; one drawn since its own mark lands nothing.
+Mark = tuple[int, int, int]
 
 QUICK_WORDS = {
     "nice": "Nice hand!",
@@ -30,7 +35,48 @@ class SeatLine:
     turn: bool
     me: bool
     dealer: bool
-    played: CardFace | None  # its card in the trick now
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlayed:
+    """A card on the felt, as the practice table's trick card reads it (its partial): who played
+    it, where they sit from this phone, whether it leads or wins so far; ``order`` is the step it
+    lands at (``--at``) when it is new to this phone, ``seen`` when it is not; ``n`` counts the
+    cards played in the hand before it (the phone's own check of what it has shown)."""
+
+    name: str
+    face: CardFace
+    order: int
+    n: int
+    seen: bool
+    winning: bool = False
+    place: str = "bottom"
+    led: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Felt:
+    """The trick on the felt since a mark: the trick just won (gathered toward its winner's place
+    after its new cards land) and the trick now; ``steps`` is how long the hand waits (``wait-N``,
+    the steps of the practice table's veil)."""
+
+    trick: tuple[TablePlayed, ...] = ()
+    gathered: tuple[TablePlayed, ...] = ()
+    gathered_to: str = ""
+    landed: int = 0  # new cards of the won trick, landing before it is gathered
+    steps: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FeltSeat:
+    """A seat around the felt, from this phone (the practice table's ``seat_said`` reads it)."""
+
+    name: str
+    place: str
+    dealer: bool
+    turn: bool
+    call: str = ""  # the felt names no calls: the status line and the folds say them
+    meld: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +99,14 @@ class TableScreen:
     # once, so a trick they finish would otherwise vanish before anyone saw it.
     last_trick: tuple[tuple[str, CardFace], ...] = ()
     last_winner: str = ""
+    felt: Felt = Felt()
+    felt_seats: tuple[FeltSeat, ...] = ()
+    mark: Mark = (0, 0, 0)
+
+    @property
+    def places(self) -> str:
+        """The felt's shape, as the practice table's: "four" or "six" (around an oval)."""
+        return "four" if self.view.variant.seats == 4 else "six"
 
 
 def seat_label(table: TableRead, seat: int) -> str:
@@ -65,15 +119,13 @@ def strength_name(strength: str) -> str:
     return STRENGTH_WORDS.get(strength, strength).split(":")[0]
 
 
-def table_screen(table: TableRead, seat: int) -> TableScreen:
+def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> TableScreen:
+    """``seat``'s screen; the cards played after ``since`` (the mark of the screen this phone showed
+    before) land one after another, all but the seat's own. Without one (a page loaded, a stream's
+    first screen) the table shows settled."""
     state = from_json(table.state)
     view = seat_view(state, seat)
     deciding = state.to_act == seat and not table.ended
-    trick = (
-        dict(((view.trick.leader + i) % state.variant.seats, card) for i, card in enumerate(view.trick.cards))
-        if view.trick
-        else {}
-    )
     lines = tuple(
         SeatLine(
             seat=row.seat,
@@ -82,7 +134,6 @@ def table_screen(table: TableRead, seat: int) -> TableScreen:
             turn=state.to_act == row.seat,
             me=row.seat == seat,
             dealer=state.dealer == row.seat,
-            played=face(trick[row.seat], view.trump) if row.seat in trick else None,
         )
         for row in table.seats
     )
@@ -111,7 +162,88 @@ def table_screen(table: TableRead, seat: int) -> TableScreen:
         ),
         last_trick=_last_trick(view, names),
         last_winner="" if won is None else names[won],
+        felt=felt(view, seat, names, _start(state, since)),
+        felt_seats=tuple(
+            FeltSeat(names[s], _place(view, seat, s), state.dealer == s, state.to_act == s)
+            for s in range(state.variant.seats)
+            if s != seat
+        ),
+        mark=mark_of(state),
     )
+
+
+def mark_of(state: HandState) -> Mark:
+    played = sum(len(trick.cards) for trick in state.tricks) + len(state.trick)
+    return (state.game, state.hand_number, played)
+
+
+def own_mark(table: TableRead, seat: int) -> Mark:
+    """Just before ``seat``'s own last card of the hand (the hand's start if it has played none): a
+    phone that acted had seen the table until then; its own card does not land (``felt``)."""
+    state = from_json(table.state)
+    seats, played, before = state.variant.seats, 0, 0
+    tricks = [(t.leader, t.cards) for t in state.tricks]
+    if state.trick_leader is not None:
+        tricks.append((state.trick_leader, tuple(state.trick)))
+    for leader, cards in tricks:
+        for i in range(len(cards)):
+            if (leader + i) % seats == seat:
+                before = played
+            played += 1
+    return (state.game, state.hand_number, before)
+
+
+def _start(state: HandState, since: Mark | None) -> int:
+    """The first card new to the phone: none without a mark, all of a hand it has not seen."""
+    now = mark_of(state)
+    if since is None:
+        return now[2]
+    return since[2] if since[:2] == now[:2] else 0
+
+
+def _place(view: SeatView, me: int, seat: int) -> str:
+    seats = view.variant.seats
+    return PLACES[seats][(seat - me) % seats]
+
+
+def felt(view: SeatView, me: int, names: list[str], start: int) -> Felt:
+    """The trick now, and the trick just won when its last card is new to this phone. The cards new
+    to it are numbered in playing order (``--at``); the won trick is gathered once its new cards
+    have landed, and the next trick's cards land after the gathering (``after-gather``)."""
+    seats = view.variant.seats
+    done = sum(len(t.cards) for t in view.tricks)
+    fresh = 0
+
+    def cards(leader: int, played: tuple[Card, ...], first: int) -> tuple[TablePlayed, ...]:
+        nonlocal fresh
+        win = trick_winner(played, view.trump) if played else -1
+        out = []
+        for i, card in enumerate(played):
+            who, n = (leader + i) % seats, first + i
+            new = n >= start and who != me  # the phone's own card is on it already
+            out.append(
+                TablePlayed(
+                    names[who],
+                    face(card, view.trump),
+                    fresh if new else 0,
+                    n,
+                    not new,
+                    winning=i == win,
+                    place=_place(view, me, who),
+                    led=i == 0,
+                )
+            )
+            fresh += new
+        return tuple(out)
+
+    last = view.tricks[-1] if view.tricks else None
+    if last is None or last.winner is None or done <= start:  # no trick won since the phone looked
+        trick = cards(view.trick.leader, view.trick.cards, done) if view.trick else ()
+        return Felt(trick, steps=fresh)
+    gathered = cards(last.leader, last.cards, done - len(last.cards))
+    landed = fresh
+    trick = cards(view.trick.leader, view.trick.cards, done) if view.trick else ()
+    return Felt(trick, gathered, _place(view, me, last.winner), landed, fresh + GATHER_STEPS)
 
 
 def _last_trick(view: SeatView, names: list[str]) -> tuple[tuple[str, CardFace], ...]:

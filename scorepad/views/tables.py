@@ -37,7 +37,7 @@ from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
 from ..models import PrivateTable
-from ..pages.tables import QUICK_WORDS, seat_label, table_screen
+from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
     seat_of_account,
@@ -242,9 +242,11 @@ def _seated(request: HtmxHttpRequest, table_id: int) -> tuple[TableRead, int] | 
     return read, seat
 
 
-def screen_context(request: HtmxHttpRequest, read: TableRead, seat: int, refused: str = "") -> dict[str, Any]:
+def screen_context(
+    request: HtmxHttpRequest, read: TableRead, seat: int, refused: str = "", since: Mark | None = None
+) -> dict[str, Any]:
     return {
-        "screen": table_screen(read, seat),
+        "screen": table_screen(read, seat, since),
         "refused": refused,
         "quick": QUICK_WORDS,
         "join_url": request.build_absolute_uri(reverse("table_join", args=[read.link_token])),
@@ -281,7 +283,9 @@ def _write(
         return redirect("table_play", table_id)
     after = table_read(table_id)
     assert after is not None
-    return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused))
+    # The answer lands what came after this seat's own last card (the bots' answers to it).
+    since = None if refused else own_mark(after, seat)
+    return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused, since))
 
 
 @require_POST
@@ -441,8 +445,15 @@ def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int, shown: int)
     row = read.seats[seat]
     if row.kind != "person":  # removed, or quit on another phone: this stream has nothing more
         return sse_text(NOT_SEATED), read.version, True
-    html = render_to_string(f"{TEMPLATE}#screen", screen_context(request, read, seat), request=request)
+    # A stream's request lives as long as the stream: it keeps where its last screen stood, and
+    # the next screen lands the cards played after that (its first lands none).
+    context = screen_context(request, read, seat, since=getattr(request, STREAM_MARK, None))
+    setattr(request, STREAM_MARK, context["screen"].mark)
+    html = render_to_string(f"{TEMPLATE}#screen", context, request=request)
     return html, read.version, read.ended
+
+
+STREAM_MARK = "table_stream_mark"
 
 
 def sse_text(words: str) -> str:

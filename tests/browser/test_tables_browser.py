@@ -167,7 +167,7 @@ def test_a_classic_hand_with_four_phones_one_reloading_and_one_away_past_the_gra
             phone.reload()
             phone.wait_for_function(AT_LEAST, arg=version)
             events["reloaded"] = time.monotonic() - started
-            assert phone.locator(".table-seats .played").count() == 2  # the trick as it stood
+            assert phone.locator(".trick.now .played").count() == 2  # the trick as it stood
         if cards == 6 and "away" not in events:
             away_index = (pages.index(page) + 1) % 4  # next to play: away when their turn comes
             away = pages[away_index]

@@ -346,3 +346,53 @@ def test_the_table_pages_link_to_the_help_on_playing_together():
     assert help_link in Client().get(reverse("tables_new")).content.decode()
     assert help_link in Client().get(reverse("table_join", args=[table.link_token])).content.decode()
     assert help_link in phones[1].get(reverse("table_play", args=[table.pk])).content.decode()
+
+
+PLAYED = re.compile(r'<li class="played ([^"]*)"[^>]*>.*?<span class="card[^>]*>([^<]+)</span>', re.S)
+
+
+def played_on(html: str) -> list[tuple[set[str], str]]:
+    """Each card on the felt as (its classes, its face as written: "10♥"), in the page's order."""
+    felt = html.split('class="center"', 1)[1].split("</div>", 1)[0]
+    return [(set(classes.split()), written) for classes, written in PLAYED.findall(felt)]
+
+
+def written(card: int) -> str:
+    return f"{face(card).rank}{face(card).symbol}"
+
+
+def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing_order():
+    """Friend 1 plays and the two bots answer: Ann's stream numbers those cards 0, 1, 2 as they were
+    played (``--at``), a trick they finished is gathered, and her page loaded again lands nothing."""
+    table, phones = open_table(bots=2)  # Ann, Friend 1, two bots after Friend 1
+    stream = phones[0].get(reverse("table_play", args=[table.pk])).wsgi_request  # Ann's stream
+    checked = gathered = 0
+    while from_json(table.state).result is None:
+        state = from_json(table.state)
+        seat = state.to_act
+        assert seat in (0, 1)
+        playing = seat == 1 and state.decision == "play"
+        if playing:
+            views_tables._screen_html(stream, table.pk, 0, table.version)  # what Ann's phone shows
+            before = [*(c for t in state.tricks for c in t.cards), *state.trick]
+        form = {**form_for(table, seat), "version": str(table.version)}
+        assert phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
+        table.refresh_from_db()
+        if not playing:
+            continue
+        after = from_json(table.state)
+        since = [*(c for t in after.tricks for c in t.cards), *after.trick][len(before) :]
+        html, _, _ = views_tables._screen_html(stream, table.pk, 0, table.version)
+        cards = played_on(html)
+        landing = [(classes, face) for classes, face in cards if "seen" not in classes]
+        assert [face for _, face in landing] == [written(c) for c in since]  # Friend 1's card, the bots'
+        assert [f"play-{i}" in classes for i, (classes, _) in enumerate(landing)] == [True] * len(since)
+        won = len(after.tricks) > len(state.tricks)
+        assert ('class="trick gathered' in html) == won
+        gathered += won
+        checked += len(since) == 3
+        page = phones[0].get(reverse("table_play", args=[table.pk])).content.decode()
+        assert all("seen" in classes for classes, _ in played_on(page))  # a reload: settled
+        assert 'class="trick gathered' not in page
+    assert checked  # three cards in a row: Friend 1's and the two bots' answers
+    assert gathered  # and a trick won on the way

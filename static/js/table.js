@@ -1,0 +1,94 @@
+// A private table, on top of a page that works without it (the pace toggle is practice.js's):
+// - each screen the stream or an answer brings lands the cards new since the screen it replaces
+//   (the server numbers them); a card this phone has already shown does not land again: a phone
+//   that played gets its screen twice (its answer, then the stream), and the second lands nothing;
+// - a tap on the felt or the hand while cards are landing shows them all at once.
+(function () {
+  "use strict";
+
+  const GATHER_STEPS = 3; // as in the page (scorepad/pages/practice.py)
+
+  function screen() {
+    return document.getElementById("screen");
+  }
+
+  // "game.hand.cards": where a screen stands in the hand.
+  function markOf(root) {
+    const parts = (root && root.dataset.mark ? root.dataset.mark : "").split(".");
+    return parts.length === 3 ? { hand: parts[0] + "." + parts[1], cards: Number(parts[2]) } : null;
+  }
+
+  function renumber(element, prefix, number) {
+    Array.from(element.classList).forEach(function (name) {
+      if (name.indexOf(prefix) === 0) {
+        element.classList.remove(name);
+      }
+    });
+    element.classList.add(prefix + number);
+  }
+
+  function landOnlyWhatIsNew(shown) {
+    const root = screen();
+    const now = markOf(root);
+    if (!root || !shown || !now || now.hand !== shown.hand) {
+      return;
+    }
+    let fresh = 0;
+    let landed = 0;
+    const gathered = root.querySelector(".trick.gathered");
+    root.querySelectorAll(".trick .played[data-n]").forEach(function (played) {
+      if (Number(played.dataset.n) < shown.cards) {
+        played.classList.add("seen");
+      }
+      if (!played.classList.contains("seen")) {
+        renumber(played, "play-", fresh);
+        fresh += 1;
+        if (gathered && gathered.contains(played)) {
+          landed += 1;
+        }
+      }
+    });
+    // The won trick's last card was on this phone already: the trick was gathered there.
+    const gatheredSeen = gathered !== null && Array.from(gathered.querySelectorAll(".played[data-n]"))
+      .every(function (played) { return Number(played.dataset.n) < shown.cards; });
+    if (gathered) {
+      gathered.classList.toggle("seen", gatheredSeen);
+      renumber(gathered, "landed-", landed);
+    }
+    const trick = root.querySelector(".trick.now");
+    if (trick && gatheredSeen) {
+      trick.classList.remove("after-gather");
+    }
+    const hand = root.querySelector(".my-hand");
+    if (hand) {
+      renumber(hand, "wait-", fresh + (gathered && !gatheredSeen ? GATHER_STEPS : 0));
+    }
+  }
+
+  function skip() {
+    const root = screen();
+    if (!root) {
+      return false;
+    }
+    const running = root.getAnimations({ subtree: true }).filter(function (animation) {
+      return animation.playState !== "finished";
+    });
+    running.forEach(function (animation) { animation.finish(); });
+    return running.length > 0;
+  }
+
+  let shown = null;
+  document.addEventListener("htmx:beforeSwap", function () { shown = markOf(screen()); });
+  document.addEventListener("htmx:sseBeforeMessage", function () { shown = markOf(screen()); });
+  document.addEventListener("htmx:afterSwap", function () {
+    landOnlyWhatIsNew(shown);
+    shown = null;
+  });
+  document.addEventListener("click", function (event) {
+    const target = event.target instanceof Element ? event.target : null;
+    if (target && target.closest("#screen .felt, #screen .my-hand") && skip() &&
+        !target.closest("button, input, label, a, summary")) {
+      event.preventDefault(); // a tap on the veil only shows the cards; the next one plays
+    }
+  }, true);
+})();
