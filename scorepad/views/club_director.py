@@ -347,9 +347,12 @@ def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpR
     return response
 
 
-def streamed_standings(event_id: int) -> tuple[str, str] | None:
+def streamed_standings(standings_token: str) -> tuple[str, str] | None:
     """The standings' fingerprint and the partial a stream sends (no poll in it: the stream brings
     the next), rendered once per change for every screen and server; None: no such event."""
+    event_id = event_id_of_standings_token(standings_token)
+    if event_id is None:
+        return None
     fingerprint = standings_fingerprint(event_id)
     key = f"club-standings-stream:v1:{event_id}:{fingerprint}"
     html = _kept_html(key)
@@ -359,7 +362,7 @@ def streamed_standings(event_id: int) -> tuple[str, str] | None:
             if (html := _kept_html(key)) is not None:
                 break
     if html is None:
-        event = ClubEvent.objects.filter(pk=event_id).first()
+        event = event_by_standings_token(standings_token)
         if event is None:
             return None
         html = render_to_string(
@@ -378,18 +381,18 @@ def _claimed(key: str) -> bool:
         return True
 
 
-def _read_closing(event_id: int) -> tuple[str, str] | None:
+def _read_closing(standings_token: str) -> tuple[str, str] | None:
     """``streamed_standings`` from a feed's thread, its database connection closed after: a feed
     lasts the evening and must not hold a connection meanwhile."""
     try:
-        return streamed_standings(event_id)
+        return streamed_standings(standings_token)
     finally:
         connections.close_all()
 
 
-def _event_exists_closing(event_id: int) -> bool:
+def _event_exists_closing(standings_token: str) -> bool:
     try:
-        return ClubEvent.objects.filter(pk=event_id).exists()
+        return event_by_standings_token(standings_token) is not None
     finally:
         connections.close_all()
 
@@ -399,8 +402,8 @@ class StandingsFeed:
     event's channel, reads the standings once per change (at most every ``FEED_READS_SECONDS``),
     and wakes every stream when the partial changed. It stops with its last screen."""
 
-    def __init__(self, event_id: int) -> None:
-        self.event_id = event_id
+    def __init__(self, event_id: int, standings_token: str) -> None:
+        self.event_id, self.standings_token = event_id, standings_token
         self.loop = asyncio.get_running_loop()
         self.screens = 0
         self.fingerprint, self.html, self.missing = "", "", False
@@ -415,7 +418,9 @@ class StandingsFeed:
                 started = time.monotonic()
                 try:
                     async with slot():  # the database, only as the worker's slots allow
-                        read = await sync_to_async(_read_closing, thread_sensitive=False)(self.event_id)
+                        read = await sync_to_async(_read_closing, thread_sensitive=False)(
+                            self.standings_token
+                        )
                 except Exception:  # the database restarting: the screens keep what they show
                     log.exception("club night %s: the standings could not be read", self.event_id)
                 else:
@@ -451,11 +456,11 @@ _feeds: dict[int, StandingsFeed] = {}
 
 
 @contextlib.asynccontextmanager
-async def standings_feed(event_id: int) -> AsyncIterator[StandingsFeed]:
+async def standings_feed(event_id: int, standings_token: str) -> AsyncIterator[StandingsFeed]:
     """This process's feed of ``event_id``'s standings (started for its first screen), read once."""
     feed = _feeds.get(event_id)
     if feed is None or feed.task.done() or feed.loop is not asyncio.get_running_loop():
-        feed = _feeds[event_id] = StandingsFeed(event_id)
+        feed = _feeds[event_id] = StandingsFeed(event_id, standings_token)
     feed.screens += 1
     try:
         await feed.read.wait()
@@ -484,22 +489,24 @@ async def club_standings_events(request: HtmxHttpRequest, standings_token: str) 
     shown = request.headers.get("Last-Event-ID", "")
     if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the standings once,
         # then the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a screen.
-        read = await sync_to_async(streamed_standings)(event_id)
+        read = await sync_to_async(streamed_standings)(standings_token)
         if read is None:
             raise Http404(NO_STANDINGS)
         body = f"retry: {STREAM_RETRY_MS}\n\n" + ("" if read[0] == shown else standings_event(*read))
         return HttpResponse(body, content_type="text/event-stream")
-    if not await sync_to_async(_event_exists_closing)(event_id):  # within the request's own slot
+    if not await sync_to_async(_event_exists_closing)(standings_token):  # within the request's own slot
         raise Http404(NO_STANDINGS)
-    response = StreamingHttpResponse(standings_stream(event_id, shown), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        standings_stream(event_id, standings_token, shown), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
     response["X-Robots-Tag"] = "noindex"
     return response
 
 
-async def standings_stream(event_id: int, shown: str) -> AsyncIterator[str]:
-    async with standings_feed(event_id) as feed:
+async def standings_stream(event_id: int, standings_token: str, shown: str) -> AsyncIterator[str]:
+    async with standings_feed(event_id, standings_token) as feed:
         yield f"retry: {STREAM_RETRY_MS}\n\n"
         while not feed.missing:
             if feed.fingerprint != shown and feed.html:

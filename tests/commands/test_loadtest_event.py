@@ -16,6 +16,7 @@ import pytest
 from pinochle_site.tools.loadtest.browser import Browser
 from pinochle_site.tools.loadtest.event import Confirmation, standings_latency, team_points
 from scorepad.models import ClubEntrant, ClubTable
+from scorepad.selectors.club_director import standings_token_of
 from scorepad.services.clubs import table_hand_confirm
 from scorepad.views.club_director import streamed_standings
 from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
@@ -47,7 +48,7 @@ def test_the_screens_points_are_read_from_the_standings_the_stream_sends(househo
     table = ClubTable.objects.get(round__event=event)
     entered = club_hand(table, data=CLUB_MADE, entry_key="k0")
     table_hand_confirm(table=table, table_hand_id=entered.pk, version=entered.version, phone="p2", side=1)
-    read = streamed_standings(event.pk)
+    read = streamed_standings(standings_token_of(event))
     assert read is not None
     numbers = dict(ClubEntrant.objects.filter(event=event).values_list("pk", "number"))
     side_0, side_1 = (numbers[entrant] for entrant in table.seats[:2])
