@@ -2,6 +2,7 @@
 // - each screen the stream or an answer brings lands the cards new since the screen it replaces
 //   (the server numbers them); a card this phone has already shown does not land again: a phone
 //   that played gets its screen twice (its answer, then the stream), and the second lands nothing;
+// - a screen the stream drew before this phone's answer came back (an older version) is not shown;
 // - a tap on the felt or the hand while cards are landing shows them all at once.
 (function () {
   "use strict";
@@ -25,6 +26,11 @@
       }
     });
     element.classList.add(prefix + number);
+  }
+
+  function versionOf(html) {
+    const found = /data-version="(\d+)"/.exec(html || "");
+    return found ? Number(found[1]) : null;
   }
 
   function landOnlyWhatIsNew(shown) {
@@ -77,12 +83,25 @@
     return running.length > 0;
   }
 
-  let shown = null;
-  document.addEventListener("htmx:beforeSwap", function () { shown = markOf(screen()); });
-  document.addEventListener("htmx:sseBeforeMessage", function () { shown = markOf(screen()); });
+  // The furthest this phone has shown in the hand: every card before it is on the phone already.
+  let furthest = null;
+  function remember() {
+    const now = markOf(screen());
+    if (now && (!furthest || furthest.hand !== now.hand || furthest.cards < now.cards)) {
+      furthest = now;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", remember);
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    const root = screen();
+    const coming = versionOf(event.detail && event.detail.data);
+    if (root && coming !== null && coming < Number(root.dataset.version)) {
+      event.preventDefault();
+    }
+  });
   document.addEventListener("htmx:afterSwap", function () {
-    landOnlyWhatIsNew(shown);
-    shown = null;
+    landOnlyWhatIsNew(furthest);
+    remember();
   });
   document.addEventListener("click", function (event) {
     const target = event.target instanceof Element ? event.target : null;
