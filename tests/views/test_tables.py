@@ -391,6 +391,8 @@ def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing
         assert ('class="trick gathered' in html) == won
         gathered += won
         checked += len(since) == 3
+        again, _, _ = views_tables._screen_html(stream, table.pk, 0, table.version)
+        assert all("seen" in classes for classes, _ in played_on(again))  # drawn again: nothing new
         page = phones[0].get(reverse("table_play", args=[table.pk])).content.decode()
         assert all("seen" in classes for classes, _ in played_on(page))  # a reload: settled
         assert 'class="trick gathered' not in page
