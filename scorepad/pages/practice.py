@@ -184,6 +184,13 @@ class Held:
     fan: tuple[CardFace, ...] = ()  # trump first, colours alternating
     play_rule: str = ""
 
+    @property
+    def columns(self) -> int:
+        """Cards per row of the fan: as few rows as hold ``FAN_ONE_ROW`` cards each, filled
+        evenly (20 cards: three rows of 7, 7 and 6)."""
+        rows = max(1, -(-len(self.fan) // FAN_ONE_ROW))
+        return -(-len(self.fan) // rows)
+
 
 @dataclass(frozen=True, slots=True)
 class Bidding:
@@ -330,14 +337,6 @@ class PracticeTable:
     def places(self) -> str:
         """The table's shape: "four" (partner opposite) or "six" (around an oval)."""
         return "four" if self.view.variant.seats == 4 else "six"
-
-    @property
-    def fan_columns(self) -> int:
-        """Cards per row of the fan: as few rows as hold ``FAN_ONE_ROW`` cards each, filled
-        evenly (20 cards: three rows of 7, 7 and 6)."""
-        count = len(self.held.fan)
-        rows = max(1, -(-count // FAN_ONE_ROW))
-        return -(-count // rows)
 
     @property
     def shown_cards(self) -> int:

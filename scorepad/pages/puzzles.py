@@ -73,12 +73,6 @@ class PuzzleTable:
         return "four" if self.view.variant.seats == 4 else "six"
 
     @property
-    def fan_columns(self) -> int:
-        count = len(self.held.fan)
-        rows = max(1, -(-count // 7))
-        return -(-count // rows)
-
-    @property
     def contract(self) -> str:
         view = self.view
         if view.bidder is None:

@@ -127,6 +127,7 @@ def test_the_table_page_shows_the_phones_own_hand():
     page = phones[2].get(reverse("table_play", args=[table.pk])).content.decode()
     assert {card_name(c) for c in hand} <= card_labels_in(page, "classic")
     assert "Friend 2 (you)" in page
+    assert 'class="fan held cols-6"' in page or 'class="fan cols-6"' in page  # 12 cards, two rows
 
 
 def test_an_action_out_of_turn_or_stale_is_refused_in_words():
