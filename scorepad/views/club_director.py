@@ -15,6 +15,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -22,7 +23,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
+from django.db import close_old_connections
 from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -31,7 +32,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from pinochle_site.request_slots import slot
+from pinochle_site.request_threads import in_request_thread
 
 from .. import table_bus
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
@@ -381,20 +382,22 @@ def _claimed(key: str) -> bool:
         return True
 
 
-def _read_closing(standings_token: str) -> tuple[str, str] | None:
-    """``streamed_standings`` from a feed's thread, its database connection closed after: a feed
-    lasts the evening and must not hold a connection meanwhile."""
+# Every feed of a server process reads in this one thread, as a request would (its connection kept
+# for ``CONN_MAX_AGE``): one database connection for all of them, and a wait for another process's
+# rendering holds none of the request threads the pages need.
+_feed_thread = ThreadPoolExecutor(1, thread_name_prefix="standings")
+
+
+def _read_as_a_request(standings_token: str) -> tuple[str, str] | None:
+    close_old_connections()
     try:
         return streamed_standings(standings_token)
     finally:
-        connections.close_all()
+        close_old_connections()
 
 
-def _event_exists_closing(standings_token: str) -> bool:
-    try:
-        return event_by_standings_token(standings_token) is not None
-    finally:
-        connections.close_all()
+def _event_exists(standings_token: str) -> bool:
+    return event_by_standings_token(standings_token) is not None
 
 
 class StandingsFeed:
@@ -417,10 +420,9 @@ class StandingsFeed:
             while True:
                 started = time.monotonic()
                 try:
-                    async with slot():  # the database, only as the worker's slots allow
-                        read = await sync_to_async(_read_closing, thread_sensitive=False)(
-                            self.standings_token
-                        )
+                    read = await self.loop.run_in_executor(
+                        _feed_thread, _read_as_a_request, self.standings_token
+                    )
                 except Exception:  # the database restarting: the screens keep what they show
                     log.exception("club night %s: the standings could not be read", self.event_id)
                 else:
@@ -494,7 +496,7 @@ async def club_standings_events(request: HtmxHttpRequest, standings_token: str) 
             raise Http404(NO_STANDINGS)
         body = f"retry: {STREAM_RETRY_MS}\n\n" + ("" if read[0] == shown else standings_event(*read))
         return HttpResponse(body, content_type="text/event-stream")
-    if not await sync_to_async(_event_exists_closing)(standings_token):  # within the request's own slot
+    if not await in_request_thread(_event_exists, standings_token):
         raise Http404(NO_STANDINGS)
     response = StreamingHttpResponse(
         standings_stream(event_id, standings_token, shown), content_type="text/event-stream"
