@@ -8,6 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -24,6 +27,13 @@ from scorepad.views import club_director as views
 from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_alone[T](coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the session leaves an event
+    loop running in this one."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -86,24 +96,29 @@ def test_the_page_holds_a_stream_open_and_refreshes_itself_without_javascript(ev
 def test_a_screen_reconnecting_is_sent_the_standings_only_if_they_changed(event, table):
     """Under WSGI (runserver, the browser tests' server) each answer is one event, then the browser
     asks again: the fingerprint is the event's id, sent back as Last-Event-ID."""
-    screen = Client()
-    first = screen.get(_events_url(event))
-    assert first["Content-Type"] == "text/event-stream"
-    body = first.content.decode()
-    fingerprint = standings_fingerprint(event.pk)
-    assert body.startswith("retry: 1000\n\n")
-    assert f"id: {fingerprint}\nevent: standings\n" in body
-    assert "round 1 being played" in body
-    assert '<td class="num">25</td>' not in body
 
-    again = screen.get(_events_url(event), headers={"Last-Event-ID": fingerprint})
-    assert again.content.decode() == "retry: 1000\n\n"
+    def watch() -> None:
+        screen = Client()
+        first = screen.get(_events_url(event))
+        assert first["Content-Type"] == "text/event-stream"
+        body = first.content.decode()
+        fingerprint = standings_fingerprint(event.pk)
+        assert body.startswith("retry: 1000\n\n")
+        assert f"id: {fingerprint}\nevent: standings\n" in body
+        assert "round 1 being played" in body
+        assert '<td class="num">25</td>' not in body
 
-    _confirm(table)
-    changed = screen.get(_events_url(event), headers={"Last-Event-ID": fingerprint}).content.decode()
-    assert '<td class="num">25</td>' in changed
-    assert "hx-trigger" not in changed  # the stream brings the next: the partial does not poll
-    assert screen.get(_events_url(event)[:-9] + "x/events/").status_code == 404
+        again = screen.get(_events_url(event), headers={"Last-Event-ID": fingerprint})
+        assert again.content.decode() == "retry: 1000\n\n"
+
+        _confirm(table)
+        changed = screen.get(_events_url(event), headers={"Last-Event-ID": fingerprint}).content.decode()
+        assert '<td class="num">25</td>' in changed
+        assert "hx-trigger" not in changed  # the stream brings the next: the partial does not poll
+        assert screen.get(_events_url(event)[:-9] + "x/events/").status_code == 404
+
+    with ThreadPoolExecutor(1) as thread:  # the sync client runs the async view with a loop of its own
+        thread.submit(watch).result()
 
 
 class Screen:
@@ -168,7 +183,7 @@ def test_a_confirmed_hand_reaches_every_open_screen_within_two_seconds_read_once
             for screen in screens:
                 await screen.close()
 
-    shown, seconds, read = asyncio.run(watch())
+    shown, seconds, read = run_alone(watch())
     assert all('<td class="num">25</td>' in text for text in shown)
     assert seconds < 2
     assert len(read) == 2  # the first screen's, the hand confirmed (entered: nothing to read)
@@ -181,7 +196,7 @@ def test_a_stream_for_an_event_no_longer_there_is_not_found(event):
     async def ask() -> int:
         return (await AsyncClient().get(url)).status_code
 
-    assert asyncio.run(ask()) == 404
+    assert run_alone(ask()) == 404
 
 
 def test_one_server_process_renders_a_change_and_the_others_take_its_rendering(monkeypatch, event):
