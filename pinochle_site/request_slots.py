@@ -1,11 +1,11 @@
-"""At most ``REQUESTS_AT_ONCE`` event streams of a web worker read the database at once.
+"""At most ``REQUESTS_AT_ONCE`` event streams of a web worker start at once.
 
-Ordinary requests wait for one of the worker's request threads (``request_threads``); an event
-stream lives on the event loop, and each time it reads the database (to draw a phone's screen
-after a card) it takes a slot here first (``slot``), so fifty tables' phones redrawing at once
-never open more connections than PostgreSQL allows. Waiting for a slot costs nothing: it is a
-coroutine waiting on the loop. As Django middleware it also holds a slot while a stream's request
-passes the other middleware (the session and the account are read from the database).
+Ordinary requests wait for one of the worker's request threads (``request_threads``), and so do
+an open stream's reads (``in_request_thread``). But a stream's own request passes Django's
+middleware on Django's ASGI handler, in a thread of its own that reads the session and the account
+with a connection of its own: fifty tables' phones reconnecting together after a restart would
+open more connections than PostgreSQL allows. So a stream's request waits here first, on the event
+loop, costing nothing, for one of the worker's slots, and gives it back once its response starts.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ _slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 
 
 @asynccontextmanager
-async def slot() -> Any:
+async def _slot() -> Any:
     loop = asyncio.get_running_loop()
     semaphore = _slots.get(loop)
     if semaphore is None:
@@ -52,5 +52,5 @@ class RequestSlotsMiddleware:
         return self.get_response(request)
 
     async def _waited(self, request: HttpRequest) -> HttpResponseBase:
-        async with slot():
+        async with _slot():
             return await self.get_response(request)

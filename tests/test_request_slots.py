@@ -1,5 +1,6 @@
-"""Under the ASGI worker a web worker runs at most REQUESTS_AT_ONCE requests' Django code at once
-(each holds a database connection); the others wait on the event loop for a slot."""
+"""Under the ASGI worker at most REQUESTS_AT_ONCE event streams of a web worker pass Django's
+middleware at once (each reads the session with a connection of its own); the others wait on the
+event loop for a slot."""
 
 from __future__ import annotations
 
