@@ -49,8 +49,9 @@ from django.core.cache import cache
 
 from .engine import advisor, practice, tables
 from .engine.advisor import Advice
+from .engine.bots import RULE_OF_THUMB_STRENGTHS
 from .engine.cards import Card
-from .engine.practice import ConcedeWeights
+from .engine.practice import ConcedeWeights, PlayedOn
 from .throttle import CACHE_ERRORS
 
 __all__ = [
@@ -143,8 +144,19 @@ def _entry_point[**P, T](function: Callable[P, T]) -> Callable[P, T]:
 
 # The bots play on from a state to the player's next decision (a move, a start, a replay).
 play_on = _entry_point(practice.play_on)
-# A private table's bots (and bots covering for players who are away) play on to a person's turn.
-table_play_on = _entry_point(tables.play_on)
+
+
+def table_play_on(state: dict[str, Any], strengths: dict[int, str], seed: int) -> PlayedOn:
+    """A private table's bots (and bots covering for players who are away) play on to a person's
+    turn. Bots of rules of thumb only (``RULE_OF_THUMB_STRENGTHS``: a whole hand in a few
+    milliseconds) play in the request's own thread, measured and paid for like a search: sending
+    them to the bot process would cost more than their thinking, and fifty tables would queue
+    behind each other (and behind a practice expert) for its one search at a time."""
+    if set(strengths.values()) <= RULE_OF_THUMB_STRENGTHS:
+        return _here(tables.play_on, state, strengths, seed)
+    return think(tables.play_on, state, strengths, seed)
+
+
 # The strongest bot's answer in the player's seat, and its reason if it gives one.
 hint = _entry_point(practice.hint)
 # One slice more of a hand's review.
@@ -183,9 +195,7 @@ def think[**P, T](function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
     ``BotsBusy`` when this process already thinks as much as it may (nothing is started either
     way); ``BrokenProcessPool`` if a bot process died (the next call starts anew)."""
     global _thinking
-    purse = _purse.get()
-    if purse is not None and (refused := purse.refusal()) is not None:
-        raise BudgetSpent(*refused)
+    purse = _open_purse()
     with _lock:
         if _thinking >= settings.PRACTICE_BOTS_AT_ONCE:
             raise BotsBusy
@@ -208,6 +218,24 @@ def think[**P, T](function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
     if purse is not None:
         purse.spent += seconds
     return result
+
+
+def _here[**P, T](function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """``function(*args, **kwargs)`` in this thread, checked against and charged to the request's
+    purse as ``think`` does, but not counted among the searches of the worker (it searches nothing)."""
+    purse = _open_purse()
+    result, seconds = practice.measured(functools.partial(function, *args, **kwargs), ())
+    if purse is not None:
+        purse.spent += seconds
+    return result
+
+
+def _open_purse() -> Purse | None:
+    """The request's purse, if one is open; ``BudgetSpent`` if it refuses another search."""
+    purse = _purse.get()
+    if purse is not None and (refused := purse.refusal()) is not None:
+        raise BudgetSpent(*refused)
+    return purse
 
 
 def _started(processes: int) -> ProcessPoolExecutor:

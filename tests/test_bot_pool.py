@@ -6,6 +6,7 @@ with the web worker that started it."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -22,7 +23,8 @@ from scorepad.engine import advisor, review, search, simulate
 from scorepad.engine import practice as engine_practice
 from scorepad.engine.bots import ExpertBot
 from scorepad.engine.cards import parse_cards
-from scorepad.engine.game import from_json
+from scorepad.engine.game import deal, from_json, to_json
+from scorepad.engine.variants import VARIANTS
 from scorepad.models import PracticeGame
 from scorepad.services.practice import practice_start
 from tests.sample_games import make_user
@@ -225,3 +227,23 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_tables_rule_of_thumb_bots_play_at_once_in_the_request_and_are_paid_for(settings):
+    """Easy and steady bots at a private table search nothing: they play in the request's thread
+    even while the worker's one search is taken (a practice expert thinking), and their CPU is
+    charged; a table with an expert waits for the search like practice does."""
+    settings.PRACTICE_BOT_PROCESSES = 1
+    classic = VARIANTS["classic"]
+    state = to_json(deal(classic, classic.defaults, 3, random.Random(5)))  # seat 0 bids first
+    bot_pool._thinking = settings.PRACTICE_BOTS_AT_ONCE  # the worker's search is taken
+    try:
+        with bot_pool.paying(lambda: None) as purse:
+            played = bot_pool.table_play_on(state, {1: "heuristic", 2: "easy", 3: "heuristic"}, 7)
+        with pytest.raises(bot_pool.BotsBusy):
+            bot_pool.table_play_on(state, {1: "expert", 2: "easy", 3: "heuristic"}, 7)
+    finally:
+        bot_pool._thinking = 0
+    assert from_json(played.state).to_act == 0
+    assert purse.spent > 0
+    assert bot_pool._pool is None  # no bot process was started for any of it

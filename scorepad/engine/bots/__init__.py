@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_PLAYOUTS",
     "HINT_BOT",
     "PRACTICE_STRENGTHS",
+    "RULE_OF_THUMB_STRENGTHS",
     "BotError",
     "EasyBot",
     "ExpertBot",
@@ -39,6 +40,9 @@ BOT_CHOICES = ("random", "easy", "heuristic", "expert", f"{OUTSIDE_PREFIX}PROGRA
 # server). Practice mode offers these as strengths; hints come from HINT_BOT, the strongest.
 PRACTICE_STRENGTHS: tuple[str, ...] = ("easy", "heuristic", "expert")
 HINT_BOT = PRACTICE_STRENGTHS[-1]
+# The bots that decide by rules of thumb and search nothing: a whole hand of theirs takes a few
+# milliseconds (the expert weighs each decision for most of a second).
+RULE_OF_THUMB_STRENGTHS = frozenset({"random", "easy", "heuristic"})
 # The expert bidding for the hand alone, blind to the score: only to measure score awareness against.
 HAND_ONLY_EXPERT = "expert-hand-only"
 
