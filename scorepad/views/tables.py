@@ -445,15 +445,20 @@ def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int, shown: int)
     row = read.seats[seat]
     if row.kind != "person":  # removed, or quit on another phone: this stream has nothing more
         return sse_text(NOT_SEATED), read.version, True
-    # A stream's request lives as long as the stream: it keeps where its last screen stood, and
-    # the next screen lands the cards played after that (its first lands none).
+    # A stream's request lives as long as the stream: it keeps the table it drew last (a card and
+    # the bots' answer to it are told apart, but often drawn together: the second telling then
+    # finds nothing new and draws nothing) and where its last screen stood, so the next screen
+    # lands the cards played after that (its first lands none).
+    if read == getattr(request, STREAM_READ, None):
+        return "", read.version, read.ended
+    setattr(request, STREAM_READ, read)
     context = screen_context(request, read, seat, since=getattr(request, STREAM_MARK, None))
     setattr(request, STREAM_MARK, context["screen"].mark)
     html = render_to_string(f"{TEMPLATE}#screen", context, request=request)
     return html, read.version, read.ended
 
 
-STREAM_MARK = "table_stream_mark"
+STREAM_MARK, STREAM_READ = "table_stream_mark", "table_stream_read"
 
 
 def sse_text(words: str) -> str:
