@@ -294,26 +294,30 @@ def _play_on(game: PracticeGame, state: HandState) -> Outcome:
     return Outcome(game, played.moves, played.seconds)
 
 
+def hand_row(state: HandState) -> dict[str, Any]:
+    """A finished hand as a practice game or a private table keeps it in its ``hands``."""
+    result = state.result
+    assert result is not None
+    return {
+        "hand": state.hand_number,
+        "dealer": state.dealer,
+        "bidder": state.bidder,
+        "bid": state.bid,
+        "trump": to_json(state)["trump"],
+        "scores": list(result.scores),
+        "totals": list(result.totals),
+        "made": result.made,
+        "played": result.played,
+        "reasons": list(result.reasons),
+        "log": hand_line(state),  # RULES §9.5: what a review, a replay and a step-through read
+    }
+
+
 def _record_hand(game: PracticeGame, state: HandState) -> None:
     result = state.result
     assert result is not None
     variant: Variant = state.variant
-    game.hands = [
-        *game.hands,
-        {
-            "hand": state.hand_number,
-            "dealer": state.dealer,
-            "bidder": state.bidder,
-            "bid": state.bid,
-            "trump": to_json(state)["trump"],
-            "scores": list(result.scores),
-            "totals": list(result.totals),
-            "made": result.made,
-            "played": result.played,
-            "reasons": list(result.reasons),
-            "log": hand_line(state),  # RULES §9.5: what a review, a replay and a step-through read
-        },
-    ]
+    game.hands = [*game.hands, hand_row(state)]
     if result.winners:
         game.finished = True
         game.won = variant.side_of(PLAYER) in result.winners

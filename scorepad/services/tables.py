@@ -37,7 +37,6 @@ from ..constants import DEFAULT_STRENGTH, PLAYER_NAME_MAX
 from ..engine.answers import AnswerError, FormAnswer, check_answer
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
-from ..engine.log import hand_line
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
@@ -45,7 +44,7 @@ from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_li
 from ..selectors.households import active_roster
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
-from .practice import new_seed, refusal_words
+from .practice import hand_row, new_seed, refusal_words
 
 STALE = "That was already played, or the table moved on: here is the table as it stands."
 NOT_YOUR_TURN = "It is not your turn: here is the table as it stands."
@@ -523,20 +522,7 @@ def _set_state(table: PrivateTable, state: HandState) -> None:
 def _record_hand(table: PrivateTable, state: HandState) -> None:
     result = state.result
     assert result is not None
-    table.hands = [
-        *table.hands,
-        {
-            "hand": state.hand_number,
-            "dealer": state.dealer,
-            "bidder": state.bidder,
-            "bid": state.bid,
-            "trump": to_json(state)["trump"],
-            "scores": list(result.scores),
-            "totals": list(result.totals),
-            "made": result.made,
-            "log": hand_line(state),
-        },
-    ]
+    table.hands = [*table.hands, hand_row(state)]
     if result.winners:
         table.finished = True
 
