@@ -156,17 +156,27 @@ def table_code(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("table_join", table.link_token)
 
 
-def table_join(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
-    token = link_token
-    table = table_by_link(token)
+def _linked(
+    request: HtmxHttpRequest, link_token: str
+) -> tuple[PrivateTable, TableRead, int | None] | HttpResponse:
+    """The table a link names, read, and the seat this phone holds there: None for none, or for a
+    forged or stale pass (taking a seat replaces it). A link no table has: the refusal page."""
+    table = table_by_link(link_token)
     if table is None:
         return _refusal_page(request, NO_SUCH_LINK, 404)
     read = table_read(table.pk)
     assert read is not None
     try:
-        held = seat_of(request, read)
+        return table, read, seat_of(request, read)
     except TableRefused:
-        held = None
+        return table, read, None
+
+
+def table_join(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
+    linked = _linked(request, link_token)
+    if isinstance(linked, HttpResponse):
+        return linked
+    table, read, held = linked
     if held is not None:
         return redirect("table_play", table.pk)
     return render(request, "scorepad/table_join.html", join_context(request, read))
@@ -190,16 +200,10 @@ def join_context(request: HtmxHttpRequest, read: TableRead, refused: str = "") -
 @require_POST
 @limited("practice-start")
 def table_take(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResponse:
-    token = link_token
-    table = table_by_link(token)
-    if table is None:
-        return _refusal_page(request, NO_SUCH_LINK, 404)
-    read = table_read(table.pk)
-    assert read is not None
-    try:
-        holding = seat_of(request, read)
-    except TableRefused:
-        holding = None  # a forged or stale pass: this take replaces it
+    linked = _linked(request, link_token)
+    if isinstance(linked, HttpResponse):
+        return linked
+    table, read, holding = linked
     try:
         claim = table_take_seat(
             table=table,
