@@ -18,6 +18,7 @@ nothing, for a free thread.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -57,14 +58,19 @@ async def in_request_thread[**P, T](function: Callable[P, T], *args: P.args, **k
     it waits its turn with the pages, and uses and keeps that thread's connection as a request does
     (``CONN_MAX_AGE``), instead of connecting again for every card."""
 
-    def as_a_request() -> T:
-        close_old_connections()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            close_old_connections()
+    return await asyncio.get_running_loop().run_in_executor(
+        request_pool(), functools.partial(as_a_request, function, *args, **kwargs)
+    )
 
-    return await asyncio.get_running_loop().run_in_executor(request_pool(), as_a_request)
+
+def as_a_request[**P, T](function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``function`` with the database connections treated as around a request: closed first if
+    they are too old or broken, and after if they are not to be kept (``CONN_MAX_AGE``)."""
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 def is_event_stream(path: str) -> bool:

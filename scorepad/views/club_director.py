@@ -23,7 +23,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
 from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -32,7 +31,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from pinochle_site.request_threads import in_request_thread
+from pinochle_site.request_threads import as_a_request, in_request_thread
 
 from .. import table_bus
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
@@ -388,14 +387,6 @@ def _claimed(key: str) -> bool:
 _feed_thread = ThreadPoolExecutor(1, thread_name_prefix="standings")
 
 
-def _read_as_a_request(standings_token: str) -> tuple[str, str] | None:
-    close_old_connections()
-    try:
-        return streamed_standings(standings_token)
-    finally:
-        close_old_connections()
-
-
 def _event_exists(standings_token: str) -> bool:
     return event_by_standings_token(standings_token) is not None
 
@@ -421,7 +412,7 @@ class StandingsFeed:
                 started = time.monotonic()
                 try:
                     read = await self.loop.run_in_executor(
-                        _feed_thread, _read_as_a_request, self.standings_token
+                        _feed_thread, as_a_request, streamed_standings, self.standings_token
                     )
                 except Exception:  # the database restarting: the screens keep what they show
                     log.exception("club night %s: the standings could not be read", self.event_id)
