@@ -36,7 +36,7 @@ from ..engine.game import from_json, seat_view
 from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
-from ..models import PrivateTable
+from ..models import PrivateTable, TableSeat
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
@@ -269,16 +269,15 @@ def table_play(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     return render(request, name, context)
 
 
-def _write(
-    request: HtmxHttpRequest, table_id: int, write: Callable[[PrivateTable, int], Any]
-) -> HttpResponse:
+def _write(request: HtmxHttpRequest, table_id: int, write: Callable[[TableRead, int], Any]) -> HttpResponse:
+    """``write`` for the seat this phone holds, given the table as read to find that seat."""
     seated = _seated(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
     read, seat = seated
     refused = ""
     try:
-        write(PrivateTable(pk=read.id), seat)
+        write(read, seat)
     except TableRefused as error:
         refused = str(error)  # shown in place at the decision (htmx swaps a 200 only)
     if not request.htmx:
@@ -292,16 +291,19 @@ def _write(
     return render(request, f"{TEMPLATE}#screen", screen_context(request, after, seat, refused, since))
 
 
+def _row(read: TableRead) -> PrivateTable:
+    """The table a write names (the services read it again, under their own conditions)."""
+    return PrivateTable(pk=read.id)
+
+
 @require_POST
 @limited("practice-move")
 def table_act_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     table_id = private_table_id
 
-    def act(table: PrivateTable, seat: int) -> None:
-        stored = table_read(table.pk)
-        assert stored is not None
-        said = read_form_answer(seat_view(from_json(stored.state), seat), request.POST)
-        table_act(table=table, seat=seat, version=request.POST.get("version", "")[:20], answer=said)
+    def act(read: TableRead, seat: int) -> None:
+        said = read_form_answer(seat_view(from_json(read.state), seat), request.POST)
+        table_act(table=_row(read), seat=seat, version=request.POST.get("version", "")[:20], answer=said)
 
     return _write(request, table_id, act)
 
@@ -312,7 +314,7 @@ def table_next_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
     table_id = private_table_id
     version = request.POST.get("version", "")[:20]
     return _write(
-        request, table_id, lambda table, seat: table_next_hand(table=table, seat=seat, version=version)
+        request, table_id, lambda read, seat: table_next_hand(table=_row(read), seat=seat, version=version)
     )
 
 
@@ -320,7 +322,9 @@ def table_next_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
 def table_say_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     table_id = private_table_id
     message = request.POST.get("message", "")[:20]
-    return _write(request, table_id, lambda table, seat: table_say(table=table, seat=seat, message=message))
+    return _write(
+        request, table_id, lambda read, seat: table_say(table=_row(read), seat=seat, message=message)
+    )
 
 
 @require_POST
@@ -348,7 +352,8 @@ def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
     table_id = private_table_id
     action = request.POST.get("action", "")
 
-    def control(table: PrivateTable, seat: int) -> None:
+    def control(read: TableRead, seat: int) -> None:
+        table = _row(read)
         if action == "open-seat":
             try:
                 target = int(request.POST.get("seat", ""))
@@ -420,7 +425,8 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         await in_request_thread(table_bus.mark_present, table_id, seat, connection)
         await in_request_thread(table_back, table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
-        version, changed, marked = -1, True, time.monotonic()
+        version, changed, looked = -1, True, time.monotonic()
+        present = looked  # when this phone's presence was last marked
         while True:
             if changed:
                 html, version, ended = await in_request_thread(_screen_html, request, table_id, seat, version)
@@ -431,10 +437,13 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
             changed = await listener.wait(EVENT_WAIT_SECONDS)
             if not changed:
                 yield ": still here\n\n"
-            if not changed or time.monotonic() - marked > EVENT_WAIT_SECONDS:
+            if not changed or time.monotonic() - looked > EVENT_WAIT_SECONDS:
                 # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
-                missed = await in_request_thread(_keep_going, table_id, seat, version, connection)
-                changed, marked = changed or missed, time.monotonic()
+                mark = time.monotonic() - present >= table_bus.PRESENCE_SECONDS
+                drawn = getattr(request, STREAM_READ, None)
+                missed = await in_request_thread(_keep_going, table_id, seat, drawn, connection, mark=mark)
+                changed, looked = changed or missed, time.monotonic()
+                present = looked if mark else present
     finally:
         listener.close()
         table_bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
@@ -469,19 +478,28 @@ def sse_text(words: str) -> str:
     return f'<p class="notice" role="alert">{words}</p>'
 
 
-def _keep_going(table_id: int, seat: int, shown: int, connection: str) -> bool:
-    """Every few quiet seconds: this seat is here; whether the table moved past the version this
-    phone shows (a message lost with Redis down); and once a turn has waited a while, bots that were
-    busy when it came take it, and a seat overdue past the grace gets its bot. One small read when
-    nothing is due: an idle phone costs almost nothing."""
-    table_bus.mark_present(table_id, seat, connection)
+def _bots_turn(read: TableRead) -> bool:
+    """Whether the turn of the table as ``read`` is a bot's, or a bot's covering for a person away
+    (the table as this stream drew it: when the stored version is the same, so is the turn)."""
+    to_act = read.state.get("to_act")
+    return to_act is not None and (read.seats[to_act].kind == TableSeat.BOT or read.seats[to_act].covered)
+
+
+def _keep_going(table_id: int, seat: int, drawn: TableRead | None, connection: str, *, mark: bool) -> bool:
+    """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent);
+    whether the table moved past the screen this phone shows (``drawn``; a message lost with Redis
+    down); and once a turn has waited a while, bots that were busy when it came take it, and a seat
+    overdue past the grace gets its bot. One small read when nothing is due: an idle phone costs
+    almost nothing."""
+    if mark:
+        table_bus.mark_present(table_id, seat, connection)
     clock = turn_clock(table_id)
-    if clock is None or clock.version != shown:
+    if clock is None or drawn is None or clock.version != drawn.version:
         return True
     if clock.ended or clock.turn_since is None:
         return False
     waited = (timezone.now() - clock.turn_since).total_seconds()
-    if waited >= BOTS_LATE_SECONDS:
+    if waited >= BOTS_LATE_SECONDS and _bots_turn(drawn):
         table_bots_catch_up(table=PrivateTable(pk=table_id))
     if waited >= clock.grace_seconds:
         with suppress(TableRefused):  # another phone's stream got there first

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.core import signing
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
+from scorepad import bot_pool
 from scorepad.engine.cards import card_name
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.models import PrivateTable, TableSeat
 from scorepad.pages.practice import face
+from scorepad.selectors.tables import table_read
+from scorepad.services import tables as services_tables
 from scorepad.services.tables import HOST_STAYS, NOT_SEATED, NOT_YOUR_TURN, SEAT_TAKEN, STALE, TABLE_FULL
 from scorepad.views import tables as views_tables
 from tests.sample_games import make_user
@@ -400,3 +405,43 @@ def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing
         assert 'class="trick gathered' not in page
     assert checked  # three cards in a row: Friend 1's and the two bots' answers
     assert gathered  # and a trick won on the way
+
+
+def _waited(table: PrivateTable, seconds: float) -> None:
+    PrivateTable.objects.filter(pk=table.pk).update(turn_since=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_a_quiet_stream_at_a_persons_turn_reads_one_small_row(django_assert_num_queries):
+    # Every few seconds each connected phone looks in; at a person's turn (however long it has
+    # waited, within the grace) there is nothing for the bots to do: no whole table is read.
+    table, _ = open_table(bots=2)
+    to_act = from_json(PrivateTable.objects.get(pk=table.pk).state).to_act
+    assert TableSeat.objects.get(table=table, seat=to_act).kind == TableSeat.PERSON
+    _waited(table, views_tables.BOTS_LATE_SECONDS + 1)
+    drawn = table_read(table.pk)
+    with django_assert_num_queries(1):
+        assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
+
+
+def test_a_quiet_stream_has_the_bots_take_a_turn_they_were_too_busy_for(monkeypatch):
+    table, phones = open_table(bots=2)
+    real = bot_pool.table_play_on
+
+    def busy(*args, **kwargs):
+        raise bot_pool.BotsBusy
+
+    monkeypatch.setattr(bot_pool, "table_play_on", busy)
+    monkeypatch.setattr(services_tables, "BUSY_WAIT", 0)
+    while TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON:
+        _someone_acts(table, phones)
+        table.refresh_from_db()
+    waiting = table.version  # a bot's turn, left waiting: the bots were busy
+    monkeypatch.setattr(bot_pool, "table_play_on", real)
+    drawn = table_read(table.pk)
+    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False  # not yet late
+    assert PrivateTable.objects.get(pk=table.pk).version == waiting
+    _waited(table, views_tables.BOTS_LATE_SECONDS)
+    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
+    table.refresh_from_db()
+    assert table.version > waiting
+    assert TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON
