@@ -152,9 +152,14 @@ def table_play_on(state: dict[str, Any], strengths: dict[int, str], seed: int) -
     milliseconds) play in the request's own thread, measured and paid for like a search: sending
     them to the bot process would cost more than their thinking, and fifty tables would queue
     behind each other (and behind a practice expert) for its one search at a time."""
-    if set(strengths.values()) <= RULE_OF_THUMB_STRENGTHS:
+    if answers_at_once(strengths):
         return _here(tables.play_on, state, strengths, seed)
     return think(tables.play_on, state, strengths, seed)
+
+
+def answers_at_once(strengths: Mapping[int, str]) -> bool:
+    """Whether bots of these strengths play in the request's own thread (``table_play_on``)."""
+    return set(strengths.values()) <= RULE_OF_THUMB_STRENGTHS
 
 
 # The strongest bot's answer in the player's seat, and its reason if it gives one.

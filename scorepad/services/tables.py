@@ -321,9 +321,9 @@ def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswe
         raise TableRefused(refusal_words(view, answer, error)) from None
     if rows[seat].covered:  # back at the table: the bot steps aside at once
         TableSeat.objects.filter(pk=rows[seat].pk).update(covered=False)
+        rows[seat].covered = False
     _set_state(table, state)
-    _save(table, changed_from=table.version, person=True)  # the others see this card now
-    return _bots_move(table)
+    return _person_then_bots(table, rows)
 
 
 def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
@@ -338,8 +338,7 @@ def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateT
     if table.finished:
         raise TableRefused("The game is over: the host can start a new table.")
     _set_state(table, next_hand(state, deal_rng(table.seed, state.hand_number + 1)))
-    _save(table, changed_from=table.version, person=True)
-    return _bots_move(table)
+    return _person_then_bots(table, rows)
 
 
 def table_cover_overdue(
@@ -479,6 +478,28 @@ def bot_strengths(rows: Sequence[TableSeat]) -> dict[int, str]:
 BUSY_TRIES, BUSY_WAIT = 5, 0.2  # the bots busy at other tables: asked again this often, this long apart
 
 
+def _person_then_bots(table: PrivateTable, rows: Sequence[TableSeat]) -> PrivateTable:
+    """Store a person's play, then the bots' answers to it (``_bots_move``), and tell the phones.
+
+    Bots that answer at once (rules of thumb, in this thread: a few milliseconds) are told of with
+    the play, in one change: each phone's stream wakes and draws once, the cards landing in turn,
+    instead of drawing the play and then drawing again for the answer. Bots that search (expert, in
+    the bot process) take longer: the others see the play now and the answer when it comes."""
+    strengths = bot_strengths(rows)
+    at_once = from_json(table.state).to_act in strengths and bot_pool.answers_at_once(strengths)
+    stored = table.version + 1
+    _save(table, changed_from=table.version, person=True, announce=not at_once)
+    if not at_once:
+        return _bots_move(table)
+    answered = table
+    try:
+        answered = _bots_move(table)
+    finally:
+        if answered.version == stored:  # the bots did not answer (busy, or spent): tell of the play
+            _announce(table)
+    return answered
+
+
 def _bots_move(table: PrivateTable) -> PrivateTable:
     """The bots (and bots covering for people away) play on to a person's turn, and it is stored.
 
@@ -548,9 +569,12 @@ def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
     return table
 
 
-def _save(table: PrivateTable, *, changed_from: int, spent: float = 0.0, person: bool = False) -> None:
+def _save(
+    table: PrivateTable, *, changed_from: int, spent: float = 0.0, person: bool = False, announce: bool = True
+) -> None:
     """Store the play at the next version if the stored one is still ``changed_from`` (one
-    statement: a write that lost the race matches no row and is refused as stale)."""
+    statement: a write that lost the race matches no row and is refused as stale); the phones are
+    told once it is committed, unless the caller tells them itself (``announce``)."""
     now = timezone.now()
     with transaction.atomic():
         if not PrivateTable.objects.filter(
@@ -568,7 +592,8 @@ def _save(table: PrivateTable, *, changed_from: int, spent: float = 0.0, person:
             raise TableRefused(STALE)
         if table.game_id is not None and table.state["result"] is not None:
             _record_in_scorepad(table)
-        _announce(table)
+        if announce:
+            _announce(table)
     table.version, table.updated_at = changed_from + 1, now
 
 

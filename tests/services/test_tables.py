@@ -340,7 +340,7 @@ def test_bad_choices_at_the_start_are_refused_in_words():
         table_open(host_user=None, host_name="Ann", variant_id="pinochle-9000")
 
 
-def test_a_persons_card_is_stored_and_told_before_the_bots_answer_it(told):
+def _three_easy_bots() -> PrivateTable:
     table, _ = table_open(
         host_user=None,
         host_name="Ann",
@@ -348,22 +348,28 @@ def test_a_persons_card_is_stored_and_told_before_the_bots_answer_it(told):
         seats=[SeatPlan(TableSeat.OPEN), *[SeatPlan(TableSeat.BOT, strength="easy")] * 3],
         seed=21,
     )
+    return table
+
+
+@pytest.mark.parametrize(("searching", "tellings"), [(False, 1), (True, 2)])
+def test_a_persons_card_and_the_bots_answers_are_stored_apart_and_told_as_soon_as_ready(
+    told, monkeypatch, searching, tellings
+):
+    # Bots that answer at once are told of with the card: each phone draws once, not twice. Bots
+    # that search take a while: the card is told first, their answers when they come.
+    monkeypatch.setattr(bot_pool, "answers_at_once", lambda strengths: not searching)
+    table = _three_easy_bots()
     before, heard = table.version, len(told)
     table = play(table, 0)
     stored = PrivateTable.objects.get(pk=table.pk)
     assert stored.person_writes == 1
     assert stored.version == before + 2  # the person's answer, then the bots' answers to it
-    assert told[heard:] == [table.pk, table.pk]
+    assert from_json(stored.state).to_act == 0
+    assert told[heard:] == [table.pk] * tellings
 
 
-def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch):
-    table, _ = table_open(
-        host_user=None,
-        host_name="Ann",
-        variant_id="classic",
-        seats=[SeatPlan(TableSeat.OPEN), *[SeatPlan(TableSeat.BOT, strength="easy")] * 3],
-        seed=21,
-    )
+def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch, told):
+    table = _three_easy_bots()
     real = bot_pool.table_play_on
 
     def busy(*args, **kwargs):
@@ -371,10 +377,12 @@ def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch
 
     monkeypatch.setattr(bot_pool, "table_play_on", busy)
     monkeypatch.setattr(service, "BUSY_WAIT", 0)
+    heard = len(told)
     table = play(table, 0)
     waiting = PrivateTable.objects.get(pk=table.pk)
     assert from_json(waiting.state).to_act != 0  # the answer is stored; the bots' turn waits
     assert waiting.person_writes == 1
+    assert told[heard:] == [table.pk]  # the phones see the card while the bots' turn waits
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     caught_up = table_bots_catch_up(table=table)
     assert from_json(caught_up.state).to_act == 0
