@@ -636,3 +636,19 @@ def test_an_outside_program_that_cannot_start_is_named():
     view = bid_view("classic", WEAK_CLASSIC, (None, 20))
     with pytest.raises(BotError, match="seat 1, decision bid: cannot start /no/such/bot --fast"):
         bot.decide(dataclasses.replace(view, seat=1))
+
+
+def test_a_stored_game_read_again_reuses_its_profile_and_other_rules_get_their_own():
+    # A practice move or a table's bots read the game from JSON on every request: equal rules, new
+    # objects. Building the profile (300 sampled hands) for each would cost more than the decision.
+    from scorepad.engine.bots.heuristic import profile_of
+
+    variant = get_variant("classic")
+    first = profile_of(variant, dataclasses.replace(variant.defaults))
+    again = profile_of(variant, dataclasses.replace(variant.defaults))
+    assert again is first
+    other = profile_of(
+        variant, dataclasses.replace(variant.defaults, last_trick=variant.defaults.last_trick + 10)
+    )
+    assert other is not first
+    assert other.total_points == first.total_points + 10

@@ -79,15 +79,17 @@ class Profile:
     value_weight: float  # pass priority per counter point: the top counter is worth 400
 
 
-_PROFILES: dict[tuple[int, int], Profile] = {}
-_PROFILE_LIMIT = 256  # games with their own settings objects; a long-lived process starts over
+_PROFILES: dict[tuple[int, Settings], Profile] = {}
+_PROFILE_LIMIT = 256  # house rules seen; a long-lived process starts over
 
 
 def profile_of(variant: Variant, settings: Settings) -> Profile:
-    """The profile of one game, built once; keyed by identity, the values keep the keys alive."""
-    key = (id(variant), id(settings))
+    """The profile of one variant under one game's house rules, built once per process: keyed by the
+    rules' values, since a stored game read again (a practice move, a table's bots) has rules equal
+    to the last request's but not the same object; the profile keeps its variant alive."""
+    key = (id(variant), settings)
     found = _PROFILES.get(key)
-    if found is None or found.variant is not variant or found.settings is not settings:
+    if found is None or found.variant is not variant:
         if len(_PROFILES) >= _PROFILE_LIMIT:
             _PROFILES.clear()
         found = _PROFILES[key] = _build_profile(variant, settings)
@@ -182,7 +184,7 @@ class HeuristicBot:
 
     def decide(self, view: SeatView) -> Answer:
         p = self._profile
-        if p is None or p.variant is not view.variant or p.settings is not view.settings:
+        if p is None or p.variant is not view.variant or p.settings != view.settings:
             p = self._profile = profile_of(view.variant, view.settings)  # once a game, not once a card
         match view.decision:
             case Decision.PLAY:
