@@ -186,7 +186,8 @@ class Report:
     alone_errors: int = 0
     slowdown: float = 0.0
     # Private tables (--tables): phones, a card's time to the other person's phone, writes
-    # acknowledged and lost, errors, and the server's CPU per connected phone.
+    # acknowledged and lost, errors, and the server's CPU per connected phone (playing: beyond what
+    # the scorekeepers use alone; idle: after the run, nobody else there).
     tables: int = 0
     table_think: float = 0.0
     table_phones: int = 0
@@ -636,6 +637,8 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
         tasks += [practise(index, port, stats, end, options) for index in range(options.practice_players)]
     if options.disrupt and not alone:
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
+    if options.tables:  # the server's CPU alone too: what the tables cost is the difference
+        tasks.append(_server_cpu(port, stats, end, then_idle=not alone))
     if options.tables and not alone:
         ends = (time.monotonic() + end, time.monotonic() + end + TABLES_IDLE_SECONDS)
         think = options.table_think
@@ -643,7 +646,6 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
             table_pair(n, HOST, port, stats.tables, ends, think, options.variants[n % len(options.variants)])
             for n in range(options.tables)
         ]
-        tasks.append(_server_cpu(port, stats, end))
     await asyncio.gather(*tasks)
     stats.ended = min(stats.now(), end) if options.tables and not alone else stats.now()
     stats.cpu = time.process_time() - cpu
@@ -653,13 +655,15 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
 TABLES_IDLE_SECONDS = 10.0  # after the run, the tables' phones stay connected this long, idle
 
 
-async def _server_cpu(port: int, stats: Stats, end: float) -> None:
-    """The server's CPU over the timed run, then over the tables' idle seconds."""
+async def _server_cpu(port: int, stats: Stats, end: float, *, then_idle: bool) -> None:
+    """The server's CPU over the timed run, then (``then_idle``) over the tables' idle seconds."""
     await asyncio.sleep(max(0.0, stats.warmup - stats.now()))
     started = server_cpu_seconds(port)
     await asyncio.sleep(max(0.0, end - stats.now()))
     ended = server_cpu_seconds(port)
     stats.server_cpu = ended - started
+    if not then_idle:
+        return
     await asyncio.sleep(1.0)  # the last answers go out
     idle = server_cpu_seconds(port)
     await asyncio.sleep(TABLES_IDLE_SECONDS - 2.0)
@@ -887,14 +891,17 @@ def report(
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)
         if alone_ms and alone_ms["p95"]
         else 0.0,
-        **_tables_report(options, stats, elapsed),
+        **_tables_report(options, stats, elapsed, alone),
     )
 
 
-def _tables_report(options: Options, stats: Stats, elapsed: float) -> dict[str, Any]:
+def _tables_report(options: Options, stats: Stats, elapsed: float, alone: Stats | None) -> dict[str, Any]:
     if not options.tables:
         return {}
     tables, phones = stats.tables, max(1, stats.tables.phones)
+    # The server's CPU a second with the tables, less the scorekeepers' own (their run alone).
+    alone_rate = alone.server_cpu / max(alone.ended - alone.warmup, 0.001) if alone else 0.0
+    tables_rate = stats.server_cpu / max(elapsed, 0.001) - alone_rate
     stored = dict(PrivateTable.objects.filter(pk__in=tables.acknowledged).values_list("pk", "person_writes"))
     # The table counts the people's writes in the statement that stores each: one acknowledged and
     # not counted was lost, one counted twice was applied twice.
@@ -912,7 +919,7 @@ def _tables_report(options: Options, stats: Stats, elapsed: float) -> dict[str, 
         "table_writes": sum(tables.acknowledged.values()),
         "table_lost": lost[:5],
         "table_errors": tables.errors[:5],
-        "cpu_ms_per_phone_second": round(stats.server_cpu * 1000 / phones / max(elapsed, 0.001), 2),
+        "cpu_ms_per_phone_second": round(tables_rate * 1000 / phones, 2),
         "idle_cpu_ms_per_phone_second": round(stats.idle_cpu * 1000 / phones, 3),
     }
 

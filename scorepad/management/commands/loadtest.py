@@ -267,10 +267,12 @@ def describe(r: Report) -> list[str]:
             f"a decision every {r.table_think} s on average):",
             line("card→other", r.card_to_other_ms) + "   (target p95 ≤ 300 ms)",
             line("table POST", r.table_post_ms),
-            f"  writes acknowledged: {r.table_writes}, lost or doubled: {len(r.table_lost)}, "
+            f"  writes acknowledged: {r.table_writes} ({r.table_writes / max(r.seconds, 1):.1f}/s), "
+            f"lost or doubled: {len(r.table_lost)}, "
             f"errors: {len(r.table_errors)}",
             *(f"  {problem}" for problem in [*r.table_lost, *r.table_errors]),
-            f"  server CPU per connected phone: {r.cpu_ms_per_phone_second} ms/s while playing, "
+            f"  server CPU per connected phone: {r.cpu_ms_per_phone_second} ms/s while playing "
+            "(beyond the scorekeepers' own), "
             f"{r.idle_cpu_ms_per_phone_second} ms/s idle",
         ]
     lines.append(f"the players' client used {r.client_cpu_seconds} CPU s; server log: {r.server_log}")
