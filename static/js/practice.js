@@ -89,6 +89,8 @@
     };
   }
 
+  // One class of ``prefix`` on ``element``, numbered ``number`` (a card's place in the landing, a
+  // hand's wait); shared with table.js, which is loaded after this script on a private table.
   function renumber(element, prefix, number) {
     Array.from(element.classList).forEach(function (name) {
       if (name.indexOf(prefix) === 0) {
@@ -97,6 +99,7 @@
     });
     element.classList.add(prefix + number);
   }
+  window.Pinochle = Object.assign(window.Pinochle || {}, { renumber: renumber });
 
   function landOnlyWhatIsNew(before) {
     const root = table();

@@ -19,14 +19,7 @@
     return parts.length === 3 ? { hand: parts[0] + "." + parts[1], cards: Number(parts[2]) } : null;
   }
 
-  function renumber(element, prefix, number) {
-    Array.from(element.classList).forEach(function (name) {
-      if (name.indexOf(prefix) === 0) {
-        element.classList.remove(name);
-      }
-    });
-    element.classList.add(prefix + number);
-  }
+  const renumber = window.Pinochle.renumber; // practice.js's, loaded first
 
   function versionOf(html) {
     const found = /data-version="(\d+)"/.exec(html || "");
