@@ -208,7 +208,7 @@ def cache_settings(url: str) -> dict[str, object]:
     gunicorn worker on this machine only."""
     if not url:
         return {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "pinochle_site.cache.FileCache",
             "LOCATION": VAR_DIR / "cache",
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         }

@@ -82,7 +82,7 @@ def test_pages_render_before_collectstatic_and_use_hashed_names_after(client, se
 @pytest.mark.parametrize(
     ("url", "backend"),
     [
-        ("", "django.core.cache.backends.filebased.FileBasedCache"),
+        ("", "pinochle_site.cache.FileCache"),
         ("redis://cache.internal:6379/0", "django.core.cache.backends.redis.RedisCache"),
         ("rediss://cache.internal:6380/1", "django.core.cache.backends.redis.RedisCache"),
     ],
