@@ -22,6 +22,7 @@ finished flag, must be what the engine scores from its record.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import re
@@ -33,6 +34,7 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -55,7 +57,7 @@ from scorepad.services.games import game_start
 from scorepad.services.households import household_create, player_create
 
 from .browser import Browser, BrowserError, Form, Response, read_forms
-from .tables import TableStats, server_cpu_seconds, table_pair
+from .tables import TableStats, server_cpu_seconds, tables_apart
 
 HOST = "127.0.0.1"
 # Games that never end within a run (a game that does is replaced by a new one).
@@ -640,12 +642,7 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
     if options.tables:  # the server's CPU alone too: what the tables cost is the difference
         tasks.append(_server_cpu(port, stats, end, then_idle=not alone))
     if options.tables and not alone:
-        ends = (time.monotonic() + end, time.monotonic() + end + TABLES_IDLE_SECONDS)
-        think = options.table_think
-        tasks += [
-            table_pair(n, HOST, port, stats.tables, ends, think, options.variants[n % len(options.variants)])
-            for n in range(options.tables)
-        ]
+        tasks.append(_tables(port, options, stats, end))
     await asyncio.gather(*tasks)
     stats.ended = min(stats.now(), end) if options.tables and not alone else stats.now()
     stats.cpu = time.process_time() - cpu
@@ -653,6 +650,16 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
 
 
 TABLES_IDLE_SECONDS = 10.0  # after the run, the tables' phones stay connected this long, idle
+
+
+async def _tables(port: int, options: Options, stats: Stats, end: float) -> None:
+    """The tables' phones, in a process of their own (``tables_apart``) on the same timeline."""
+    ends = (time.monotonic() + end - stats.now(), time.monotonic() + end - stats.now() + TABLES_IDLE_SECONDS)
+    variants = tuple(options.variants)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
+        stats.tables = await asyncio.get_running_loop().run_in_executor(
+            apart, tables_apart, HOST, port, options.tables, ends, options.table_think, variants
+        )
 
 
 async def _server_cpu(port: int, stats: Stats, end: float, *, then_idle: bool) -> None:

@@ -193,6 +193,23 @@ async def table_pair(
             await phone.browser.close()
 
 
+def tables_apart(
+    host: str, port: int, count: int, times: tuple[float, float], think: float, variants: tuple[str, ...]
+) -> TableStats:
+    """``count`` tables' phones (``table_pair``), run in a process of their own (spawned by the load
+    test): their screens are read and parsed there, so a burst of them never keeps the scorekeepers'
+    answers waiting on the load test's own event loop and counted as the server's time."""
+    stats = TableStats()
+
+    async def every_table() -> None:
+        variant = [variants[n % len(variants)] for n in range(count)]
+        phones = (table_pair(n, host, port, stats, times, think, variant[n]) for n in range(count))
+        await asyncio.gather(*phones)
+
+    asyncio.run(every_table())
+    return stats
+
+
 def _address(n: int) -> str:
     return f"198.51.100.{n % 254 + 1}" if n < 254 else f"203.0.113.{n % 254 + 1}"
 
