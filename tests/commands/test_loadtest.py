@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -283,3 +284,33 @@ def test_a_short_run_with_private_tables_loses_no_action(tmp_path):
     assert report["table_lost"] == report["table_errors"] == []
     assert report["card_to_other_ms"]["n"] > 0  # a card played on one phone was timed to the other
     assert report["alone_ms"]["n"] > 0  # the scorekeepers alone first, then with the tables
+
+
+# A server's master and two workers, forked (each keeps the master's command line); each worker
+# spends 0.3 s of CPU, then all wait to be measured.
+FAKE_SERVER = """
+import os, sys, time
+for _ in range(2):
+    if os.fork() == 0:
+        began = time.process_time()
+        while time.process_time() - began < 0.3:
+            pass
+        print("spent", flush=True)
+        time.sleep(30)
+        sys.exit()
+time.sleep(30)
+"""
+
+
+def test_the_servers_cpu_is_every_workers_not_one_of_theirs():
+    from pinochle_site.tools.loadtest.tables import server_cpu_seconds
+
+    port = 64999
+    command = [sys.executable, "-c", FAKE_SERVER, "gunicorn", "--bind", f"127.0.0.1:{port}"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert [server.stdout.readline().strip() for _ in range(2)] == ["spent", "spent"]
+        assert server_cpu_seconds(port) >= 0.55
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)  # the master and its workers
+        server.wait()

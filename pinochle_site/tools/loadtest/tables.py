@@ -272,7 +272,7 @@ def server_cpu_seconds(port: int) -> float:
     tick = os.sysconf("SC_CLK_TCK")
     parents: dict[int, int] = {}
     used: dict[int, float] = {}
-    master = None
+    servers: set[int] = set()  # the master and its workers: a fork keeps the command line
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -287,10 +287,11 @@ def server_cpu_seconds(port: int) -> float:
         parents[pid] = int(fields[1])
         used[pid] = (int(fields[11]) + int(fields[12])) / tick
         if b"gunicorn" in command and f":{port}".encode() in command:
-            master = pid
-    if master is None:
+            servers.add(pid)
+    masters = {pid for pid in servers if parents[pid] not in servers}
+    if not masters:
         return 0.0
-    family, grew = {master}, True
+    family, grew = masters, True
     while grew:
         more = {pid for pid, parent in parents.items() if parent in family} - family
         family |= more
