@@ -181,11 +181,15 @@ class HeuristicBot:
         self.memory = Memory()
         self._valued: tuple[tuple[Card, ...], Profile, tuple[tuple[int, float], ...]] | None = None
         self._profile: Profile | None = None
+        self._rules: Settings | None = None  # the settings object the profile was looked up for
 
     def decide(self, view: SeatView) -> Answer:
         p = self._profile
-        if p is None or p.variant is not view.variant or p.settings != view.settings:
-            p = self._profile = profile_of(view.variant, view.settings)  # once a game, not once a card
+        # Looked up once a game, not once a card: within a game every view holds one settings object
+        # (comparing equal rules field by field at each decision of a search would cost more).
+        if p is None or p.variant is not view.variant or self._rules is not view.settings:
+            p = self._profile = profile_of(view.variant, view.settings)
+            self._rules = view.settings
         match view.decision:
             case Decision.PLAY:
                 return choose_card(view, p, self.memory)
