@@ -408,7 +408,7 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
     _, seat = seated
     if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the screen once, then
         # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
-        html, _, _ = await sync_to_async(_screen_html)(request, table_id, seat, -1)
+        html, _ = await sync_to_async(_screen_html)(request, table_id, seat)
         return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
     response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -425,11 +425,11 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         await in_request_thread(table_bus.mark_present, table_id, seat, connection)
         await in_request_thread(table_back, table=PrivateTable(pk=table_id), seat=seat)
         yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
-        version, changed, looked = -1, True, time.monotonic()
+        changed, looked = True, time.monotonic()
         present = looked  # when this phone's presence was last marked
         while True:
             if changed:
-                html, version, ended = await in_request_thread(_screen_html, request, table_id, seat, version)
+                html, ended = await in_request_thread(_screen_html, request, table_id, seat)
                 if html:
                     yield sse_event("screen", html)
                 if ended:
@@ -449,26 +449,26 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         table_bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
 
 
-def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int, shown: int) -> tuple[str, int, bool]:
-    """This seat's screen when the table changed since ``version`` (seats and messages count as a
-    change: they are drawn again each time the table says so), its version, and whether it ended."""
+def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[str, bool]:
+    """This seat's screen when the table changed since this stream last drew it (seats and messages
+    count as a change), or nothing; and whether the table ended (or this seat left it)."""
     read = table_read(table_id)
     if read is None:
-        return "", shown, True
+        return "", True
     row = read.seats[seat]
     if row.kind != "person":  # removed, or quit on another phone: this stream has nothing more
-        return sse_text(NOT_SEATED), read.version, True
+        return sse_text(NOT_SEATED), True
     # A stream's request lives as long as the stream: it keeps the table it drew last (a card and
     # the bots' answer to it are told apart, but often drawn together: the second telling then
     # finds nothing new and draws nothing) and where its last screen stood, so the next screen
     # lands the cards played after that (its first lands none).
     if read == getattr(request, STREAM_READ, None):
-        return "", read.version, read.ended
+        return "", read.ended
     setattr(request, STREAM_READ, read)
     context = screen_context(request, read, seat, since=getattr(request, STREAM_MARK, None))
     setattr(request, STREAM_MARK, context["screen"].mark)
     html = render_to_string(f"{TEMPLATE}#screen", context, request=request)
-    return html, read.version, read.ended
+    return html, read.ended
 
 
 STREAM_MARK, STREAM_READ = "table_stream_mark", "table_stream_read"

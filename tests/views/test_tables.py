@@ -97,7 +97,7 @@ def assert_only_own_cards(table: PrivateTable, seat: int, html: str) -> None:
 def screen_sent_to(seat: int, table: PrivateTable, phone: Client) -> str:
     """What seat's event stream sends when the table changes (the same function the stream uses)."""
     request = phone.get(reverse("table_play", args=[table.pk])).wsgi_request
-    html, _, _ = views_tables._screen_html(request, table.pk, seat, -1)
+    html, _ = views_tables._screen_html(request, table.pk, seat)
     return html
 
 
@@ -380,7 +380,7 @@ def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing
         assert seat in (0, 1)
         playing = seat == 1 and state.decision == "play"
         if playing:
-            views_tables._screen_html(stream, table.pk, 0, table.version)  # what Ann's phone shows
+            views_tables._screen_html(stream, table.pk, 0)  # what Ann's phone shows
             before = [*(c for t in state.tricks for c in t.cards), *state.trick]
         form = {**form_for(table, seat), "version": str(table.version)}
         assert phones[seat].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
@@ -389,7 +389,7 @@ def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing
             continue
         after = from_json(table.state)
         since = [*(c for t in after.tricks for c in t.cards), *after.trick][len(before) :]
-        html, _, _ = views_tables._screen_html(stream, table.pk, 0, table.version)
+        html, _ = views_tables._screen_html(stream, table.pk, 0)
         cards = played_on(html)
         landing = [(classes, face) for classes, face in cards if "seen" not in classes]
         assert [face for _, face in landing] == [written(c) for c in since]  # Friend 1's card, the bots'
@@ -398,7 +398,7 @@ def test_the_other_phone_lands_the_cards_played_since_its_last_screen_in_playing
         assert ('class="trick gathered' in html) == won
         gathered += won
         checked += len(since) == 3
-        again, _, _ = views_tables._screen_html(stream, table.pk, 0, table.version)
+        again, _ = views_tables._screen_html(stream, table.pk, 0)
         assert again == ""  # told again of what it drew already (the bots' answer): nothing is sent
         page = phones[0].get(reverse("table_play", args=[table.pk])).content.decode()
         assert all("seen" in classes for classes, _ in played_on(page))  # a reload: settled
