@@ -654,7 +654,8 @@ TABLES_IDLE_SECONDS = 10.0  # after the run, the tables' phones stay connected t
 
 async def _tables(port: int, options: Options, stats: Stats, end: float) -> None:
     """The tables' phones, in a process of their own (``tables_apart``) on the same timeline."""
-    ends = (time.monotonic() + end - stats.now(), time.monotonic() + end - stats.now() + TABLES_IDLE_SECONDS)
+    finish = time.monotonic() + end - stats.now()  # the run's end on the clock every process shares
+    ends = (finish, finish + TABLES_IDLE_SECONDS)
     variants = tuple(options.variants)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
         stats.tables = await asyncio.get_running_loop().run_in_executor(
