@@ -9,7 +9,8 @@ hand counts as acknowledged when the server answers its POST with the redirect a
 
 With ``practice_players`` anonymous visitors also play practice games against the bots (tapping
 the bids, trumps and cards the page offers), the run is made twice on the same server: the
-players alone, then with the visitors, and the hand POST's times of both are reported. With a
+players alone, then with the visitors (each run on new games, so both time games of one length),
+and the hand POST's times of both are reported. With a
 ``practice_mix`` the visitors also ask for hints and open hand reviews in the given proportions,
 and answer the bidder's throw-in offer (the expert's weighing) where it appears.
 
@@ -255,6 +256,15 @@ def new_game(player: Player) -> int:
         first_dealer=0,
     )
     return game.pk
+
+
+def start_new_games(players: list[Player]) -> None:
+    """Each player on a new game, so that the next run times hands of games as long as the last
+    run's were: a hand's POST reads the whole game (its totals), so it grows with the game's hands,
+    and a second run on the same games would be slower with nothing else on the server."""
+    for player in players:
+        player.games.append(new_game(player))
+    connections.close_all()  # SQLite: hold no lock while the server writes
 
 
 def _new_game_in_thread(player: Player) -> int:
@@ -942,6 +952,7 @@ def run(options: Options) -> Report:
         with production_server(options.workers) as (port, log):
             if options.practice_players or options.tables:
                 runs.append(asyncio.run(drive(players, port, options, alone=True)))
+                start_new_games(players)
             runs.append(asyncio.run(drive(players, port, options)))
             shown = asyncio.run(final_totals(players, port))
         *alone, stats = runs
