@@ -8,6 +8,7 @@ reads these values instead of asking which variant it is playing.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -214,6 +215,13 @@ class MeldTable:
         return self.arounds[(ACE, KING, QUEEN, JACK).index(rank)]
 
 
+@functools.cache
+def _meld_unit(table: MeldTable) -> int:
+    """Worked out once per table: every hand's check asks for it, and scoring a game checks every hand."""
+    values = [number for f in dataclasses.fields(MeldTable) for number in _flat_ints(getattr(table, f.name))]
+    return math.gcd(*values) or 1
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One variant of RULES.md: its deck, seats, sides, meld table and default house rules."""
@@ -233,11 +241,7 @@ class Variant:
     @property
     def meld_unit(self) -> int:
         """Every meld total is a multiple of this: the common divisor of the table (10 in `six-handed`)."""
-        values: list[int] = []
-        for name in (f.name for f in dataclasses.fields(MeldTable)):
-            value = getattr(self.meld_table, name)
-            values.extend(_flat_ints(value))
-        return math.gcd(*values) or 1
+        return _meld_unit(self.meld_table)
 
     def trick_unit(self, settings: Settings) -> int:
         """Every side's trick points are a multiple of this (5 under `six-handed`'s count)."""
