@@ -231,7 +231,7 @@ def describe(r: Report) -> list[str]:
     lines = [f"{r.users} players for {r.seconds} s on {r.database}, gunicorn {r.workers}"]
     if r.alone_ms is not None:
         lines += [
-            "the players alone, just before:",
+            "the players alone, just before (on games of their own):",
             line(_load_test().HAND_POST, r.alone_ms),
             f"  errors: {r.alone_errors}",
             f"the players{visitors}:",
@@ -242,8 +242,8 @@ def describe(r: Report) -> list[str]:
         f"hand POST p95 / bare view p95 = {r.ratio}",
     ]
     if r.alone_ms is not None:
-        target = "≤ 2" if r.tables else "≤ 3"
-        lines.append(f"hand POST p95 with the visitors / alone = {r.slowdown} (target {target})")
+        beside, target = ("the tables", "≤ 2") if r.tables else ("the visitors", "≤ 3")
+        lines.append(f"hand POST p95 with {beside} / alone = {r.slowdown} (target {target})")
         lines.append(
             f"practice requests turned away, by status (429 limit, 503 busy): {r.practice_turned_away}"
         )
