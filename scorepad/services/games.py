@@ -273,18 +273,39 @@ def _current(game: Game, hand_id: int, version: int, *, seen: str) -> Hand:
 def hand_edit(
     *, game: Game, hand_id: int, version: int, data: Mapping[str, Any], dealer: int | None = None
 ) -> Scoresheet:
-    """Correct hand ``hand_id`` as it was at ``version``; every later hand is scored again."""
+    """Correct hand ``hand_id`` as it was at ``version``; every later hand is scored again.
+
+    The same correction sent again (its answer was lost) finds the hand already as it asks, past
+    ``version``: it is answered as made and changes nothing, not refused as another phone's."""
     game = _locked(game)
+    stored = game.hands.filter(pk=hand_id).first()
+    if stored is not None and stored.version > version and _holds(game, stored, data, dealer):
+        return scoresheet(game)
     hand = _current(game, hand_id, version, seen="opened it: here it is now")
-    entry = checked_entry(game, hand.number, data)
-    fields = {**Hand.fields_from_entry(entry.to_json()), "thrown_in": False}
-    if dealer is not None:
-        fields["dealer"] = _dealer(game, dealer)
+    fields = _correction(game, hand, data, dealer)
     # Compare-and-set: the row changes only if it is still the version the phone saw.
     updated = Hand.objects.filter(pk=hand.pk, version=version).update(version=version + 1, **fields)
     if not updated:
         raise StaleCorrection(f"Hand {hand.number + 1} was changed on another phone since you opened it.")
     return _rescore(game)
+
+
+def _correction(game: Game, hand: Hand, data: Mapping[str, Any], dealer: int | None) -> dict[str, Any]:
+    """The stored fields of ``hand`` corrected to ``data`` (and ``dealer``), or ``HandRefused``."""
+    entry = checked_entry(game, hand.number, data)
+    fields = {**Hand.fields_from_entry(entry.to_json()), "thrown_in": False}
+    if dealer is not None:
+        fields["dealer"] = _dealer(game, dealer)
+    return fields
+
+
+def _holds(game: Game, hand: Hand, data: Mapping[str, Any], dealer: int | None) -> bool:
+    """Whether ``hand`` already reads exactly as the correction ``data`` would make it."""
+    try:
+        fields = _correction(game, hand, data, dealer)
+    except HandRefused:
+        return False
+    return all(getattr(hand, name) == value for name, value in fields.items())
 
 
 @transaction.atomic

@@ -351,6 +351,21 @@ def test_an_edit_made_from_an_older_version_is_refused_in_words(double_deck):
     assert double_deck.hands.get(number=0).bid == 55
 
 
+def test_a_correction_sent_again_after_its_answer_was_lost_is_answered_as_made(double_deck):
+    hand_record(game=double_deck, number=0, data=SET_HAND)
+    hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
+    seen = named(double_deck, 0)
+    made = {**SET_HAND, "tricks": [20, 30]}
+    first = hand_edit(game=double_deck, **seen, data=made, dealer=2)
+    revision = Game.objects.get(pk=double_deck.pk).revision
+    again = hand_edit(game=double_deck, **seen, data=made, dealer=2)  # the same phone, the same correction
+    assert again.rows == first.rows
+    assert double_deck.hands.get(number=0).version == 2  # applied once
+    assert Game.objects.get(pk=double_deck.pk).revision == revision
+    with pytest.raises(StaleCorrection):  # the same version with another dealer is not this correction
+        hand_edit(game=double_deck, **seen, data=made, dealer=1)
+
+
 def test_an_edit_names_its_hand_by_id_so_an_earlier_delete_cannot_redirect_it(double_deck):
     for number in range(3):
         hand_record(game=double_deck, number=number, data={**SET_HAND, "bid": 55 + 5 * number})
