@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ from pinochle_site.tools.loadtest.run import (
     practise,
     stored_hands,
 )
+from scorepad import bot_pool
 from scorepad.engine.game import from_json
 from scorepad.engine.variants import VARIANTS
 from scorepad.management.commands.loadtest import practice_mix
@@ -262,6 +264,13 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
     visitor.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await visitor
+    # The request the visitor gave up on goes on in the server's thread and may reach its bot only
+    # now: wait until no bot has thought for a second, so none is left thinking into the next test.
+    quiet_since, give_up = time.monotonic(), time.monotonic() + 30
+    while time.monotonic() - quiet_since < 1.0 and time.monotonic() < give_up:
+        if bot_pool.thinking_now():
+            quiet_since = time.monotonic()
+        await asyncio.sleep(0.05)
 
 
 def test_a_short_run_with_private_tables_loses_no_action(tmp_path):
