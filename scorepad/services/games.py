@@ -128,6 +128,11 @@ class StaleCorrection(ServiceError):
     """A correction made from a page the table has since moved past: nothing is changed."""
 
 
+class CorrectionAlreadyMade(StaleCorrection):
+    """A correction sent again (its answer was lost): the hand already reads as it asks, so nothing
+    is changed, and a caller that keeps a trail of corrections adds nothing to it."""
+
+
 HAND_GONE = (
     "That hand is no longer in the game: it was undone or deleted on another phone. Nothing was changed."
 )
@@ -276,11 +281,12 @@ def hand_edit(
     """Correct hand ``hand_id`` as it was at ``version``; every later hand is scored again.
 
     The same correction sent again (its answer was lost) finds the hand already as it asks, past
-    ``version``: it is answered as made and changes nothing, not refused as another phone's."""
+    ``version``: ``CorrectionAlreadyMade`` says so, instead of blaming another phone."""
     game = _locked(game)
     stored = game.hands.filter(pk=hand_id).first()
     if stored is not None and stored.version > version and _holds(game, stored, data, dealer):
-        return scoresheet(game)
+        words = f"Hand {stored.number + 1} already reads as this correction: nothing was changed."
+        raise CorrectionAlreadyMade(words)
     hand = _current(game, hand_id, version, seen="opened it: here it is now")
     fields = _correction(game, hand, data, dealer)
     # Compare-and-set: the row changes only if it is still the version the phone saw.

@@ -35,6 +35,7 @@ from ..selectors.households import active_roster
 from ..services import ServiceError
 from ..services.games import (
     HAND_GONE,
+    CorrectionAlreadyMade,
     GameOver,
     HandAlreadyRecorded,
     HandConflict,
@@ -580,6 +581,9 @@ def hand_edit_view(request: HtmxHttpRequest, game_id: int, hand_id: int) -> Http
                 data=form.hand_data(),
                 dealer=form.cleaned_data["dealer"],
             )
+        except CorrectionAlreadyMade as error:  # sent again: the first answer was lost on the way
+            messages.info(request, str(error))
+            return _to_game(request, game)
         except StaleCorrection as error:
             hand, sheet = _hand_of(game, hand.pk), scoresheet(game)  # deleted on another phone meanwhile?
             # The hand as it is now, with its new version, under the refusal.

@@ -12,6 +12,7 @@ from scorepad.selectors.games import scoresheet
 from scorepad.services import ServiceError
 from scorepad.services import games as games_service
 from scorepad.services.games import (
+    CorrectionAlreadyMade,
     GameOver,
     HandAlreadyRecorded,
     HandConflict,
@@ -356,13 +357,13 @@ def test_a_correction_sent_again_after_its_answer_was_lost_is_answered_as_made(d
     hand_record(game=double_deck, number=1, data=NO_MARRIAGE)
     seen = named(double_deck, 0)
     made = {**SET_HAND, "tricks": [20, 30]}
-    first = hand_edit(game=double_deck, **seen, data=made, dealer=2)
+    hand_edit(game=double_deck, **seen, data=made, dealer=2)
     revision = Game.objects.get(pk=double_deck.pk).revision
-    again = hand_edit(game=double_deck, **seen, data=made, dealer=2)  # the same phone, the same correction
-    assert again.rows == first.rows
+    with pytest.raises(CorrectionAlreadyMade, match="Hand 1 already reads as this correction: nothing was"):
+        hand_edit(game=double_deck, **seen, data=made, dealer=2)  # the same phone, the same correction
     assert double_deck.hands.get(number=0).version == 2  # applied once
     assert Game.objects.get(pk=double_deck.pk).revision == revision
-    with pytest.raises(StaleCorrection):  # the same version with another dealer is not this correction
+    with pytest.raises(StaleCorrection, match="changed on another phone"):  # another dealer: not this one
         hand_edit(game=double_deck, **seen, data=made, dealer=1)
 
 

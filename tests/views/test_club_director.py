@@ -103,7 +103,10 @@ def test_a_correction_needs_a_reason_then_rescores_and_lists_who_what_when(clien
     assert "by ann" in page
     assert TableHand.objects.get(pk=th.pk).state == TableHand.State.CONFIRMED
 
-    stale = client.post(url, {**posted, "reason": "again"})
+    again = client.post(url, {**posted, "reason": "again"})  # sent again: its answer was lost
+    assert "Hand 1 already reads as this correction: nothing was changed." in again.content.decode()
+    assert Correction.objects.count() == 1  # the trail lists it once
+    stale = client.post(url, {**posted, "bid": "25", "reason": "once more"})  # another, from that page
     assert "was changed on another phone" in stale.content.decode()
     assert Correction.objects.count() == 1
 

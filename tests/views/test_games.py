@@ -719,6 +719,15 @@ def test_a_stale_edit_is_refused_and_shows_the_hand_as_it_is_now(client, game):
     assert Hand.objects.get().bid == 55
 
 
+def test_a_correction_sent_again_goes_back_to_the_game_saying_nothing_was_changed(client, game):
+    hand_record(game=game, number=0, data=SET_HAND)
+    url = hand_url("hand_edit", game, 0)
+    client.post(url, form_data(tricks_0=20, version=1))
+    again = client.post(url, form_data(tricks_0=20, version=1), follow=True)  # its answer was lost
+    assert "Hand 1 already reads as this correction: nothing was changed." in again.content.decode()
+    assert Hand.objects.get().version == 2
+
+
 def test_editing_a_hand_deleted_on_another_phone_changes_nothing(client, game):
     hand_record(game=game, number=0, data=SET_HAND)
     url = hand_url("hand_edit", game, 0)
