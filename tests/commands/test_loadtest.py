@@ -77,6 +77,9 @@ def test_the_simulated_player_records_valid_hands_from_the_page_in_every_variant
     posted = []
     for _ in range(5):
         form = hand_form(client.get(game_url).content.decode())
+        if form is None:  # won (a real game, to its target): the page offers no next hand
+            assert Game.objects.get(pk=someone.games[0]).finished
+            break
         data, entry = fill_hand(form, rng, someone.trick_total)
         assert ("save", "1") in data
         assert any(name == "csrfmiddlewaretoken" for name, _ in data)
@@ -85,7 +88,8 @@ def test_the_simulated_player_records_valid_hands_from_the_page_in_every_variant
         posted.append(entry)
     game = Game.objects.get(pk=someone.games[0])
     found = compare({game.pk: posted}, stored_hands([game.pk]))  # every field: dealer and tricks too
-    assert (found.stored, found.lost, found.unacknowledged, found.duplicates) == (5, [], [], [])
+    assert len(posted) >= 3
+    assert (found.stored, found.lost, found.unacknowledged, found.duplicates) == (len(posted), [], [], [])
     assert page_totals(client.get(game_url).content.decode()) == list(game_score(game).totals)
 
 
@@ -187,8 +191,8 @@ def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
     report = json.loads(run.stdout)
     assert report["acknowledged"] > 0
     assert report["lost"] == report["errors"] == report["unacknowledged"] == report["unreadable"] == 0
-    # Each run on games of its own, so the second times no longer games than the first did:
-    assert report["totals_checked"] == report["games"] == 4
+    # Each run starts on games of its own (and a game won is followed by another), all checked:
+    assert report["totals_checked"] == report["games"] >= 4
     assert sum(report["guesses"].values()) > 0  # wrong passwords were posted alongside
     assert report["alone_ms"]["n"] > 0  # the players alone first, then with a practice visitor
     assert report["percentiles_ms"]["practice POST"]["n"] > 0
