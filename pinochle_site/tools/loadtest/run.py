@@ -1,11 +1,12 @@
 """Drive the production server with simulated players, then check nothing was lost.
 
 Each player has an account (a session made here, no password), a household and a game, played
-to its variant's target (a game won is followed by a new one). In a loop it opens the game page (the scoreboard), reads the hand form from the HTML as a browser
-would (its action, hidden inputs such as the hand number and CSRF token, the choices offered),
-taps a bidder and a trump, keeps the offered bid, types meld and trick points, and records the
-hand; then it asks for the bare ``/health/`` view, whose time is the yardstick for the rest. A
-hand counts as acknowledged when the server answers its POST with the redirect a browser follows.
+to its variant's target (a game won is followed by a new one). In a loop it opens the game page
+(the scoreboard), reads the hand form from the HTML as a browser would (its action, hidden inputs
+such as the hand number and CSRF token, the choices offered), taps a bidder and a trump, keeps the
+offered bid, types meld and trick points, and records the hand; then it asks for the bare
+``/health/`` view, whose time is the yardstick for the rest. A hand counts as acknowledged when
+the server answers its POST with the redirect a browser follows.
 
 With ``practice_players`` anonymous visitors also play practice games against the bots (tapping
 the bids, trumps and cards the page offers), the run is made twice on the same server: the
