@@ -17,7 +17,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-import segno
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -33,6 +32,7 @@ from ..forms.clubs import AnswerForm, CheckInForm, EventForm, LeaveForm, PinForm
 from ..forms.games import HandForm, new_entry_key
 from ..models import ClubEvent, ClubTable
 from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
+from ..pages.qr import qr_svg
 from ..selectors.access import get_household_for_user
 from ..selectors.clubs import (
     TableView,
@@ -233,8 +233,7 @@ def club_table_qr(request: HtmxHttpRequest, event_id: int, table_id: int) -> Htt
     event = director_event(request.user, event_id)
     table = event_table(event, table_id)
     link = request.build_absolute_uri(reverse("club_table", args=[table.token]))
-    svg = segno.make(link, error="m").svg_inline(scale=6, border=2)
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
 

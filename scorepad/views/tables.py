@@ -16,7 +16,6 @@ from contextlib import suppress
 from functools import wraps
 from typing import Any
 
-import segno
 from asgiref.sync import sync_to_async
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
@@ -37,6 +36,7 @@ from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
 from ..models import PrivateTable, TableSeat
+from ..pages.qr import qr_svg
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
@@ -225,9 +225,7 @@ def table_qr(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
     if table is None:
         return _refusal_page(request, NO_SUCH_LINK, 404)
     link = request.build_absolute_uri(reverse("table_join", args=[token]))
-    return HttpResponse(
-        segno.make(link, error="m").svg_inline(scale=6, border=2), content_type="image/svg+xml"
-    )
+    return HttpResponse(qr_svg(link), content_type="image/svg+xml")
 
 
 # -- play -----------------------------------------------------------------------------------------
