@@ -1,7 +1,7 @@
-"""Limits on what costs the server: log-in and sign-up attempts, and the CPU that the bots, hints
-and the bid advisor spend. One way to count (``count_attempt``) and one to refuse
-(``wait_seconds``), both in Django's cache: files shared by one machine's workers, or with
-``CACHE_URL`` one Redis shared by every server.
+"""Limits on what costs the server: log-in and sign-up attempts, guesses at a private table's
+code, and the CPU that the bots, hints and the bid advisor spend. One way to count
+(``count_attempt``) and one to refuse (``wait_seconds``), both in Django's cache: files shared by
+one machine's workers, or with ``CACHE_URL`` one Redis shared by every server.
 
 Checking a password costs the server a deliberately slow hash, so a log-in is counted before
 its password is checked (the right one takes the count back), and refused without any hashing
@@ -12,6 +12,9 @@ its member out, nor one account's guesser lock a shared address for everyone; gu
 everywhere together lock it only at a much higher count. A browser that has logged in to the
 account before (``remember_device``) meets none of these locks, only its own count of wrong
 passwords. An address is an IPv4 address, or an IPv6 /64 (``client_address``).
+
+A private table's short code is guessed like a password: wrong codes are counted per address, and
+over the log-ins' limit per address (in the same window) a code is refused before it is looked up.
 
 What costs CPU (``CPU_BUDGETS``) is counted per browser session, per account when logged in, and
 per address; restores, imports and exports (``EXCHANGE_LIMITS``) per account and per address. A
@@ -366,6 +369,31 @@ def signup_refusal(request: HttpRequest) -> str | None:
         return f"Too many sign-ups from your network: try again in {in_words(wait)}."
     count_attempt(limit, address)
     return None
+
+
+# -- table codes ------------------------------------------------------------------------------------
+
+
+def table_code_limit() -> Limit:
+    """Wrong private-table codes sent per address: as many as failed log-ins, in the same window."""
+    return Limit("table-code-address", *settings.LOGIN_FAILURES_PER_ADDRESS)
+
+
+def table_code_refusal(request: HttpRequest) -> OverBudget | None:
+    """Why a table code from this address is not looked up now, in words, or None. Checked before
+    the lookup, so a guesser over the limit learns nothing, not even from a right code."""
+    if wait := wait_seconds(table_code_limit(), client_address(request)):
+        return OverBudget(
+            f"Too many wrong table codes from your network: try again in {in_words(wait)}, "
+            "or ask for the table's link.",
+            wait,
+        )
+    return None
+
+
+def table_code_wrong(request: HttpRequest) -> None:
+    """Count one code that named no open table (a right one is never counted)."""
+    count_attempt(table_code_limit(), client_address(request))
 
 
 # -- restores, imports and exports -----------------------------------------------------------------
