@@ -371,6 +371,27 @@ def signup_refusal(request: HttpRequest) -> str | None:
     return None
 
 
+# -- puzzle players ---------------------------------------------------------------------------------
+
+
+def puzzle_guest_limit() -> Limit:
+    """New visitors given a puzzle rating per address (each is a session row): as sign-ups are."""
+    return Limit("puzzle-guest-address", *settings.SIGNUPS_PER_ADDRESS)
+
+
+def puzzle_guest_refusal(request: HttpRequest) -> str | None:
+    """Why this visitor's answer is not counted for a new puzzle player, in words, or None: one
+    made is counted against its address's limit, as a sign-up is."""
+    limit, address = puzzle_guest_limit(), client_address(request)
+    if wait := wait_seconds(limit, address):
+        return (
+            "Too many new visitors answered puzzles from your network, so this answer was not "
+            f"counted: log in, or try again in {in_words(wait)}."
+        )
+    count_attempt(limit, address)
+    return None
+
+
 # -- table codes ------------------------------------------------------------------------------------
 
 
