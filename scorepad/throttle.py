@@ -417,6 +417,100 @@ def table_code_wrong(request: HttpRequest) -> None:
     count_attempt(table_code_limit(), client_address(request))
 
 
+# -- club table PINs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PinGuess:
+    """Who types a club table's PIN: the table's counts (``table``: its link and how often the
+    director unlocked it, so that an unlock starts them afresh), the phone (its own id, "" for a
+    request that brings none) and whether that phone already opened the table (its signed cookie)."""
+
+    table: str
+    phone: str
+    holds_table: bool
+
+
+@dataclass(frozen=True)
+class PinLimits:
+    phone: Limit  # wrong PINs from one phone at one table: the lock a phone meets first
+    address: Limit  # from one network at one table: a phone that drops its cookies
+    network: Limit  # from one network at every table: one place trying the whole room
+    table: Limit  # from everywhere at one table: only for phones that have not opened it
+
+
+def pin_limits() -> PinLimits:
+    return PinLimits(
+        Limit("club-pin-phone", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
+        Limit("club-pin-table-address", *settings.LOGIN_FAILURES_PER_ADDRESS),
+        Limit("club-pin-address", *settings.LOGIN_FAILURES_PER_ACCOUNT),
+        Limit("club-pin-table", *settings.LOGIN_FAILURES_PER_ACCOUNT),
+    )
+
+
+PIN_TABLE_WORDS = (
+    "Too many wrong PINs for this table from many places: it is locked for phones that have not opened it yet"
+)
+
+
+def _pin_counts(request: HttpRequest, guess: PinGuess) -> list[tuple[Limit, str, str]]:
+    """Each limit one wrong PIN counts against: (limit, who, the refusal's words).
+
+    Never the table for everyone: a club room is one network, so one phone's wrong PINs lock that
+    phone, and only a network's many lock the network (at that table, or at every table). Guesses
+    from everywhere lock the table only for phones that have not opened it, never for one that has
+    (its signed cookie), and the director can unlock it (``PinGuess.table`` changes)."""
+    limits, place = pin_limits(), client_address(request)
+    counts = []
+    if guess.phone:
+        counts.append((limits.phone, f"{guess.table}\n{guess.phone}", "Too many wrong PINs from this phone"))
+    counts += [
+        (limits.address, f"{guess.table}\n{place}", "Too many wrong PINs for this table from your network"),
+        (limits.network, place, "Too many wrong PINs from your network"),
+    ]
+    if not guess.holds_table:
+        counts.append((limits.table, guess.table, PIN_TABLE_WORDS))
+    return counts
+
+
+def pin_refusal(request: HttpRequest, guess: PinGuess) -> OverBudget | None:
+    """Why this PIN is not checked now, in words (the right one too: a guesser learns nothing), or
+    None. Nothing is counted while refused, so a drip of guesses cannot stretch a lock out."""
+    for limit, who, words in _pin_counts(request, guess):
+        if wait := wait_seconds(limit, who):
+            return OverBudget(f"{words}: try again in {in_words(wait)}, or ask the director.", wait)
+    return None
+
+
+def pin_wrong(request: HttpRequest, guess: PinGuess) -> None:
+    for limit, who, _ in _pin_counts(request, guess):
+        count_attempt(limit, who)
+
+
+def pin_right(request: HttpRequest, guess: PinGuess) -> None:
+    """The phone typed the right PIN: its own wrong ones (a slip of the finger) are taken off its
+    network's counts and the table's too, so a room's typing never adds up to a lock."""
+    counts = _pin_counts(request, guess)
+    if not guess.phone:
+        return
+    phone, who, _ = counts[0]
+    slips = _counting(lambda store: _counted(store, phone, who))
+    for limit, other, _ in counts[1:]:
+        for _ in range(slips):
+            take_back(limit, other)
+    forget(phone, who)
+
+
+def pin_table_wait(table: str) -> int:
+    """How long the table stays locked for phones that have not opened it (0: it is not)."""
+    return wait_seconds(pin_limits().table, table)
+
+
+def _counted(store: BaseCache, limit: Limit, who: str) -> int:
+    ends = _window(store, limit, who, time.time())
+    return 0 if ends is None else int(store.get(_count_key(limit, who, ends), 0))
+
+
 # -- restores, imports and exports -----------------------------------------------------------------
 
 EXCHANGE_WORDS = {"restore": "restores and imports", "export": "exports"}
