@@ -223,12 +223,18 @@ def club_round_close(request: HtmxHttpRequest, event: ClubEvent, data: dict[str,
 
 @login_required
 def club_tables(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    """Every table of the round being played: its link, PIN and QR code, to print or show."""
+    """Every table of the round being played: its link, PIN and QR code, to print or show; whether
+    wrong PINs locked it for new phones, and the director's way to unlock it or give a new PIN."""
     event = director_event(request.user, event_id)
     playing = current_round(event)
     tables = round_tables(playing) if playing else []
     links = [
-        (table, request.build_absolute_uri(reverse("club_table", args=[table.token]))) for table in tables
+        (
+            table,
+            request.build_absolute_uri(reverse("club_table", args=[table.token])),
+            throttle.in_words(wait) if (wait := throttle.pin_table_wait(pin_counts_key(table))) else "",
+        )
+        for table in tables
     ]
     return render(request, "scorepad/club/tables.html", {"event": event, "round": playing, "links": links})
 
