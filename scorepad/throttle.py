@@ -15,6 +15,11 @@ passwords. An address is an IPv4 address, or an IPv6 /64 (``client_address``).
 
 A private table's short code is guessed like a password: wrong codes are counted per address, and
 over the log-ins' limit per address (in the same window) a code is refused before it is looked up.
+A club table's PIN is short, and a club room is one network: wrong PINs are counted per phone (a
+cookie of its own), per network at the table and per network at every table, never against the
+table for everyone; guesses from everywhere lock a table only for phones that have not opened it,
+and the director's unlock starts its counts afresh (``PinGuess``). A visitor given a puzzle rating
+is counted per address as a sign-up is (``puzzle_guest_refusal``).
 
 What costs CPU (``CPU_BUDGETS``) is counted per browser session, per account when logged in, and
 per address; restores, imports and exports (``EXCHANGE_LIMITS``) per account and per address. A
