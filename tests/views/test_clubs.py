@@ -137,7 +137,7 @@ def test_wrong_pins_without_cookies_are_limited_per_network_of_an_ipv6_64(event,
     refused = _pin(Client(), table, table.pin, REMOTE_ADDR="2001:db8::ff")
     assert refused.status_code == 429
     assert "Too many wrong PINs for this table from your network" in refused.content.decode()
-    assert refused["Retry-After"] == "900"
+    assert int(refused["Retry-After"]) > 0
     assert _pin(Client(), table, table.pin, REMOTE_ADDR="2001:db8:0:1::1").status_code == 302
 
 
