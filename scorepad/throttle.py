@@ -1,7 +1,7 @@
-"""Limits on what costs the server: log-in and sign-up attempts, and the CPU that the bots, hints
-and the bid advisor spend. One way to count (``count_attempt``) and one to refuse
-(``wait_seconds``), both in Django's cache: files shared by one machine's workers, or with
-``CACHE_URL`` one Redis shared by every server.
+"""Limits on what costs the server: log-in and sign-up attempts, guesses at a private table's
+code, and the CPU that the bots, hints and the bid advisor spend. One way to count
+(``count_attempt``) and one to refuse (``wait_seconds``), both in Django's cache: files shared by
+one machine's workers, or with ``CACHE_URL`` one Redis shared by every server.
 
 Checking a password costs the server a deliberately slow hash, so a log-in is counted before
 its password is checked (the right one takes the count back), and refused without any hashing
@@ -12,6 +12,14 @@ its member out, nor one account's guesser lock a shared address for everyone; gu
 everywhere together lock it only at a much higher count. A browser that has logged in to the
 account before (``remember_device``) meets none of these locks, only its own count of wrong
 passwords. An address is an IPv4 address, or an IPv6 /64 (``client_address``).
+
+A private table's short code is guessed like a password: wrong codes are counted per address, and
+over the log-ins' limit per address (in the same window) a code is refused before it is looked up.
+A club table's PIN is short, and a club room is one network: wrong PINs are counted per phone (a
+cookie of its own), per network at the table and per network at every table, never against the
+table for everyone; guesses from everywhere lock a table only for phones that have not opened it,
+and the director's unlock starts its counts afresh (``PinGuess``). A visitor given a puzzle rating
+is counted per address as a sign-up is (``puzzle_guest_refusal``).
 
 What costs CPU (``CPU_BUDGETS``) is counted per browser session, per account when logged in, and
 per address; restores, imports and exports (``EXCHANGE_LIMITS``) per account and per address. A
@@ -366,6 +374,146 @@ def signup_refusal(request: HttpRequest) -> str | None:
         return f"Too many sign-ups from your network: try again in {in_words(wait)}."
     count_attempt(limit, address)
     return None
+
+
+# -- puzzle players ---------------------------------------------------------------------------------
+
+
+def puzzle_guest_limit() -> Limit:
+    """New visitors given a puzzle rating per address (each is a session row): as sign-ups are."""
+    return Limit("puzzle-guest-address", *settings.SIGNUPS_PER_ADDRESS)
+
+
+def puzzle_guest_refusal(request: HttpRequest) -> str | None:
+    """Why this visitor's answer is not counted for a new puzzle player, in words, or None: one
+    made is counted against its address's limit, as a sign-up is."""
+    limit, address = puzzle_guest_limit(), client_address(request)
+    if wait := wait_seconds(limit, address):
+        return (
+            "Too many new visitors answered puzzles from your network, so this answer was not "
+            f"counted: log in, or try again in {in_words(wait)}."
+        )
+    count_attempt(limit, address)
+    return None
+
+
+# -- table codes ------------------------------------------------------------------------------------
+
+
+def table_code_limit() -> Limit:
+    """Wrong private-table codes sent per address: as many as failed log-ins, in the same window."""
+    return Limit("table-code-address", *settings.LOGIN_FAILURES_PER_ADDRESS)
+
+
+def table_code_refusal(request: HttpRequest) -> OverBudget | None:
+    """Why a table code from this address is not looked up now, in words, or None. Checked before
+    the lookup, so a guesser over the limit learns nothing, not even from a right code."""
+    if wait := wait_seconds(table_code_limit(), client_address(request)):
+        return OverBudget(
+            f"Too many wrong table codes from your network: try again in {in_words(wait)}, "
+            "or ask for the table's link.",
+            wait,
+        )
+    return None
+
+
+def table_code_wrong(request: HttpRequest) -> None:
+    """Count one code that named no open table (a right one is never counted)."""
+    count_attempt(table_code_limit(), client_address(request))
+
+
+# -- club table PINs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PinGuess:
+    """Who types a club table's PIN: the table's counts (``table``: its link and how often the
+    director unlocked it, so that an unlock starts them afresh), the phone (its own id, "" for a
+    request that brings none) and whether that phone already opened the table (its signed cookie)."""
+
+    table: str
+    phone: str
+    holds_table: bool
+
+
+@dataclass(frozen=True)
+class PinLimits:
+    phone: Limit  # wrong PINs from one phone at one table: the lock a phone meets first
+    address: Limit  # from one network at one table: a phone that drops its cookies
+    network: Limit  # from one network at every table: one place trying the whole room
+    table: Limit  # from everywhere at one table: only for phones that have not opened it
+
+
+def pin_limits() -> PinLimits:
+    return PinLimits(
+        Limit("club-pin-phone", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
+        Limit("club-pin-table-address", *settings.LOGIN_FAILURES_PER_ADDRESS),
+        Limit("club-pin-address", *settings.LOGIN_FAILURES_PER_ACCOUNT),
+        Limit("club-pin-table", *settings.LOGIN_FAILURES_PER_ACCOUNT),
+    )
+
+
+PIN_TABLE_WORDS = (
+    "Too many wrong PINs for this table from many places: it is locked for phones that have not opened it yet"
+)
+
+
+def _pin_counts(request: HttpRequest, guess: PinGuess) -> list[tuple[Limit, str, str]]:
+    """Each limit one wrong PIN counts against: (limit, who, the refusal's words).
+
+    Never the table for everyone: a club room is one network, so one phone's wrong PINs lock that
+    phone, and only a network's many lock the network (at that table, or at every table). Guesses
+    from everywhere lock the table only for phones that have not opened it, never for one that has
+    (its signed cookie), and the director can unlock it (``PinGuess.table`` changes)."""
+    limits, place = pin_limits(), client_address(request)
+    counts = []
+    if guess.phone:
+        counts.append((limits.phone, f"{guess.table}\n{guess.phone}", "Too many wrong PINs from this phone"))
+    counts += [
+        (limits.address, f"{guess.table}\n{place}", "Too many wrong PINs for this table from your network"),
+        (limits.network, place, "Too many wrong PINs from your network"),
+    ]
+    if not guess.holds_table:
+        counts.append((limits.table, guess.table, PIN_TABLE_WORDS))
+    return counts
+
+
+def pin_refusal(request: HttpRequest, guess: PinGuess) -> OverBudget | None:
+    """Why this PIN is not checked now, in words (the right one too: a guesser learns nothing), or
+    None. Nothing is counted while refused, so a drip of guesses cannot stretch a lock out."""
+    for limit, who, words in _pin_counts(request, guess):
+        if wait := wait_seconds(limit, who):
+            return OverBudget(f"{words}: try again in {in_words(wait)}, or ask the director.", wait)
+    return None
+
+
+def pin_wrong(request: HttpRequest, guess: PinGuess) -> None:
+    for limit, who, _ in _pin_counts(request, guess):
+        count_attempt(limit, who)
+
+
+def pin_right(request: HttpRequest, guess: PinGuess) -> None:
+    """The phone typed the right PIN: its own wrong ones (a slip of the finger) are taken off its
+    network's counts and the table's too, so a room's typing never adds up to a lock."""
+    counts = _pin_counts(request, guess)
+    if not guess.phone:
+        return
+    phone, who, _ = counts[0]
+    slips = _counting(lambda store: _counted(store, phone, who))
+    for limit, other, _ in counts[1:]:
+        for _ in range(slips):
+            take_back(limit, other)
+    forget(phone, who)
+
+
+def pin_table_wait(table: str) -> int:
+    """How long the table stays locked for phones that have not opened it (0: it is not)."""
+    return wait_seconds(pin_limits().table, table)
+
+
+def _counted(store: BaseCache, limit: Limit, who: str) -> int:
+    ends = _window(store, limit, who, time.time())
+    return 0 if ends is None else int(store.get(_count_key(limit, who, ends), 0))
 
 
 # -- restores, imports and exports -----------------------------------------------------------------

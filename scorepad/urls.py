@@ -130,6 +130,14 @@ urlpatterns = [
     path("club/<int:event_id>/director/clock/", club_director.club_clock, name="club_clock"),
     path("club/<int:event_id>/director/bell/", club_director.club_bell, name="club_bell"),
     path(
+        "club/<int:event_id>/tables/<int:table_id>/unlock/",
+        club_director.club_table_unlock,
+        name="club_table_unlock",
+    ),
+    path(
+        "club/<int:event_id>/tables/<int:table_id>/pin/", club_director.club_table_pin, name="club_table_pin"
+    ),
+    path(
         "club/<int:event_id>/hands/<int:table_hand_id>/settle/",
         club_director.club_hand_settle,
         name="club_hand_settle",

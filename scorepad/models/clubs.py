@@ -35,7 +35,7 @@ __all__ = [
 
 EVENT_NAME_MAX = 80
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]  # as the scorepad's games
-PIN_DIGITS = 4  # a table's PIN: short to type, and guessing it is limited like a log-in
+PIN_DIGITS = 4  # a table's PIN: short to type; wrong ones are counted per phone and network
 PHONE_ID_MAX = 32
 
 
@@ -164,8 +164,12 @@ def _table_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-def _table_pin() -> str:
+def new_table_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def _table_pin() -> str:  # the column's default, named by the migrations
+    return new_table_pin()
 
 
 class ClubTable(models.Model):
@@ -182,6 +186,10 @@ class ClubTable(models.Model):
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="club_table")
     seats = models.JSONField(default=list)  # entrant ids in the engine's seat order
     version = models.PositiveIntegerField(default=1)
+    # How often the director unlocked the table or changed its PIN: wrong PINs are counted under
+    # it (``throttle.PinGuess``), so each time the counts start afresh; a page showing an older
+    # one is stale.
+    pin_unlocks = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round__number", "number"]

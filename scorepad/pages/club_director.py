@@ -57,6 +57,8 @@ def snapshot_words(snapshot: Mapping[str, Any] | None) -> str:
     130/120, disputed"."""
     if not snapshot:
         return "deleted"
+    if "words" in snapshot:  # a table's entry (unlocked, a new PIN): said as it was kept
+        return str(snapshot["words"])
     parts = []
     entry = snapshot.get("entry")
     if snapshot.get("thrown_in") or not entry:

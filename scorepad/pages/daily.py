@@ -36,6 +36,12 @@ def gap_words(gap: float) -> str:
     return "level with the expert"
 
 
+UNRANKED = (
+    "Visitors play unranked: log in before you play a day's deal to be ranked among the players "
+    "(a new browser would be another visitor, with a counted attempt of its own)."
+)
+
+
 def standing_words(standing: Standing) -> str:
     if standing.players <= 1:
         return "You are the first to finish this deal: the others will be measured against you."
@@ -167,6 +173,7 @@ def comparison(
     players: int,
     board: Sequence[LeaderRow],
 ) -> Comparison:
+    """The deal's page; ``place`` is None for a finished attempt that is not ranked (a visitor's)."""
     line = deal_line(day, today, variant_id, deal, counted, players)
     finished = counted is not None and counted.score is not None
     shown = finished or day != today
@@ -183,7 +190,7 @@ def comparison(
         experts=signed(expert) if expert is not None and shown else "",
         expert_contract=contract,
         gap=gap,
-        standing=standing_words(place) if place is not None and finished else "",
+        standing=(standing_words(place) if place is not None else UNRANKED) if finished else "",
         players=players,
         leaderboard=tuple(board) if shown else (),
         review_game=counted.game_id if finished and counted is not None else None,

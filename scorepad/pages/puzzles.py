@@ -190,9 +190,12 @@ class PuzzleResult:
     values: tuple[tuple[str, str, bool], ...]  # each answer in words, its average, whether the best
     rating: int
     change: int
+    not_counted: str = ""  # why a first answer was not counted, in words
 
     @property
     def change_words(self) -> str:
+        if self.not_counted:
+            return self.not_counted
         if not self.counted:
             return "You answered this puzzle before: your rating stays as it was."
         sign = "+" if self.change >= 0 else "−"
@@ -200,7 +203,14 @@ class PuzzleResult:
 
 
 def puzzle_result(
-    puzzle: Puzzle, answer: Any, *, solved: bool, counted: bool, rating: float, change: int
+    puzzle: Puzzle,
+    answer: Any,
+    *,
+    solved: bool,
+    counted: bool,
+    rating: float,
+    change: int,
+    not_counted: str = "",
 ) -> PuzzleResult:
     view = puzzle.view()
     decision = puzzle.decision
@@ -220,6 +230,7 @@ def puzzle_result(
         values=values,
         rating=round(rating),
         change=change,
+        not_counted=not_counted,
     )
 
 

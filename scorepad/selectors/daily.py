@@ -107,7 +107,7 @@ def is_counted_daily(game: PracticeGame) -> bool:
 class Standing:
     """Where a score stands among everyone's counted scores at a deal."""
 
-    players: int  # counted attempts finished
+    players: int  # accounts' counted attempts finished
     at_or_below: int  # of them, how many scored no more than this score
 
     @property
@@ -119,7 +119,10 @@ class Standing:
 
 
 def _scored(deal: DailyDeal) -> QuerySet[DailyAttempt]:
-    return DailyAttempt.objects.filter(deal=deal, counted=True, score__isnull=False)
+    """The ranked scores at ``deal``: accounts' counted attempts, finished. A visitor is a browser,
+    and every fresh browser is another visitor with a counted attempt of its own, so visitors play
+    unranked: their scores are theirs to see, never among the players'."""
+    return DailyAttempt.objects.filter(deal=deal, counted=True, score__isnull=False, user__isnull=False)
 
 
 def standing(deal: DailyDeal, score: int) -> Standing:
@@ -214,14 +217,17 @@ class ArchiveDay:
     day: dt.date
     deals: dict[str, DailyDeal]  # by variant, the deals made that day
     counted: dict[str, DailyAttempt]  # by variant, the player's attempt that counted
-    players: dict[str, int]  # by variant, how many counted attempts finished
+    players: dict[str, int]  # by variant, how many accounts' counted attempts finished
 
 
 def archive(who: Who, days: Sequence[dt.date]) -> list[ArchiveDay]:
     """Each day's deals, the player's counted attempts and how many played, in three queries."""
     deals = list(
         DailyDeal.objects.filter(day__in=days).annotate(
-            players=Count("attempts", filter=Q(attempts__counted=True, attempts__score__isnull=False))
+            players=Count(
+                "attempts",
+                filter=Q(attempts__counted=True, attempts__score__isnull=False, attempts__user__isnull=False),
+            )
         )
     )
     mine = {(a.deal_id, a.deal.variant): a for a in reversed(attempts_of(who, deals)) if a.counted}

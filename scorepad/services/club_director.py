@@ -1,5 +1,5 @@
-"""Club nights, the director's writes: corrections with their audit trail, the round clock and the
-bell rule, and the prizes awarded.
+"""Club nights, the director's writes: corrections with their audit trail, a table unlocked or
+given a new PIN (in the trail too), the round clock and the bell rule, and the prizes awarded.
 
 A correction changes a table's hand through the scorepad's own services (``hand_edit``,
 ``hand_delete``: one check, one scorer, versions that refuse a stale page), settles its
@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
+from ..models.clubs import new_table_pin
 from . import ServiceError
 from .clubs import event_bump, locked_event, results_refresh, standings_changed
 from .games import hand_delete, hand_edit
@@ -183,6 +184,75 @@ def hand_settle(
     )
     _after_change(table_hand.table)
     return correction
+
+
+# ---- a table's PIN --------------------------------------------------------------------------------
+
+PIN_STALE = (
+    "Table {number} was unlocked or given a new PIN on another screen since this page was opened. "
+    "Nothing was changed: look again."
+)
+
+
+def _pin_table(event: ClubEvent, table_id: int, version: int) -> ClubTable:
+    """One of the event's tables, locked, as the page showed it (``pin_unlocks``); else refused."""
+    table = ClubTable.objects.select_for_update().select_related("round").filter(pk=table_id).first()
+    if table is None or table.round.event_id != event.pk:
+        raise ServiceError("That is not a table of this event. Nothing was changed.")
+    if table.pin_unlocks != version:
+        raise ServiceError(PIN_STALE.format(number=table.number))
+    return table
+
+
+def _optional_reason(reason: str) -> str:
+    return _reason(reason) if reason.strip() else ""
+
+
+def _table_where(table: ClubTable) -> str:
+    return f"Table {table.number}, round {table.round.number}"
+
+
+@transaction.atomic
+def table_unlock(*, event: ClubEvent, made_by: User, table_id: int, version: int, reason: str) -> Correction:
+    """Clear a table's counts of wrong PINs (kept under its ``pin_unlocks``): phones locked out by
+    guesses, their own or anyone's, may type the PIN again. The trail keeps who and when."""
+    reason = _optional_reason(reason)
+    table = _pin_table(event, table_id, version)
+    table.pin_unlocks += 1
+    table.save(update_fields=["pin_unlocks"])
+    return Correction.objects.create(
+        event=event,
+        table=table,
+        made_by=made_by,
+        what=f"{_table_where(table)}: unlocked",
+        before={"words": "wrong PINs counted"},
+        after={"words": "counted afresh"},
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def table_pin_change(
+    *, event: ClubEvent, made_by: User, table_id: int, version: int, reason: str
+) -> Correction:
+    """Give a table a new PIN (the old one is refused from now on) and clear its counts of wrong
+    PINs. Phones that already opened the table stay in. The trail keeps no PIN, only the change."""
+    reason = _optional_reason(reason)
+    table = _pin_table(event, table_id, version)
+    old = table.pin
+    while table.pin == old:
+        table.pin = new_table_pin()
+    table.pin_unlocks += 1
+    table.save(update_fields=["pin", "pin_unlocks"])
+    return Correction.objects.create(
+        event=event,
+        table=table,
+        made_by=made_by,
+        what=f"{_table_where(table)}: a new PIN",
+        before={"words": "the old PIN"},
+        after={"words": "a new PIN"},
+        reason=reason,
+    )
 
 
 # ---- the round clock ------------------------------------------------------------------------------

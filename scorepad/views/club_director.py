@@ -1,6 +1,7 @@
 """Club night, the director's side: every table's progress and the round clock, corrections with
-their trail, live standings for the room (a read-only link, full screen with ``?big=1``), the
-final standings with the prizes, printable standings and score sheets, and CSV exports.
+their trail (a table unlocked or given a new PIN too, from the tables page), live standings for the
+room (a read-only link, full screen with ``?big=1``), the final standings with the prizes,
+printable standings and score sheets, and CSV exports.
 
 Everything the director does is stored on the server under the event's version, so a director
 whose phone dies signs in on another device and carries on from the same page.
@@ -71,6 +72,8 @@ from ..services.club_director import (
     hand_remove,
     hand_settle,
     prizes_choose,
+    table_pin_change,
+    table_unlock,
 )
 from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
@@ -138,6 +141,35 @@ def club_hand_settle(
         reason=data["reason"],
     )
     return f"{correction.what}."
+
+
+@director_tap(ReasonForm, page="club_tables")
+def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
+    """A table locked by wrong PINs is unlocked: its counts start afresh (the trail keeps it)."""
+    correction = table_unlock(
+        event=event,
+        made_by=signed_in(request),
+        table_id=table_id,
+        version=data["version"],
+        reason=data["reason"],
+    )
+    assert correction.table is not None
+    return f"Table {correction.table.number} is unlocked: its phones may type the PIN again."
+
+
+@director_tap(ReasonForm, page="club_tables")
+def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
+    """A table is given a new PIN (the old one is refused; the trail keeps the change, not the PIN)."""
+    correction = table_pin_change(
+        event=event,
+        made_by=signed_in(request),
+        table_id=table_id,
+        version=data["version"],
+        reason=data["reason"],
+    )
+    table = correction.table
+    assert table is not None
+    return f"Table {table.number}'s new PIN is {table.pin}: phones that already opened the table stay in."
 
 
 def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:

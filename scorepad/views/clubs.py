@@ -2,16 +2,18 @@
 and QR codes) and a table's phone (its PIN, then the hand form, the other side's confirmation, and
 at the round's end where each goes next).
 
-A table's phone needs no account: the table's link and its PIN (guesses limited like log-ins) give
-a signed cookie for that table only (its path is the table's link), naming the phone and the side it
-enters for. The hand form is the scorepad's own (``HandForm``, the ``hand-form`` partial of
-``game.html``) and a hand is recorded by the scorepad's own service, so it is checked and scored
-exactly as on the scorepad.
+A table's phone needs no account: the table's link and its PIN give a signed cookie for that table
+only (its path is the table's link), naming the phone and the side it enters for. Wrong PINs are
+counted per phone and per network, never against the table for everyone (``throttle.PinGuess``);
+the director can unlock a table or give it a new PIN (``views.club_director``). The hand form is
+the scorepad's own (``HandForm``, the ``hand-form`` partial of ``game.html``) and a hand is recorded
+by the scorepad's own service, so it is checked and scored exactly as on the scorepad.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable
 from functools import wraps
@@ -71,6 +73,10 @@ from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in
 TABLE_COOKIE = "club_table"
 TABLE_COOKIE_SALT = "scorepad.clubs.table"
 TABLE_COOKIE_HOURS = 12  # a club night
+PHONE_COOKIE = "club_phone"  # a phone's own id, set by a PIN page: its wrong PINs are counted apart
+PHONE_COOKIE_DAYS = 400
+PHONE_ID_BYTES = 12
+PHONE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 # ---- the director ---------------------------------------------------------------------------------
@@ -217,12 +223,18 @@ def club_round_close(request: HtmxHttpRequest, event: ClubEvent, data: dict[str,
 
 @login_required
 def club_tables(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    """Every table of the round being played: its link, PIN and QR code, to print or show."""
+    """Every table of the round being played: its link, PIN and QR code, to print or show; whether
+    wrong PINs locked it for new phones, and the director's way to unlock it or give a new PIN."""
     event = director_event(request.user, event_id)
     playing = current_round(event)
     tables = round_tables(playing) if playing else []
     links = [
-        (table, request.build_absolute_uri(reverse("club_table", args=[table.token]))) for table in tables
+        (
+            table,
+            request.build_absolute_uri(reverse("club_table", args=[table.token])),
+            throttle.in_words(wait) if (wait := throttle.pin_table_wait(pin_counts_key(table))) else "",
+        )
+        for table in tables
     ]
     return render(request, "scorepad/club/tables.html", {"event": event, "round": playing, "links": links})
 
@@ -262,33 +274,41 @@ def _phone_of(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | N
         return None
 
 
-def pin_limits(table: ClubTable, request: HtmxHttpRequest) -> list[tuple[throttle.Limit, str]]:
-    """Wrong PINs are counted like wrong passwords: per table from one network, per network, and
-    per table from everywhere (log-in's three limits and windows)."""
-    place = throttle.client_address(request)
-    return [
-        (
-            throttle.Limit("club-pin-table-address", *settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS),
-            f"{table.token}\n{place}",
-        ),
-        (throttle.Limit("club-pin-address", *settings.LOGIN_FAILURES_PER_ADDRESS), place),
-        (throttle.Limit("club-pin-table", *settings.LOGIN_FAILURES_PER_ACCOUNT), table.token),
-    ]
+def pin_counts_key(table: ClubTable) -> str:
+    """Under what the table's wrong PINs are counted: its link, and how often the director
+    unlocked it or changed its PIN (each time, the counts start afresh)."""
+    return f"{table.token}:{table.pin_unlocks}"
 
 
-def _pin_refusal(table: ClubTable, request: HtmxHttpRequest) -> str:
-    for limit, who in pin_limits(table, request):
-        if wait := throttle.wait_seconds(limit, who):
-            wait_words = throttle.in_words(wait)
-            return f"Too many wrong PINs: try again in {wait_words}, or ask the director for the PIN."
-    return ""
+def _phone_id(request: HtmxHttpRequest) -> str:
+    """This phone's own id (``PHONE_COOKIE``), "" when it brings none (or not one of ours)."""
+    value = request.COOKIES.get(PHONE_COOKIE, "")
+    return value if PHONE_ID.fullmatch(value) else ""
+
+
+def _pin_guess(request: HtmxHttpRequest, table: ClubTable) -> throttle.PinGuess:
+    return throttle.PinGuess(
+        table=pin_counts_key(table),
+        phone=_phone_id(request),
+        holds_table=_phone_of(request, table) is not None,
+    )
 
 
 def _pin_page(
     request: HtmxHttpRequest, table: ClubTable, form: PinForm, status: int = 200, refusal: str = ""
 ) -> HttpResponse:
     context = {"table": table, "event": table.round.event, "form": form, "refusal": refusal}
-    return render(request, "scorepad/club/pin.html", context, status=status)
+    response = render(request, "scorepad/club/pin.html", context, status=status)
+    if not _phone_id(request):  # a cookie, no session row: its wrong PINs are its own
+        response.set_cookie(
+            PHONE_COOKIE,
+            secrets.token_urlsafe(PHONE_ID_BYTES),
+            max_age=PHONE_COOKIE_DAYS * 86_400,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 def _side_names(table: ClubTable) -> list[str]:
@@ -308,17 +328,18 @@ def club_table(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
 
 def _check_pin(request: HtmxHttpRequest, table: ClubTable) -> HttpResponse:
     form = PinForm(request.POST, side_names=_side_names(table))
-    if refusal := _pin_refusal(table, request):
-        return _pin_page(request, table, form, status=throttle.TOO_MANY_REQUESTS, refusal=refusal)
+    guess = _pin_guess(request, table)
+    if over := throttle.pin_refusal(request, guess):
+        response = _pin_page(request, table, form, status=throttle.TOO_MANY_REQUESTS, refusal=over.words)
+        response["Retry-After"] = str(over.seconds)
+        return response
     if not form.is_valid():
         return _pin_page(request, table, form)
     if not secrets.compare_digest(form.cleaned_data["pin"], table.pin):
-        for limit, who in pin_limits(table, request):
-            throttle.count_attempt(limit, who)
+        throttle.pin_wrong(request, guess)
         form.add_error("pin", "That is not this table's PIN: check the table number, or ask the director.")
         return _pin_page(request, table, form)
-    limit, who = pin_limits(table, request)[0]
-    throttle.forget(limit, who)
+    throttle.pin_right(request, guess)
     url = reverse("club_table", args=[table.token])
     response = redirect(url)
     value = json.dumps({"t": table.pk, "p": secrets.token_urlsafe(9), "s": form.cleaned_data["side"]})

@@ -160,9 +160,9 @@ def _deal_page(
     deal = deal_of(day, variant_id)
     counted = counted_attempt(who, deal) if deal is not None else None
     practice = [a for a in attempts_of(who, [deal]) if not a.counted] if deal is not None else []
-    place = (
-        standing(deal, counted.score) if deal is not None and counted and counted.score is not None else None
-    )
+    place = None  # a visitor's finished attempt is not ranked
+    if deal is not None and counted is not None and counted.user_id is not None and counted.score is not None:
+        place = standing(deal, counted.score)
     players = standing(deal, 0).players if deal is not None else 0
     board = leaderboard(deal, who) if deal is not None else []
     context = {

@@ -3,19 +3,24 @@
 The puzzle page is the practice table frozen at the position; the answer is a plain form naming
 the puzzle and its position, judged against the shipped answer (no search: the page answers at
 once). Answers are limited as practice moves are; an answer for another puzzle, from a changed
-position, or one the rules do not allow is refused in words and counts nothing.
+position, or one the rules do not allow is refused in words and counts nothing. A visitor is given
+a puzzle rating (a key in their session) at their first answer only if their browser sent back the
+cookie the puzzle's page set, and only so many new visitors a network may start (as sign-ups):
+otherwise the answer is judged and shown, and nothing is written.
 """
 
 from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from .. import throttle
 from ..engine.puzzles import Puzzle
 from ..engine.variants import VARIANTS
 from ..pages.puzzles import difficulty_words, puzzle_result, puzzle_table, read_answer
@@ -32,12 +37,18 @@ from ..selectors.puzzles import (
     ratings_of,
 )
 from ..services import ServiceError
-from ..services.puzzles import puzzle_answer
+from ..services.puzzles import puzzle_answer, puzzle_judge
 from .limits import limited
 from .rendering import HtmxHttpRequest
 
 TEMPLATE = "scorepad/puzzle.html"
 GUEST_KEY = "puzzle_guest"  # a visitor's puzzle ratings and history are theirs, by this session key
+SEEN_COOKIE = "puzzles"  # set by a puzzle's page for a visitor with no puzzle rating yet
+SEEN_COOKIE_DAYS = 400
+NO_COOKIES = (
+    "Your browser sent no cookies, so this answer was not counted: allow cookies for this site to "
+    "keep a puzzle rating."
+)
 NO_PUZZLE = "There is no puzzle with that name: it may have been renamed. Try the puzzle of the day."
 NO_VARIANT = "There are no puzzles for that game. Choose one of the games listed."
 
@@ -85,7 +96,18 @@ def puzzle_view(request: HtmxHttpRequest, key: str) -> HttpResponse:
     puzzle = puzzle_by_key(key)
     if puzzle is None:
         return _refused(request, NO_PUZZLE, 404)
-    return _page(request, puzzle)
+    response = _page(request, puzzle)
+    if not request.user.is_authenticated and not _guest(request) and SEEN_COOKIE not in request.COOKIES:
+        # A cookie, not a session row: an answer that brings it back comes from a browser that keeps them.
+        response.set_cookie(
+            SEEN_COOKIE,
+            "1",
+            max_age=SEEN_COOKIE_DAYS * 86_400,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 @require_POST
@@ -98,10 +120,14 @@ def puzzle_answer_view(request: HtmxHttpRequest, key: str) -> HttpResponse:
     answer, refusal = read_answer(puzzle, request.POST)
     if refusal:
         return _page(request, puzzle, refused=refusal, status=400)
-    if not request.user.is_authenticated and not _guest(request):
-        request.session[GUEST_KEY] = secrets.token_urlsafe(24)
+    not_counted = "" if request.user.is_authenticated or _guest(request) else _new_guest_refusal(request)
     try:
-        outcome = puzzle_answer(puzzle=puzzle, answer=answer, user=request.user, guest=_guest(request))
+        if not_counted:
+            outcome = puzzle_judge(puzzle=puzzle, answer=answer)
+        else:
+            if not request.user.is_authenticated and not _guest(request):
+                request.session[GUEST_KEY] = secrets.token_urlsafe(24)
+            outcome = puzzle_answer(puzzle=puzzle, answer=answer, user=request.user, guest=_guest(request))
     except ServiceError as error:
         return _page(request, puzzle, refused=str(error), status=400)
     result = puzzle_result(
@@ -111,8 +137,18 @@ def puzzle_answer_view(request: HtmxHttpRequest, key: str) -> HttpResponse:
         counted=outcome.counted,
         rating=outcome.rating_after,
         change=outcome.change,
+        not_counted=not_counted,
     )
     return _page(request, puzzle, result=result)
+
+
+def _new_guest_refusal(request: HtmxHttpRequest) -> str:
+    """Why a visitor with no puzzle rating yet is not given one now (their answer is judged only):
+    their browser sent back no cookie from the puzzle's page (a script that drops them would make
+    a session row at every answer), or too many new visitors came from their network."""
+    if SEEN_COOKIE not in request.COOKIES:
+        return NO_COOKIES
+    return throttle.puzzle_guest_refusal(request) or ""
 
 
 def puzzle_history(request: HtmxHttpRequest) -> HttpResponse:

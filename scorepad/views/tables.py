@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 
 from pinochle_site.request_threads import in_request_thread
 
-from .. import table_bus
+from .. import table_bus, throttle
 from ..engine.answers import read_form_answer
 from ..engine.game import from_json, seat_view
 from ..engine.variants import VARIANTS
@@ -63,7 +63,7 @@ from ..services.tables import (
     table_say,
     table_take_seat,
 )
-from .limits import limited
+from .limits import limited, too_many_requests
 from .rendering import HtmxHttpRequest
 
 TEMPLATE = "scorepad/table.html"
@@ -149,9 +149,14 @@ def tables_new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def table_code(request: HtmxHttpRequest) -> HttpResponse:
+    """A short code's table, or words: wrong codes are counted per network, refused over the limit."""
+    if over := throttle.table_code_refusal(request):
+        return too_many_requests(request, over.words, over.seconds)
     code = request.GET.get("code", "")[:20]
     table = table_by_code(code)
     if table is None:
+        if code.strip():  # a Join with no code is no guess
+            throttle.table_code_wrong(request)
         return render(request, "scorepad/table_new.html#by-code", {"code_error": NO_SUCH_CODE})
     return redirect("table_join", table.link_token)
 

@@ -12,7 +12,8 @@ from django.db import connection
 from scorepad import bot_pool
 from scorepad.engine.game import from_json
 from scorepad.models import DailyAttempt, DailyDeal, PracticeGame
-from scorepad.selectors.daily import Who, leaderboard, record_of, standing, streak_of
+from scorepad.selectors.daily import Who, archive, leaderboard, record_of, standing, streak_of
+from scorepad.services import daily as services_daily
 from scorepad.services.daily import (
     DailyAlreadyStarted,
     DailyRefused,
@@ -218,16 +219,45 @@ def attempt_at(
     return DailyAttempt.objects.create(deal=deal, user=user, guest=guest, counted=counted, score=score)
 
 
-def test_a_place_counts_everyone_who_finished_a_counted_attempt(django_user_model):
+def test_a_place_counts_every_account_that_finished_a_counted_attempt(django_user_model):
     deal = ready()
-    for index, score in enumerate([10, 20, 20, 35]):
-        attempt_at(deal, score, guest=f"g{index}")
-    attempt_at(deal, None, guest="still playing")
-    attempt_at(deal, 99, guest="g0", counted=False)  # practice never counts
+    players = [django_user_model.objects.create_user(f"p{index}") for index in range(5)]
+    for user, score in zip(players, [10, 20, 20, 35], strict=False):
+        attempt_at(deal, score, user=user)
+    attempt_at(deal, None, user=players[4])  # still playing
+    attempt_at(deal, 99, user=players[0], counted=False)  # practice never counts
 
     assert standing(deal, 20).players == 4
     assert standing(deal, 20).percentile == 75  # as well as or better than 3 of 4
     assert standing(deal, 35).percentile == 100
+
+
+def test_visitors_play_unranked_each_new_browser_a_counted_attempt_of_its_own(django_user_model):
+    """A visitor is a browser: a fresh one is another visitor, so visitors' scores never count among
+    the players' (their place, the players' number, the archive's)."""
+    deal = ready()
+    attempt_at(deal, 20, user=django_user_model.objects.create_user("ann"))
+    for index in range(5):
+        attempt_at(deal, 60, guest=f"fresh browser {index}")
+
+    assert standing(deal, 20).players == 1
+    assert standing(deal, 20).percentile == 100
+    (day,) = archive(Who(None, "fresh browser 0"), [TODAY])
+    assert day.players == {"classic": 1}
+
+
+def test_racing_starts_of_one_account_make_one_counted_attempt(ann, monkeypatch):
+    """Tabs started at once each find no counted attempt yet: the database lets one be stored."""
+    ready()
+    found = iter([None, None])  # both tabs looked before either stored its attempt
+    real = services_daily.counted_attempt
+    monkeypatch.setattr(services_daily, "counted_attempt", lambda who, deal: next(found, real(who, deal)))
+    first = start(ann)
+    with pytest.raises(DailyAlreadyStarted) as raised:
+        start(ann)
+    assert raised.value.attempt.pk == first.pk
+    assert DailyAttempt.objects.filter(counted=True).count() == 1
+    assert PracticeGame.objects.count() == 1  # the second tab's game was not kept
 
 
 def test_the_leaderboard_names_only_accounts_that_chose_to_show_their_name(django_user_model):

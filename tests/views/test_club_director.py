@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
@@ -201,3 +202,58 @@ def test_delete_asks_first_and_stands_as_entered_settles_each_with_its_reason(cl
     assert "Hand 1 at table 1, round 1 stands as entered" in text
     assert "Hand 1 at table 1, round 1 deleted" in text
     assert "Hands for the director (0)" in text
+
+
+def _locked_out(table, settings):
+    """Wrong PINs from many places, over the table's ceiling: a new phone is refused."""
+    settings.LOGIN_FAILURES_PER_ACCOUNT = (3, 3600)
+    url = reverse("club_table", args=[table.token])
+    wrong = "0000" if table.pin != "0000" else "1111"
+    for n in range(3):
+        Client().post(url, {"pin": wrong, "side": 0}, REMOTE_ADDR=f"10.9.{n}.1")
+    return Client().post(url, {"pin": table.pin, "side": 0}, REMOTE_ADDR="10.1.1.1")
+
+
+def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, event, table, settings):
+    assert _locked_out(table, settings).status_code == 429
+    client.force_login(ann)
+    tables_page = client.get(reverse("club_tables", args=[event.pk])).content.decode()
+    assert "Locked for phones that have not opened it" in tables_page
+    done = client.post(
+        reverse("club_table_unlock", args=[event.pk, table.pk]),
+        {"version": "0", "reason": "phones locked out"},
+        follow=True,
+    )
+    assert "Table 1 is unlocked" in done.content.decode()
+    url = reverse("club_table", args=[table.token])
+    assert Client().post(url, {"pin": table.pin, "side": 0}, REMOTE_ADDR="10.1.1.1").status_code == 302
+    trail = client.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "Table 1, round 1: unlocked" in trail
+    assert "phones locked out" in trail
+
+
+def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann, event, table):
+    url = reverse("club_table", args=[table.token])
+    holder = Client()
+    assert holder.post(url, {"pin": table.pin, "side": 0}).status_code == 302
+    client.force_login(ann)
+    done = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
+    fresh = ClubTable.objects.get(pk=table.pk)
+    assert escape(f"Table 1's new PIN is {fresh.pin}") in done.content.decode()
+    assert Client().post(url, {"pin": table.pin, "side": 0}).status_code == 200  # the old PIN: wrong
+    assert Client().post(url, {"pin": fresh.pin, "side": 0}).status_code == 302
+    assert holder.get(url).status_code == 200
+    assert (
+        "Table 1, round 1: a new PIN"
+        in client.get(reverse("club_director", args=[event.pk])).content.decode()
+    )
+    again = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
+    assert "unlocked or given a new PIN on another screen" in again.content.decode()
+    assert ClubTable.objects.get(pk=table.pk).pin == fresh.pin
+
+
+def test_only_the_director_unlocks_or_changes_a_pin(client, event, table):
+    client.force_login(make_user("mallory"))
+    for name in ("club_table_unlock", "club_table_pin"):
+        assert client.post(reverse(name, args=[event.pk, table.pk]), {"version": "0"}).status_code == 404
+    assert ClubTable.objects.get(pk=table.pk).pin_unlocks == 0

@@ -101,7 +101,68 @@ def test_a_table_needs_its_pin_and_wrong_guesses_are_limited(event):
         assert "That is not this table&#x27;s PIN" in page.content.decode()
     locked = phone.post(url, {"pin": table.pin, "side": 0})
     assert locked.status_code == 429
-    assert "Too many wrong PINs: try again in 15 minutes" in locked.content.decode()
+    assert "Too many wrong PINs from this phone: try again in 15 minutes" in locked.content.decode()
+
+
+def _wrong(table):
+    return "0000" if table.pin != "0000" else "1111"
+
+
+def _pin(phone, table, pin, **extra):
+    return phone.post(reverse("club_table", args=[table.token]), {"pin": pin, "side": 0}, **extra)
+
+
+def _a_phone(table, **extra):
+    """A phone that opened the table's PIN page (and keeps its cookies)."""
+    phone = Client()
+    phone.get(reverse("club_table", args=[table.token]), **extra)
+    return phone
+
+
+def test_one_phones_wrong_pins_lock_that_phone_and_not_the_others_in_the_room(event):
+    table = _started(event)[0]
+    slipping = _a_phone(table)
+    for _ in range(5):
+        assert _pin(slipping, table, _wrong(table)).status_code == 200
+    assert _pin(slipping, table, table.pin).status_code == 429
+    neighbour = _a_phone(table)  # the same network: the club's wifi
+    assert _pin(neighbour, table, table.pin).status_code == 302
+
+
+def test_wrong_pins_without_cookies_are_limited_per_network_of_an_ipv6_64(event, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = (10, 900)
+    table = _started(event)[0]
+    for n in range(10):  # a script that drops its cookies, at a new address of its /64 each time
+        assert _pin(Client(), table, _wrong(table), REMOTE_ADDR=f"2001:db8::{n + 1:x}").status_code == 200
+    refused = _pin(Client(), table, table.pin, REMOTE_ADDR="2001:db8::ff")
+    assert refused.status_code == 429
+    assert "Too many wrong PINs for this table from your network" in refused.content.decode()
+    assert int(refused["Retry-After"]) > 0
+    assert _pin(Client(), table, table.pin, REMOTE_ADDR="2001:db8:0:1::1").status_code == 302
+
+
+def test_phones_that_get_the_pin_right_take_their_slips_back_from_the_network(event, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = (10, 900)
+    table = _started(event)[0]
+    for _ in range(4):  # a room of phones, each slipping four times before typing it right
+        phone = _a_phone(table)
+        for _ in range(4):
+            _pin(phone, table, _wrong(table))
+        assert _pin(phone, table, table.pin).status_code == 302
+    assert _pin(_a_phone(table), table, table.pin).status_code == 302
+
+
+def test_guesses_from_everywhere_lock_the_table_only_for_phones_that_have_not_opened_it(event, settings):
+    settings.LOGIN_FAILURES_PER_ACCOUNT = (20, 3600)
+    table = _started(event)[0]
+    real = _phone(table)
+    for n in range(20):  # scattered addresses, a few guesses each
+        _pin(Client(), table, _wrong(table), REMOTE_ADDR=f"10.9.{n}.1")
+    newcomer = _pin(_a_phone(table), table, table.pin, REMOTE_ADDR="10.1.1.1")
+    assert newcomer.status_code == 429
+    assert "locked for phones that have not opened it yet" in newcomer.content.decode()
+    assert real.get(reverse("club_table", args=[table.token])).status_code == 200
+    assert _pin(real, table, table.pin).status_code == 302  # it may type the PIN again (another side)
 
 
 def test_a_hand_sent_without_the_pin_is_refused_and_not_recorded(event):

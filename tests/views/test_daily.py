@@ -84,7 +84,7 @@ def test_a_visitor_plays_todays_deal_to_the_comparison(client, deal, today):
     )
     assert f"The expert in your seat +{EXPERT}" in " ".join(text.split())
     assert "Left bid 25 in ♥" in text
-    assert "You are the first to finish this deal" in text
+    assert "Visitors play unranked: log in before you play a day's deal to be ranked" in text
     assert reverse("practice_review", args=[game.pk, 0]) in page.content.decode()
     assert not ENGINE_CODE.search(text)
     assert DailyAttempt.objects.get(game=game).score == mine
@@ -164,6 +164,23 @@ def test_an_account_chooses_to_show_its_name_on_the_leaderboard(member, ann, dea
 
     assert "ann (you)" in words(member.get(page))
     assert "Streak 1 day in a row" in " ".join(words(member.get(reverse("daily"))).split())
+
+
+def test_a_visitors_score_is_not_among_the_players(client, deal, today, django_user_model):
+    for n in range(2):
+        DailyAttempt.objects.create(
+            deal=deal, user=django_user_model.objects.create_user(f"p{n}"), counted=True, score=10
+        )
+    for n in range(5):  # five fresh browsers, each a visitor with a counted attempt
+        DailyAttempt.objects.create(deal=deal, guest=f"browser {n}", counted=True, score=50)
+    play_out(client, play(client, today))
+
+    text = " ".join(words(client.get(reverse("daily_deal", args=[today, "classic"]))).split())
+    assert "2 players with an account finished this deal" in text
+    assert "Visitors play unranked" in text
+    assert "2 players with an account finished it so far" in " ".join(
+        words(client.get(reverse("daily"))).split()
+    )
 
 
 def test_starting_is_limited_like_practice(client, deal, today, settings):

@@ -6,6 +6,8 @@ import datetime
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
+from django.test import Client
 from django.urls import reverse
 
 from scorepad.engine.cards import CODES
@@ -33,8 +35,10 @@ def wrong_answer(puzzle: Puzzle):
     return next(a for a, _ in puzzle.values if a != puzzle.answer)
 
 
-def answer(client, puzzle: Puzzle, said):
-    return client.post(reverse("puzzle_answer", args=[puzzle.key]), form_of(puzzle, said))
+def answer(client, puzzle: Puzzle, said, **extra):
+    """An answer sent from the puzzle's page, as a browser that keeps cookies sends it."""
+    client.get(reverse("puzzle", args=[puzzle.key]), **extra)
+    return client.post(reverse("puzzle_answer", args=[puzzle.key]), form_of(puzzle, said), **extra)
 
 
 def visible_text(html: str) -> str:
@@ -71,7 +75,6 @@ def test_the_right_answer_is_solved_and_raises_the_players_rating(client):
     assert player.rating > 1500
     assert player.attempts == 1
     assert player.solved == 1
-    assert PuzzleRating.objects.get(key=puzzle.key).rating < puzzle.rating
 
 
 def test_a_wrong_answer_is_missed_says_the_answer_and_lowers_the_rating(client):
@@ -175,19 +178,57 @@ def test_the_history_lists_a_visitors_answers_and_not_another_visitors(client, d
     answer(client, puzzle, puzzle.answer)
     page = client.get(reverse("puzzle_history"))
     assert "Solved" in page.content.decode()
-    from django.test import Client
-
     other = Client().get(reverse("puzzle_history"))
     assert "Solved" not in other.content.decode()
 
 
-def test_an_accounts_answers_are_kept_on_the_account(client, django_user_model):
+def test_an_accounts_answers_are_kept_on_the_account_and_move_the_puzzles_rating(client, django_user_model):
     user = django_user_model.objects.create_user("ann", password="pw-long-enough-1")
     client.force_login(user)
     puzzle = first_of("six-handed")
     answer(client, puzzle, puzzle.answer)
     assert PuzzlePlayer.objects.get().user == user
+    assert PuzzleRating.objects.get(key=puzzle.key).rating < puzzle.rating
     assert "Solved" in client.get(reverse("puzzle_history")).content.decode()
+
+
+def test_a_guests_answer_moves_their_own_rating_and_not_the_puzzles(client):
+    """A guest is a session anyone can start afresh: the puzzles are rated by accounts only."""
+    puzzle = first_of("classic")
+    answer(client, puzzle, wrong_answer(puzzle))
+    assert PuzzlePlayer.objects.get().rating < 1500
+    rating = client.get(reverse("puzzle", args=[puzzle.key])).context["puzzle_rating"]
+    assert rating == round(puzzle.rating)
+    assert not PuzzleRating.objects.filter(key=puzzle.key, attempts__gt=0).exists()
+
+
+def test_cookie_less_answers_are_judged_and_move_no_rating_and_store_no_session(client):
+    puzzle = first_of("classic")
+    for _ in range(40):  # a script that drops its cookies: a new visitor at every answer
+        page = Client().post(
+            reverse("puzzle_answer", args=[puzzle.key]), form_of(puzzle, wrong_answer(puzzle))
+        )
+        assert page.status_code == 200
+        assert "Not quite" in page.content.decode()
+        assert "sent no cookies, so this answer was not counted" in page.content.decode()
+    assert not Session.objects.exists()
+    assert not PuzzlePlayer.objects.exists()
+    assert not PuzzleRating.objects.filter(attempts__gt=0).exists()
+
+
+def test_new_guests_from_one_network_are_limited_like_sign_ups(settings):
+    settings.SIGNUPS_PER_ADDRESS = (2, 3600)
+    puzzle = first_of("classic")
+    for _ in range(2):
+        assert "Your puzzle rating" in answer(Client(), puzzle, puzzle.answer).content.decode()
+    page = answer(Client(), puzzle, puzzle.answer).content.decode()
+    assert "Right:" in page
+    assert "Too many new visitors answered puzzles from your network" in page
+    assert PuzzlePlayer.objects.count() == Session.objects.count() == 2
+    assert (
+        "Your puzzle rating"
+        in answer(Client(), puzzle, puzzle.answer, REMOTE_ADDR="10.0.0.2").content.decode()
+    )
 
 
 def test_answers_are_limited_like_practice_moves(client, settings):

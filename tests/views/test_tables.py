@@ -224,6 +224,30 @@ def test_a_short_code_finds_the_table_and_a_wrong_one_is_told():
     assert "No open table has that code" in wrong.content.decode()
 
 
+def test_wrong_table_codes_are_limited_per_network_and_a_right_code_from_elsewhere_still_works(settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = (10, 900)
+    table, _ = open_table()
+    guesser = Client()
+    for n in range(10):  # each guess from a new address of one IPv6 /64
+        wrong = guesser.get(reverse("table_code"), {"code": "ZZZZZZ"}, REMOTE_ADDR=f"2001:db8:1:2::{n + 1:x}")
+        assert wrong.status_code == 200
+    refused = guesser.get(reverse("table_code"), {"code": table.code}, REMOTE_ADDR="2001:db8:1:2::ff")
+    assert refused.status_code == 429
+    assert "Too many wrong table codes from your network: try again in 15 minutes" in refused.content.decode()
+    assert int(refused["Retry-After"]) > 0
+    found = Client().get(reverse("table_code"), {"code": table.code}, REMOTE_ADDR="2001:db8:1:3::1")
+    assert found["Location"] == reverse("table_join", args=[table.link_token])
+
+
+def test_a_right_code_does_not_use_up_the_networks_guesses(settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = (2, 900)
+    table, _ = open_table()
+    phone = Client()
+    for _ in range(3):
+        assert phone.get(reverse("table_code"), {"code": table.code}).status_code == 302
+    assert phone.get(reverse("table_code"), {"code": "ZZZ"}).status_code == 200
+
+
 def test_the_qr_code_is_an_image_of_the_link():
     table, _ = open_table()
     response = Client().get(reverse("table_qr", args=[table.link_token]))
