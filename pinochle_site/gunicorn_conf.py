@@ -25,10 +25,9 @@ timeout = 30  # a worker that stops answering gunicorn's heartbeat that long is 
 graceful_timeout = 10  # open event streams are cut at a restart; phones reconnect by themselves
 keepalive = 5
 # Each worker listens on a socket of its own (SO_REUSEPORT) and the kernel shares new connections
-# out among them. On one shared socket the first worker to wake takes every connection waiting: the
-# load test found all 8 scorekeepers' kept-alive connections in one worker (its GIL 75% busy,
-# the others 30%), and their hand POST p95 beside 50 tables went from 240 ms to 130 ms once spread.
-# A unix socket or sockets handed over by systemd stay shared (on_starting).
+# out among them. On one shared socket the first worker to wake takes every connection waiting, so
+# kept-alive connections pile up in one worker while the others idle (DEPLOYMENT.md says what the
+# load test measured). A unix socket or sockets handed over by systemd stay shared (on_starting).
 reuse_port = True
 # The reverse proxy's X-Forwarded-* headers are read by Django (SECURE_PROXY_SSL_HEADER), not here.
 # gunicorn's control socket sits at one path per user: two servers on one machine would collide.

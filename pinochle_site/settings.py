@@ -2,7 +2,7 @@
 
 Safe for a laptop with nothing set (SQLite, DEBUG off, a generated secret key kept in
 ``var/``); strict in production, where ``SECURE=true`` turns on HTTPS-only cookies,
-redirects and HSTS. See the README for every variable.
+redirects and HSTS. pinochle_site/DEPLOYMENT.md lists every variable.
 """
 
 import os

@@ -27,6 +27,14 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under ``tests/browser/`` is a ``browser`` test, whether or not its module says so,
+    so the README's quick command (``-m "not browser and not server"``) never starts a chromium."""
+    for item in items:
+        if item.nodeid.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml), but the browser
     tests (``tests/browser/``) share one worker and run one at a time: two chromiums with their live

@@ -63,6 +63,7 @@ def server(env: dict[str, str], log: Path):
         process.wait(timeout=20)
 
 
+@pytest.mark.server
 def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env |= {

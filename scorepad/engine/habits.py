@@ -1,4 +1,5 @@
-"""Habits players hate in a bot, found in an ended hand (issue 17's "No habits players hate").
+"""Habits players hate in a bot, found in an ended hand: the expert must not show them, and each
+rate is weighed against the heuristic's (the targets in ``bots/FINDINGS.md``).
 
 ``sightings(state)`` replays an ended hand from its deal (the passes, then every trick, with the
 legal plays of ``play.legal_cards`` at each card) and reports each chance a seat had to show a

@@ -454,9 +454,8 @@ def _bosses_blind(state: PlayState, legal: int) -> int:
     """The cards of ``legal`` no card the seat to act cannot see beats in its suit; a defender's
     trumps left out. A defender does not cash its boss trumps, as the heuristic's does not: a trump
     lead pulls the bidder's trumps for it. Played so, six-handed's simulated defenders are nearer
-    the heuristic's (on 220 six-handed contracts, ``bots/FINDINGS.md``, three
-    trumps are overvalued by 12 points a contract, not 25), and the expert gained +1.29 a deal
-    (+0.17 … +2.42) over 1,000 paired deals."""
+    the heuristic's (three-trump contracts are overvalued by about half as much), and the expert
+    gained over 1,000 paired deals (``bots/FINDINGS.md``)."""
     sure = _unbeaten(legal, _unseen(state))
     if state.bidders is not None and state.table.side_of[state.to_act] != state.bidders:
         sure &= ~state.table.trump_mask

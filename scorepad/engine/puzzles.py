@@ -78,7 +78,8 @@ SCREEN_MARGIN = 0.5  # … this share of the margin: only those are weighed on �
 FIND_DEALS = 200  # … this many deals in all (the screening deals included), where the answer must
 FIND_SHARE = 0.92  # … clear a guard band above the thresholds: a share of 90% on 200 deals has a
 FIND_MARGIN_PART = 1.1  # standard error of 2 points, and the best of several answers measured on one
-# sample is flattered by it; without the band, 12% of the set fell short on the check's fresh deals
+# sample is flattered by it: without the band, part of the set fell short on the check's fresh deals
+# (``bots/FINDINGS.md``)
 CHECK_DEALS = 800  # the check command's sample: fresh deals, four times the finder's
 PER_HAND = 3  # puzzles kept from one hand at most: a set of many hands, not many tricks of a few
 EXACT_CARDS = 12  # at most this many cards left in all hands: the rest of the hand is searched exactly

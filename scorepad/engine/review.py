@@ -1,4 +1,5 @@
-"""Hand review: every decision one seat made in a hand, weighed by the expert (issue 16).
+"""Hand review: every decision one seat made in a hand, weighed by the expert, so a practice player
+sees what each choice gave up.
 
 A hand's §9.5 log line is replayed (``log.replay_steps``); at each decision of the seat, the
 expert looks at that seat's view as it was then (its cards, the calls, the shown meld, the

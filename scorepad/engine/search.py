@@ -48,14 +48,12 @@ def playout_policy(variant: Variant) -> Chooser:
 
     Without a partner (`six-handed`) every seat plays blind to the sampled deal, as it would at the
     table (``lean.blind_policy``): a policy that sees the deal rates a card by later plays no player
-    could make, and a contract by a play of the cards nobody at the table would find. Paired over
-    the same 500 deals (seed 1, against the heuristic), blind playouts in the play decisions gained
-    +1.64 a deal (−0.00 … +3.29), and in the bid analyses as well, with the lone bidder's made bar
-    lowered to match (``bots.expert.MADE_NEEDED_ALONE``), +1.79 more (+0.18 … +3.40). With a
-    partner, the policy that sees the deal (``lean.policy``) stands in for partners who read each
-    other's play: blind play decisions measured −0.37 (−0.92 … +0.18) in `classic` and +0.82
-    (−1.82 … +3.46) in `double-deck`, neither a clear gain, and blind bids in `classic`, even at a
-    50% made bar, −0.89 (−2.14 … +0.36): a partnership's blind contracts look worse still."""
+    could make, and a contract by a play of the cards nobody at the table would find. Paired on
+    the same deals, blind playouts gained in six-handed's play decisions, and again in its bid
+    analyses with the lone bidder's made bar lowered to match (``bots.expert.MADE_NEEDED_ALONE``).
+    With a partner, the policy that sees the deal (``lean.policy``) stands in for partners who read
+    each other's play: blind play decisions were no clear gain in `classic` or `double-deck`, and
+    blind bids in `classic` lost even at a lower made bar (the figures: ``bots/FINDINGS.md``)."""
     return policy if variant.partnerships else blind_policy
 
 

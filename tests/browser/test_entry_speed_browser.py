@@ -96,7 +96,7 @@ def test_an_ordinary_classic_hand(live_server, page: Page, django_user_model):
     touches = enter(page, "Ann", "30", "hearts", {0: "18", 1: "9"}, {0: "13"})
     expect(page.locator(".totals .points")).to_have_text(["31", "21"])
     report("classic", touches)
-    assert touches.total <= 10  # issue 9's target for an ordinary 4-player hand
+    assert touches.total <= 10  # the scorepad's entry-speed target for an ordinary 4-player hand
 
 
 def test_an_ordinary_double_deck_hand(live_server, page: Page, django_user_model):

@@ -160,6 +160,7 @@ def test_only_requests_in_flight_during_a_restart_may_fail():
     assert errors_outside(errors, None) == errors
 
 
+@pytest.mark.server
 def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env["VAR_DIR"] = str(tmp_path)
@@ -277,6 +278,7 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.server
 def test_a_short_run_with_private_tables_loses_no_action(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env["VAR_DIR"] = str(tmp_path)

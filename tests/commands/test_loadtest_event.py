@@ -81,6 +81,7 @@ def test_a_204_is_read_at_once_on_a_kept_alive_connection():
         assert thread.submit(asyncio.run, scenario()).result() < 2
 
 
+@pytest.mark.server
 def test_a_tiny_club_night_on_gunicorn_loses_nothing_and_times_the_standings(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env["VAR_DIR"] = str(tmp_path)

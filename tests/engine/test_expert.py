@@ -185,7 +185,7 @@ def test_only_the_bidder_plans_its_later_cards_and_only_where_that_was_measured_
     assert all(plan.seat == 0 for plan in plans.values())
 
 
-# ---------------------------------------------------------------- habits players hate (issue 17)
+# ------------------------------------------------- habits players hate (the expert must not show them)
 
 
 def defender_leads(hand: str, bidder: int) -> SeatView:

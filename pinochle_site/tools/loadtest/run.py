@@ -63,8 +63,8 @@ from .tables import TableStats, server_cpu_seconds, tables_apart
 
 HOST = "127.0.0.1"
 # Real games, to each variant's own target: a game that is won is followed by a new one (``play``).
-# Endless games made every hand's POST slower as the run went on (it scores its whole game): at
-# 180 s the scorekeepers' games held 160 hands and their p95 alone was 280 ms.
+# Endless games made every hand's POST slower as the run went on (it scores its whole game), so a
+# run's figures depended on its length (DEPLOYMENT.md, "Load").
 GAME_RULES: dict[str, Any] = {}
 # Worked out once: the load client shares the cores with the server it measures.
 TRICK_TOTALS = {vid: v.trick_points_total(v.settings(GAME_RULES)) for vid, v in VARIANTS.items()}

@@ -84,12 +84,12 @@ MIN_ROUNDS = 4  # deals tried per decision, whatever the clock says
 EXACT_CARDS = 12  # search the rest of the hand exactly once at most this many cards are left to play
 PLAYOUT_EXACT_CARDS = 8  # before that, each play decision's playout searches its last tricks of at
 # most this many cards exactly: two tricks of four seats (the policy misplays endings that decide the
-# last counters; measured: two, not none or three). In six-handed that is no whole trick past the last:
-# two tricks of six cost three times the play CPU, near the 500 ms target, for a gain within the noise
+# last counters; two gained where none and three did not, bots/FINDINGS.md). In six-handed that is no
+# whole trick past the last: two tricks of six cost far more play CPU for a gain within the noise
 MADE_NEEDED = 0.6  # bid on while the best trump makes the next bid this often …
 MADE_NEEDED_OVER_PARTNER = 0.85  # … and over a partner's bid only with this much confidence
 MADE_NEEDED_ALONE = 0.6  # without a partner (six-handed): its contracts simulated blind
-# (``search.playout_policy``) rate fewer hands safe, and the bids they pass at 60% made 90%
+# (``search.playout_policy``) rate fewer hands safe, so the bar is lower (bots/FINDINGS.md)
 MADE_NEEDED_SHORT_TRUMP = 0.95  # a contract on a short trump (``habits.short_trump``) needs far more
 THIN_GAIN_SHARE = 0.1  # a gain under this share of the bid is thin: the made rate then needs …
 MADE_NEEDED_THIN = 0.7  # … at least this (the best of several trumps and bids is overrated)
@@ -106,22 +106,22 @@ LAST_TRUMPS_SHARE = 0.1  # a defender's trump lead is a habit when the bidder ho
 # outside the leader's hand on more than this share of the sampled deals (``habits.py``'s rule)
 PLAN_PATIENCE = 8  # a bidder's plan node (``plans_of``) follows the policy this many visits …
 PLAN_EXPLORE = 0.5  # … then picks by UCB1 with this much exploration (margins in bids)
-PLAN_MAX_HAND = 12  # … in hands of at most this many cards: classic (12) and six-handed (8) gained,
-# double-deck (20) +0.34 (-1.20 … +1.89), its defenders' trump leads then over their habit bar
-PASS_PLAYOUT_SHARE = 2  # a pass weighs its candidates on the playouts / this: measured against 3,200,
-# the choice at 400 lost 0.077 points a pass and at 200 0.094 (153 classic positions), for half the CPU
+PLAN_MAX_HAND = 12  # … in hands of at most this many cards: classic (12) and six-handed (8) gained;
+# double-deck (20) gained nothing clear, and its defenders' trump leads went over their habit bar
+PASS_PLAYOUT_SHARE = 2  # a pass weighs its candidates on the playouts / this: against many more
+# playouts, half the count chooses nearly as well as the whole, for half the CPU (bots/FINDINGS.md)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
 ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
 SECOND_TRUMP_GAP = 0.4  # … past the first only those the heuristic values within this many least bids
-# of it: beyond that the other suit was never the best at the least bid (60 such first calls each in
-# classic and double-deck; six-handed's 500-deal match, where 39% of them are, unchanged to the deal)
+# of it: beyond that the other suit was never the best at the least bid, and six-handed's match
+# played the same to the deal without it (bots/FINDINGS.md)
 TRUMP_SHARE = 4  # … each on playouts / TRUMP_SHARE deals (what each of the four suits had before)
 ANALYSIS_CACHE_SIZE = 128  # bid analyses kept per process (each a few hundred simulated hands)
 WAR_JUMP_RAISE = 1  # at its first raise over an opponent the bot jumps to the highest bid still
 WAR_JUMP_MADE = 0.85  # made this often (``highest_bid``), not creeping into a raise war
 # (``habits.raise_war``): a war then needs the opponents to outbid that twice (at the second raise
-# instead, classic's wars fell only from 65% to 28% against the heuristic's 45%); from its third
-# raise on (a war) it raises only …
+# instead, classic's and six-handed's wars stayed over half the heuristic's); from its third raise on
+# (a war) it raises only …
 WAR_WORTH_SHARE = 1.1  # … up to this share of the hand's worth as a partner counts it
 # (``heuristic.hand_worth``), and a jump goes no higher either
 
@@ -419,10 +419,10 @@ class ExpertBot:
 
         Why: creeping up one step at a time against an opponent, on a hand whose meld is not there,
         is a habit players hate (a classic hand of six aces and one meld in its trump raised to 27
-        that way and went set). By the numbers such a bid is no blunder: on 200 deals where the
-        opponent's hand bids to 26, that hand made 27 in 82% played out by heuristic seats, 85%
-        simulated. A made contract scores the same at any bid, so the jump costs only the sets
-        between the bid the opponent would have stopped at and the jump, hence the high bar."""
+        that way and went set). By the numbers such a bid is no blunder: where the opponent's hand
+        bids to 26, that hand makes 27 far more often than not (``bots/FINDINGS.md``). A made
+        contract scores the same at any bid, so the jump costs only the sets between the bid the
+        opponent would have stopped at and the jump, hence the high bar."""
         least, number = view.least_bid, raise_over_opponent(view)
         cap = WAR_WORTH_SHARE * hand_worth(view, p)
         if number is not None and number >= RAISE_WAR_RAISES and least > cap:
@@ -512,9 +512,10 @@ _ANALYSES: OrderedDict[Hashable, BidAnalysis] = OrderedDict()
 def plans_of(view: SeatView, legal: Sequence[Card]) -> dict[Card, Plan]:
     """Per candidate card, the ``lean.Plan`` its playouts learn the bidder's own later cards by;
     none for the other seats, or where a hand is longer than ``PLAN_MAX_HAND``. The bidder's play
-    is where a search gains most (six-handed: every hidden card shown to the bidder's play alone
-    was worth +2.97 a deal, the defenders' +0.96), and a plan of its own later cards is a search
-    no fixed playout policy is: it can learn to draw the trumps before it cashes."""
+    is where a search gains most (six-handed's ceilings in ``bots/FINDINGS.md``: every hidden card
+    shown to the bidder's play alone is worth far more than to the defenders'), and a plan of its
+    own later cards is a search no fixed playout policy is: it can learn to draw the trumps before
+    it cashes."""
     if view.seat != view.bidder or view.variant.hand_size > PLAN_MAX_HAND:
         return {}
     scale = float(view.bid or 1)  # margins in bids: about one either way
