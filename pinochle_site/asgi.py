@@ -2,7 +2,7 @@
 
 Event streams (a table's phones) are async views on Django's ASGI handler, where a phone waiting
 for the next card is a coroutine, not a thread. Every other request runs whole in one thread of the
-worker's pool (``request_threads``): the app's views are plain sync views, and Django's WSGI
+worker's pool (``scorepad.live.request_threads``): the app's views are plain sync views, and Django's WSGI
 handler runs them there without crossing back and forth to the event loop.
 """
 
@@ -11,7 +11,7 @@ import os
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
-from pinochle_site.request_threads import InThreads, application_for
+from scorepad.live.request_threads import InThreads, application_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
 application = application_for(streams=get_asgi_application(), requests=InThreads(get_wsgi_application()))

@@ -4,9 +4,12 @@ only from its own layer or those below:
 1. ``engine``: the rules, scoring and bots, pure Python.
 2. ``constants``: the few numbers and words every layer above shares.
 3. ``models`` (and ``migrations``): the tables.
-4. infrastructure: ``throttle.py`` (limits on what a request may cost) and ``bot_pool.py`` (the one
-   home of bot searches, run in worker processes). Both serve every layer above and import only
-   the engine: neither reads a table nor knows a page.
+4. infrastructure: ``throttle.py`` (limits on what a request may cost), ``bot_pool.py`` (the one
+   home of bot searches, run in worker processes) and ``live/`` (everything live: the change bus
+   and presence, the event streams' loop, the request threads). They serve every layer above and
+   import only the layers below (Django, the engine, the constants, the models) and each other:
+   none reads through a selector, writes through a service or knows a page; what a stream draws
+   comes from its view as a callable.
 5. ``selectors``: database reads and the read models they return (``Scoresheet``).
 6. ``services``: writes (they read through the selectors).
 7. ``forms``: input parsing; a form may call a service's checks, never the other way round.
@@ -35,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorepad.engine",),
     ("scorepad.constants",),
     ("scorepad.models", "scorepad.migrations"),
-    ("scorepad.throttle", "scorepad.bot_pool", "scorepad.table_bus"),
+    ("scorepad.throttle", "scorepad.bot_pool", "scorepad.live"),
     ("scorepad.selectors",),
     ("scorepad.services",),
     ("scorepad.forms",),

@@ -5,7 +5,7 @@ Like practice (``services.practice``), a write reads the stored table, works out
 conditional update, ``UPDATE … WHERE id = … AND version = …``: an action made on an older version,
 or sent twice, matches no row and is refused as stale; nothing is applied twice. Seats change by
 conditional updates too (two phones taking one seat at once: one row matches, the other is told).
-Once a change is committed the table's phones are told (``table_bus.publish``): the event names
+Once a change is committed the table's phones are told (``live.bus.publish``): the event names
 the table and its version only, and each phone's stream draws its own seat's view from it.
 
 A table started from a household seats its roster and keeps a scorepad ``Game`` beside it, made
@@ -32,13 +32,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import bot_pool, table_bus
+from .. import bot_pool
 from ..constants import DEFAULT_STRENGTH, PLAYER_NAME_MAX
 from ..engine.answers import AnswerError, FormAnswer, check_answer
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, Variant, get_variant
+from ..live import bus
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from ..selectors.households import active_roster
@@ -629,7 +630,7 @@ def _record_in_scorepad(table: PrivateTable) -> None:
 def _announce(table: PrivateTable) -> None:
     """Once committed, the table's phones hear that it changed (nothing of anyone's cards)."""
     table_id = table.pk
-    transaction.on_commit(lambda: table_bus.publish(table_bus.table_channel(table_id)))
+    transaction.on_commit(lambda: bus.publish(bus.table_channel(table_id)))
 
 
 def _clean_name(name: str, *, required: bool = True) -> str:

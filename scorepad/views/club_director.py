@@ -31,11 +31,11 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from pinochle_site.request_threads import as_a_request, in_request_thread
-
-from .. import table_bus
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
 from ..forms.games import NO_MARRIAGE, HandForm
+from ..live import bus
+from ..live.request_threads import as_a_request, in_request_thread
+from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event
 from ..models import ClubEvent, ClubRound
 from ..pages.club_director import prize_lines, round_clock, snapshot_words
 from ..selectors.club_director import (
@@ -76,7 +76,6 @@ from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
 from .games import Intent, intent_of, preview_words, stepped_bid
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
-from .tables import EVENT_WAIT_SECONDS, sse_event
 
 log = logging.getLogger(__name__)
 PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
@@ -406,7 +405,7 @@ class StandingsFeed:
         self.task = self.loop.create_task(self._follow())
 
     async def _follow(self) -> None:
-        listener = await table_bus.listen(table_bus.standings_channel(self.event_id))
+        listener = await bus.listen(bus.standings_channel(self.event_id))
         try:
             while True:
                 started = time.monotonic()
@@ -436,7 +435,7 @@ class StandingsFeed:
         news, self.news = self.news, self.loop.create_future()
         news.set_result(None)
 
-    async def next_change(self, timeout: float) -> bool:
+    async def wait(self, timeout: float) -> bool:
         """Whether the partial changed (or the event went) within ``timeout`` seconds."""
         try:
             await asyncio.wait_for(asyncio.shield(self.news), timeout)
@@ -499,14 +498,21 @@ async def club_standings_events(request: HtmxHttpRequest, standings_token: str) 
 
 
 async def standings_stream(event_id: int, standings_token: str, shown: str) -> AsyncIterator[str]:
+    """The stream loop (``live.streams``) drawing the feed's standings whenever they are not the
+    ones this screen shows; the feed is what it waits on (one reading per change for all screens)."""
     async with standings_feed(event_id, standings_token) as feed:
-        yield f"retry: {STREAM_RETRY_MS}\n\n"
-        while not feed.missing:
-            if feed.fingerprint != shown and feed.html:
-                yield standings_event(feed.fingerprint, feed.html)
-                shown = feed.fingerprint
-            elif not await feed.next_change(EVENT_WAIT_SECONDS):
-                yield ": still here\n\n"  # a proxy or phone that drops quiet connections keeps it
+
+        async def draw() -> Drawn:
+            nonlocal shown
+            if feed.missing:
+                return "", True
+            if feed.fingerprint == shown or not feed.html:
+                return "", False
+            shown = feed.fingerprint
+            return standings_event(feed.fingerprint, feed.html), False
+
+        async for event in event_stream(feed, draw, wait_seconds=WAIT_SECONDS, retry_ms=STREAM_RETRY_MS):
+            yield event
 
 
 # ---- the end: final standings, prizes, print, CSV -------------------------------------------------

@@ -8,11 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorepad import bot_pool, table_bus
+from scorepad import bot_pool
 from scorepad.engine.answers import ANSWER_KEYS, FormAnswer, answer_json, read_form_answer
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.live import bus
 from scorepad.models import PrivateTable, TableMessage, TableSeat
 from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
 from scorepad.selectors.tables import table_by_code
@@ -48,7 +49,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the phon
 
 @pytest.fixture(autouse=True)
 def _own_var_dir(settings, tmp_path):
-    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    """The web workers' mailboxes (``live.bus``) go in this test's folder, not the checkout's var/."""
     settings.VAR_DIR = tmp_path
 
 
@@ -56,9 +57,7 @@ def _own_var_dir(settings, tmp_path):
 def told(monkeypatch) -> list[int]:
     """The tables whose phones were told of a change, in order."""
     heard: list[int] = []
-    monkeypatch.setattr(
-        table_bus, "publish", lambda channel: heard.append(int(channel.removeprefix("table:")))
-    )
+    monkeypatch.setattr(bus, "publish", lambda channel: heard.append(int(channel.removeprefix("table:"))))
     return heard
 
 

@@ -33,7 +33,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def _own_var_dir(settings, tmp_path):
-    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    """The web workers' mailboxes (``live.bus``) go in this test's folder, not the checkout's var/."""
     settings.VAR_DIR = tmp_path
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from .throttle import CACHE_ERRORS
+from ..throttle import CACHE_ERRORS
 
 __all__ = [
     "PRESENCE_SECONDS",
