@@ -32,7 +32,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
-from ..forms.games import NO_MARRIAGE, HandForm
+from ..forms.games import NO_MARRIAGE, HandForm, Intent, intent_of, stepped_bid
 from ..live import bus
 from ..live.request_threads import as_a_request, in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event
@@ -74,7 +74,7 @@ from ..services.club_director import (
 )
 from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
-from .games import Intent, intent_of, preview_words, stepped_bid
+from .games import preview_words
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
 
 log = logging.getLogger(__name__)
