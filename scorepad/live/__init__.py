@@ -8,6 +8,8 @@
 - ``request_threads``: every ordinary request runs whole in one of the worker's threads; a
   stream's reads wait their turn there too (``in_request_thread``).
 - ``request_slots``: at most a few streams of a worker start at once.
+- ``clock``: the private tables' clock, which moves a table nobody's request moves (bots that
+  were busy, a player away past the grace), one runner per table at a time, wherever it lives.
 
 It is infrastructure (README "How the code is laid out"), beside ``throttle`` and ``bot_pool``:
 it imports Django, the engine, the constants and the models, never a selector, a service or a

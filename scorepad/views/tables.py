@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import suppress
 from functools import wraps
 from typing import Any
 
@@ -25,7 +24,6 @@ from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from ..engine.answers import read_form_answer
@@ -36,7 +34,7 @@ from ..forms.tables import TableForm
 from ..live import bus
 from ..live.request_threads import in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event, sse_text
-from ..models import PrivateTable, TableSeat
+from ..models import PrivateTable
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
@@ -52,8 +50,6 @@ from ..services.tables import (
     TableRefused,
     table_act,
     table_back,
-    table_bots_catch_up,
-    table_cover_overdue,
     table_end,
     table_new_link,
     table_next_hand,
@@ -75,7 +71,6 @@ NO_SUCH_LINK = (
 )
 NO_SUCH_CODE = "No open table has that code: check the six letters and numbers, or ask for the link."
 FORGED = "This phone's seat pass is not one this table gave: take a seat again from the table's link."
-BOTS_LATE_SECONDS = 2  # a bots' turn still waiting this long: they were busy, ask them again
 STREAM_RETRY_MS = 500  # a dropped stream is opened again within half a second
 
 
@@ -413,7 +408,8 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
 
 async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> AsyncIterator[str]:
     """The stream loop (``live.streams``) drawing this seat's screen; every few seconds it marks
-    the seat here and looks at the table (``_keep_going``)."""
+    the seat here and looks whether the table moved unheard (``_keep_going``). It only reads: the
+    table's clock moves the table (``live.clock``), a phone watching it or not."""
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
     marked = time.monotonic()  # when this phone's presence was last marked
 
@@ -433,7 +429,6 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
 
     try:
         await in_request_thread(bus.mark_present, table_id, seat, connection)
-        await in_request_thread(table_back, table=PrivateTable(pk=table_id), seat=seat)
         marked = time.monotonic()
         channel = bus.table_channel(table_id)
         async for event in event_stream(
@@ -469,32 +464,11 @@ def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[st
 STREAM_MARK, STREAM_READ = "table_stream_mark", "table_stream_read"
 
 
-def _bots_turn(read: TableRead) -> bool:
-    """Whether the turn of the table as ``read`` is a bot's, or a bot's covering for a person away
-    (the table as this stream drew it: when the stored version is the same, so is the turn)."""
-    to_act = read.state.get("to_act")
-    return to_act is not None and (read.seats[to_act].kind == TableSeat.BOT or read.seats[to_act].covered)
-
-
 def _keep_going(table_id: int, seat: int, drawn: TableRead | None, connection: str, *, mark: bool) -> bool:
-    """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent);
+    """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent), and
     whether the table moved past the screen this phone shows (``drawn``; a message lost with Redis
-    down); and once a turn has waited a while, bots that were busy when it came take it, and a seat
-    overdue past the grace gets its bot. One small read when nothing is due: an idle phone costs
-    almost nothing."""
+    down). One small read: an idle phone costs almost nothing."""
     if mark:
         bus.mark_present(table_id, seat, connection)
     clock = turn_clock(table_id)
-    if clock is None or drawn is None or clock.version != drawn.version:
-        return True
-    if clock.ended or clock.turn_since is None:
-        return False
-    waited = (timezone.now() - clock.turn_since).total_seconds()
-    if waited >= BOTS_LATE_SECONDS and _bots_turn(drawn):
-        table_bots_catch_up(table=PrivateTable(pk=table_id))
-    if waited >= clock.grace_seconds:
-        with suppress(TableRefused):  # another phone's stream got there first
-            table_cover_overdue(
-                table=PrivateTable(pk=table_id), present=lambda other: bus.present(table_id, other)
-            )
-    return False
+    return clock is None or drawn is None or clock.version != drawn.version

@@ -17,7 +17,6 @@ from scorepad.live import bus
 from scorepad.models import PrivateTable, TableMessage, TableSeat
 from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
 from scorepad.selectors.tables import table_by_code
-from scorepad.services import tables as service
 from scorepad.services.tables import (
     ENDED,
     HOST_ONLY,
@@ -375,12 +374,12 @@ def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch
         raise bot_pool.BotsBusy
 
     monkeypatch.setattr(bot_pool, "table_play_on", busy)
-    monkeypatch.setattr(service, "BUSY_WAIT", 0)
     heard = len(told)
     table = play(table, 0)
     waiting = PrivateTable.objects.get(pk=table.pk)
     assert from_json(waiting.state).to_act != 0  # the answer is stored; the bots' turn waits
     assert waiting.person_writes == 1
+    assert waiting.due_at is not None  # for the table's clock, which asks the bots again
     assert told[heard:] == [table.pk]  # the phones see the card while the bots' turn waits
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     caught_up = table_bots_catch_up(table=table)
