@@ -31,7 +31,7 @@ from .request_threads import as_a_request
 
 __all__ = ["CLOCK_SECONDS", "LEASE_SECONDS", "Tick", "claim", "run_due", "start"]
 
-CLOCK_SECONDS = float(os.getenv("TABLE_CLOCK_SECONDS") or 1)  # 0: this process runs no clock thread
+CLOCK_SECONDS = float(os.getenv("TABLE_CLOCK_SECONDS") or 0.5)  # 0: no clock thread in this process
 LEASE_SECONDS = 60  # a claimed table is the claimer's this long at most (its bots think within it)
 TABLES_AT_ONCE = 50  # a look claims at most this many tables; the rest wait for the next look
 log = logging.getLogger(__name__)

@@ -63,7 +63,7 @@ TOO_CHATTY = "One message at a time: wait a moment before the next."
 HOST_ONLY = "Only the table's host can do that."
 BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
 GRACE_CHOICES = (15, 30, 60, 120, 300)
-BOTS_LATE_SECONDS = 2  # the bots' turn still waiting this long: they were busy, the clock asks again
+BOTS_LATE_SECONDS = 1  # the bots were busy when their turn came: the clock asks them again after this
 AWAY_LOOK_SECONDS = 5  # a seat a bot covers, or a player there past the grace: looked at this often
 COVER_STRENGTH = DEFAULT_STRENGTH  # the bot that plays for a player who is away
 # The fixed quick messages: no free chat at a table of strangers' phones.

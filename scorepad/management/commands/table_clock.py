@@ -1,5 +1,5 @@
 """``manage.py table_clock``: move the private tables that are due now, once (bots that were busy,
-a player away past the grace), as each web process's clock thread does every second. For a server
+a player away past the grace), as each web process's clock thread does twice a second. For a server
 run with ``TABLE_CLOCK_SECONDS=0`` (no clock thread in its web processes), run it with ``--every``
 as a process of its own; several runners never move one table twice (``live.clock``'s lease).
 """
