@@ -5,6 +5,8 @@
   Redis; and which seats' phones are connected now (presence).
 - ``streams``: the server-sent events format and the one stream loop every event stream runs:
   draw, wait for a change (or the wait period), draw again.
+- ``feeds``: a reading shared by every stream of a process that shows the same thing (a club
+  night's standings on every screen of the room), read once per change.
 - ``request_threads``: every ordinary request runs whole in one of the worker's threads; a
   stream's reads wait their turn there too (``in_request_thread``).
 - ``request_slots``: at most a few streams of a worker start at once.
