@@ -3,10 +3,13 @@ away past the grace), with no Redis, and one runner moves a table at a time (the
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connections
 from django.utils import timezone
 
 from scorepad import bot_pool
@@ -175,6 +178,30 @@ def test_two_clock_runners_never_both_act_on_one_table(bots):
     assert others == [[]]
     assert clock.claim(table.pk, due, now=due) is None  # a runner that read the old due time: no row
     assert clock.run_due(tick, now=due) == []  # not due again until the person's grace ends
+
+
+def test_two_clock_runners_looking_at_once_claim_a_table_once(bots):
+    table = three_bots()
+    bots.busy()
+    play(table, 0)
+    due = stored(table).due_at
+    ticked: list[int] = []
+    both_looking = threading.Barrier(2)
+
+    def tick(*, table_id: int):
+        ticked.append(table_id)
+
+    def runner() -> list[int]:
+        both_looking.wait(timeout=30)
+        try:
+            return clock.run_due(tick, now=due)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(2) as pool:
+        claimed = [future.result() for future in [pool.submit(runner) for _ in range(2)]]
+    assert sorted(claimed) == [[], [table.pk]]
+    assert ticked == [table.pk]
 
 
 def test_a_write_during_a_tick_keeps_the_due_time_it_set():
