@@ -17,7 +17,7 @@ import pytest
 
 from scorepad.live import bus
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUBLISH = "import django; django.setup(); from scorepad.live import bus; bus.publish({channel!r})"
 
 
