@@ -5,7 +5,7 @@ worker is uvicorn's ASGI worker serving ``pinochle_site.asgi``: a table's phones
 events stream open for as long as they sit at it, and under ASGI an idle stream is a coroutine
 waiting on a queue, not a thread held for its lifetime (a threaded worker's 4 threads would be
 taken by 4 phones). Every other request runs whole in one of the worker's ``GUNICORN_THREADS``
-request threads (``pinochle_site.request_threads``), as it did under threaded workers, so the
+request threads (``scorepad.live.request_threads``), as it did under threaded workers, so the
 scorepad's pages and a practice request waiting for its bot (``scorepad/bot_pool.py``) still run
 side by side. ``WEB_CONCURRENCY`` and ``GUNICORN_THREADS`` change the counts; ``GUNICORN_CMD_ARGS``
 or command-line options override anything here (``--bind`` for the address).

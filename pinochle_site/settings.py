@@ -98,7 +98,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "pinochle_site.request_slots.RequestSlotsMiddleware",  # first: a request waits here for its turn
+    "scorepad.live.request_slots.RequestSlotsMiddleware",  # first: a request waits here for its turn
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -132,8 +132,8 @@ TEMPLATES = [
 ]
 
 if os.getenv("DATABASE_URL"):
-    # Each of a worker's request threads keeps its connection for a minute (request_threads); an
-    # event stream closes the one it reads with after each read.
+    # Each of a worker's request threads keeps its connection for a minute (live/request_threads.py);
+    # an event stream closes the one it reads with after each read.
     DATABASES = {"default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)}
 else:
     DATABASES = {

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.db.models import QuerySet
@@ -23,6 +24,9 @@ from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, Problem
 from ..engine.variants import Settings, Variant, setting_choices
 from ..models import ENTRY_KEY_MAX, Game, Player
 from .house_rules import SETTING_WORDS, choice_field, setting_field
+
+if TYPE_CHECKING:
+    from ..selectors.games import Scoresheet
 
 NO_MARRIAGE = "none"  # the form's word for §9.3's null trump
 # The scorer words a refusal as if after its field's name ("tricks add up to 51; …"). Under the
@@ -547,3 +551,40 @@ def _side_points_field(label: str, subject: str) -> forms.IntegerField:
             "max_value": f"{subject.replace('%', '%%')} at most {SCORE_LIMIT}.",
         },
     )
+
+
+# ---- the hand form's buttons: one intent each ----------------------------------------------------
+
+
+class Intent(StrEnum):
+    """What a hand form's POST asks for, named by the key its button sends (the form has one
+    ``action``, so every button also works as a plain submit without JavaScript)."""
+
+    PREVIEW = "preview"  # the live preview (htmx): what the hand would score, nothing saved
+    BID_STEP = "bid_step"  # the stepper's − / +: the form again with the bid moved one step
+    BID_CHIP = "bid_set"  # a quick chip: the form again with that bid
+    COUNT_MELD = "count_meld"  # off to the meld calculator with the hand so far
+    THROW_IN = "thrown_in"  # record the deal as thrown in (next hand only)
+    RECORD = "record"  # the main button (it sends no key): record or correct the hand
+
+
+def intent_of(data: Mapping[str, Any], offered: Collection[Intent]) -> Intent:
+    """The first offered intent whose key the POST carries; with none, the form's main button."""
+    return next((intent for intent in Intent if intent in offered and intent.value in data), Intent.RECORD)
+
+
+def stepped_bid(sheet: Scoresheet, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's values with the bid moved one step (§4 ``bid_increment``), never under the minimum."""
+    values = HandForm.values_from(data, len(sheet.side_names))
+    settings = sheet.settings
+    try:
+        current = max(int(values.get("bid", "")), settings.min_bid)
+    except ValueError:
+        current = settings.min_bid
+    if "bid_set" in data:  # a quick chip: the bid itself
+        values["bid"] = data["bid_set"]
+    elif data.get("bid_step") == "+":
+        values["bid"] = current + settings.next_bid_step(current)
+    else:
+        values["bid"] = max(settings.min_bid, current - settings.next_bid_step(current - 1))
+    return values

@@ -12,8 +12,9 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import urlencode as query_string
 
 from django import forms
 from django.urls import reverse
@@ -24,6 +25,9 @@ from scorepad.engine.cards import Card, CardError, Suit
 from scorepad.engine.meld import parse_hand
 from scorepad.engine.variants import VARIANTS, Settings, SettingsError, Variant, get_variant
 from scorepad.forms.house_rules import SETTING_WORDS
+
+if TYPE_CHECKING:
+    from scorepad.selectors.games import Scoresheet
 
 DEFAULT_VARIANT_ID = "classic"  # what a first visit, or an unknown variant, falls back to
 MOST_SIDES = max(len(variant.sides) for variant in VARIANTS.values())
@@ -39,6 +43,7 @@ MELD_SETTING_LABELS: dict[str, str] = {
     "double_around_scale": "Double arounds",
 }
 MELD_SETTING_CHOICES: dict[str, dict[str, str]] = {key: SETTING_WORDS[key] for key in MELD_SETTING_LABELS}
+MELD_SETTINGS = tuple(MELD_SETTING_LABELS)  # a game's house rules the calculator takes as its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,3 +327,15 @@ def _refusing[T](parse: Callable[..., T], *args: Any) -> T:
         return parse(*args)
     except (CardError, SettingsError) as error:
         raise forms.ValidationError(str(error)) from None
+
+
+def calculator_url(sheet: Scoresheet, back: str, **params: Any) -> str:
+    """A hand form's way to the meld calculator (and its bid advisor) for its game: the variant,
+    the house rules (those that change meld as the calculator's own settings, the rest as
+    ``rules``) and the way ``back``."""
+    rules = sheet.game.settings
+    query: dict[str, Any] = {"variant": sheet.variant.id, "return": back, **params}
+    query.update({key: rules[key] for key in MELD_SETTINGS if key in rules})
+    if others := {key: value for key, value in rules.items() if key not in MELD_SETTINGS}:
+        query["rules"] = rules_param(others)
+    return f"{reverse('meld')}?{query_string(query)}"

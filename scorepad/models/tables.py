@@ -67,6 +67,9 @@ class PrivateTable(models.Model):
     grace_seconds = models.PositiveSmallIntegerField(default=GRACE_DEFAULT)
     # When the seat to act was first asked (a player away longer than the grace gets a bot for now).
     turn_since = models.DateTimeField(null=True, blank=True)
+    # When the table's clock (``live.clock``) next has something to do for it: bots that were busy,
+    # a grace ending, a seat a bot covers; set by every write, None until someone acts.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     bot_cpu_seconds = models.FloatField(default=0.0)  # what the table's bots have cost so far
     person_writes = models.PositiveIntegerField(default=0)  # the people's actions stored (a check)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -99,6 +102,8 @@ class TableSeat(models.Model):
     # A bot plays this person's turns while they are away past the grace; cleared when they return.
     covered = models.BooleanField(default=False)
     quit = models.BooleanField(default=False)  # the person left the table on purpose
+    # The phone's last presence mark, kept here only while the shared cache does not answer.
+    seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "seat"]

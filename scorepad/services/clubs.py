@@ -18,9 +18,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import table_bus
 from ..engine import events
 from ..engine.variants import SettingsError, get_variant
+from ..live import bus
 from ..models import (
     ClubEntrant,
     ClubEvent,
@@ -80,7 +80,7 @@ def standings_changed(event_id: int) -> None:
     """Once committed, the room's standings screens hear that the standings may have changed (a
     round, a check-in, a hand confirmed, disputed or corrected; a hand entered counts only once
     confirmed): each server reads them once and sends them on to its screens only if they did."""
-    transaction.on_commit(lambda: table_bus.publish(table_bus.standings_channel(event_id)))
+    transaction.on_commit(lambda: bus.publish(bus.standings_channel(event_id)))
 
 
 # ---- the event ------------------------------------------------------------------------------------

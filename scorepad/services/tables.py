@@ -5,8 +5,13 @@ Like practice (``services.practice``), a write reads the stored table, works out
 conditional update, ``UPDATE … WHERE id = … AND version = …``: an action made on an older version,
 or sent twice, matches no row and is refused as stale; nothing is applied twice. Seats change by
 conditional updates too (two phones taking one seat at once: one row matches, the other is told).
-Once a change is committed the table's phones are told (``table_bus.publish``): the event names
+Once a change is committed the table's phones are told (``live.bus.publish``): the event names
 the table and its version only, and each phone's stream draws its own seat's view from it.
+
+Every write also stores when the table next needs its clock (``due_at``, ``table_due``): bots that
+were busy when their turn came, the grace of a seat with nobody there, a seat a bot covers. The
+clock (``live.clock``, one thread per server process, a lease per table) then moves the table with
+``table_clock``, whether or not any phone is watching; no request waits for busy bots.
 
 A table started from a household seats its roster and keeps a scorepad ``Game`` beside it, made
 when the table opens: each hand that ends is recorded there by the scorepad's own ``hand_record``
@@ -21,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,13 +36,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .. import bot_pool, table_bus
+from .. import bot_pool
 from ..constants import DEFAULT_STRENGTH, PLAYER_NAME_MAX
 from ..engine.answers import AnswerError, FormAnswer, check_answer
 from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, Variant, get_variant
+from ..live import bus
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from ..selectors.households import active_roster
@@ -58,6 +63,8 @@ TOO_CHATTY = "One message at a time: wait a moment before the next."
 HOST_ONLY = "Only the table's host can do that."
 BETWEEN_HANDS = "That can only be done between hands: wait until this hand is over."
 GRACE_CHOICES = (15, 30, 60, 120, 300)
+BOTS_LATE_SECONDS = 1  # the bots were busy when their turn came: the clock asks them again after this
+AWAY_LOOK_SECONDS = 5  # a seat a bot covers, or a player there past the grace: looked at this often
 COVER_STRENGTH = DEFAULT_STRENGTH  # the bot that plays for a player who is away
 # The fixed quick messages: no free chat at a table of strangers' phones.
 QUICK_MESSAGES = {
@@ -160,6 +167,7 @@ def table_open(
         ),
     ]
     _set_state(table, new_game(variant, settings, deal_rng(seed, 0)))
+    table.due_at = table_due(table, rows, timezone.now())  # the bots, if they are busy now
     for _attempt in range(5):  # a short code already in use: draw another
         try:
             with transaction.atomic():
@@ -279,7 +287,7 @@ def table_take_seat(
         )
         if not taken:  # another phone got there first; were it the last seat, the table is full
             raise TableRefused(SEAT_TAKEN if table.seats.filter(kind__in=kinds).exists() else TABLE_FULL)
-        _announce(table)
+        _seats_changed(table)
     return Claim(table.pk, seat, key)
 
 
@@ -346,7 +354,7 @@ def table_cover_overdue(
 ) -> PrivateTable | None:
     """When the seat to act has nobody there (an open seat, or a person whose phone is away) past
     the table's grace, a bot plays that seat's turns until its person is back. None when nothing is
-    overdue (asked by every phone's stream from time to time: the cheap answer comes first)."""
+    overdue (asked by the table's clock: the cheap answer comes first)."""
     table = PrivateTable.objects.get(pk=table.pk)
     state = from_json(table.state)
     seat = state.to_act
@@ -366,15 +374,64 @@ def table_cover_overdue(
 
 def table_bots_catch_up(*, table: PrivateTable) -> PrivateTable:
     """The bots take their turn if it is theirs and they have not (they were busy when it came):
-    asked by the phones' streams from time to time."""
+    asked by the table's clock."""
     return _bots_move(PrivateTable.objects.get(pk=table.pk))
 
 
+def table_clock(*, table: PrivateTable, present: Callable[[int], bool]) -> datetime | None:
+    """What the table's clock does when the table is due (``live.clock`` claimed it): a person whose
+    phone is back (``present``) takes their seat from their bot; bots that were busy take their
+    turn; a seat with nobody there past the grace gets its bot. When the table is next due."""
+    stored = PrivateTable.objects.filter(pk=table.pk).first()
+    if stored is None or stored.ended:
+        return None
+    table = stored
+    for row in table.seats.filter(kind=TableSeat.PERSON, covered=True):
+        if present(row.seat):
+            table_back(table=table, seat=row.seat)
+    to_act = from_json(table.state).to_act
+    if to_act is not None and to_act in bot_strengths(list(table.seats.all())):
+        table_bots_catch_up(table=table)
+    else:
+        table_cover_overdue(table=table, present=present)
+    table = PrivateTable.objects.get(pk=table.pk)
+    now = timezone.now()
+    due = table_due(table, list(table.seats.all()), now)
+    # Past the grace with the player there: looked at again, in case their phone goes.
+    return due if due is None or due > now else now + timedelta(seconds=AWAY_LOOK_SECONDS)
+
+
+def table_clock_tick(*, table_id: int) -> datetime | None:
+    """``table_clock`` for the clock's thread and ``manage.py table_clock``: presence as the
+    phones' streams mark it (``live.bus``)."""
+    return table_clock(table=PrivateTable(pk=table_id), present=lambda seat: bus.present(table_id, seat))
+
+
+def table_due(table: PrivateTable, rows: Sequence[TableSeat], now: datetime) -> datetime | None:
+    """When the table as it is (``rows``: its seats) next needs its clock: soon at the bots' turn
+    (they answer within the write that gave it to them unless they were busy), at the grace's end
+    at a person's or an open seat's turn, and often while a bot covers a seat (to see its person
+    back). None when only a person can move it (between hands) or nothing can (ended, bots spent)."""
+    to_act = from_json(table.state).to_act if table.state else None
+    if table.ended or to_act is None:
+        return None
+    if to_act in bot_strengths(rows):
+        if table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
+            return None
+        return now + timedelta(seconds=BOTS_LATE_SECONDS)
+    grace_ends = (table.turn_since or now) + timedelta(seconds=table.grace_seconds)
+    if any(row.covered for row in rows):
+        return min(grace_ends, now + timedelta(seconds=AWAY_LOOK_SECONDS))
+    return grace_ends
+
+
 def table_back(*, table: PrivateTable, seat: int) -> bool:
-    """The person in ``seat`` is back (their phone's stream opened): their bot steps aside at once."""
-    back = bool(TableSeat.objects.filter(table=table, seat=seat, covered=True).update(covered=False))
-    if back:
-        _announce(table)
+    """The person in ``seat`` is back (their phone opened the table's page, or the table's clock saw
+    their phone's stream): their bot steps aside at once."""
+    with transaction.atomic():
+        back = bool(TableSeat.objects.filter(table=table, seat=seat, covered=True).update(covered=False))
+        if back:
+            _seats_changed(table)
     return back
 
 
@@ -402,7 +459,7 @@ def table_quit(*, table: PrivateTable, seat: int) -> None:
         TableSeat.objects.filter(table=table, seat=seat, kind=TableSeat.PERSON).update(
             kind=TableSeat.OPEN, user=None, claim_key="", quit=True, covered=False
         )
-        _announce(table)
+        _seats_changed(table)
 
 
 # -- the host's controls --------------------------------------------------------------------------
@@ -429,7 +486,7 @@ def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int) -> None:
             )
         ):
             raise TableRefused("That seat is already open.")
-        _announce(table)
+        _seats_changed(table)
 
 
 def table_end(*, table: PrivateTable, by_seat: int) -> None:
@@ -475,9 +532,6 @@ def bot_strengths(rows: Sequence[TableSeat]) -> dict[int, str]:
     }
 
 
-BUSY_TRIES, BUSY_WAIT = 5, 0.2  # the bots busy at other tables: asked again this often, this long apart
-
-
 def _person_then_bots(table: PrivateTable, rows: Sequence[TableSeat]) -> PrivateTable:
     """Store a person's play, then the bots' answers to it (``_bots_move``), and tell the phones.
 
@@ -488,7 +542,7 @@ def _person_then_bots(table: PrivateTable, rows: Sequence[TableSeat]) -> Private
     strengths = bot_strengths(rows)
     at_once = from_json(table.state).to_act in strengths and bot_pool.answers_at_once(strengths)
     stored = table.version + 1
-    _save(table, changed_from=table.version, person=True, announce=not at_once)
+    _save(table, rows, changed_from=table.version, person=True, announce=not at_once)
     if not at_once:
         return _bots_move(table)
     answered = table
@@ -505,28 +559,26 @@ def _bots_move(table: PrivateTable) -> PrivateTable:
 
     Called once a person's write is stored and told, so the other phones see a card at once and the
     bots' answers right after; no transaction is open while they think (``bot_pool``). Bots busy at
-    other tables are asked again a few times; still busy (or the table's CPU spent), the table waits
-    at the bot's turn and the phones' streams ask again (``table_bots_catch_up``). The table as stored."""
-    for _attempt in range(BUSY_TRIES):
-        state = from_json(table.state)
-        strengths = bot_strengths(list(TableSeat.objects.filter(table=table)))
-        if table.ended or state.to_act not in strengths or table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
-            return table
-        try:
-            played = bot_pool.table_play_on(to_json(state), strengths, table.seed)
-        except bot_pool.BotsBusy:
-            time.sleep(BUSY_WAIT)
-            table = PrivateTable.objects.get(pk=table.pk)
-            continue
-        except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours, or a bot process died
-            log.warning("table %s: the bots could not play on (%s)", table.pk, error)
-            return table
-        _set_state(table, from_json(played.state))
-        try:
-            _save(table, changed_from=table.version, spent=played.seconds)
-        except TableRefused:  # someone else moved the table on meanwhile (the host ended it)
-            return PrivateTable.objects.get(pk=table.pk)
+    other tables (or the table's CPU spent): the table waits at the bot's turn, due for its clock
+    (``table_due``), which asks them again (``table_bots_catch_up``); the request that gave them
+    the turn does not wait. The table as stored."""
+    state = from_json(table.state)
+    rows = list(TableSeat.objects.filter(table=table))
+    strengths = bot_strengths(rows)
+    if table.ended or state.to_act not in strengths or table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
         return table
+    try:
+        played = bot_pool.table_play_on(to_json(state), strengths, table.seed)
+    except bot_pool.BotsBusy:  # the clock asks them again once the table is due
+        return table
+    except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours, or a bot process died
+        log.warning("table %s: the bots could not play on (%s)", table.pk, error)
+        return table
+    _set_state(table, from_json(played.state))
+    try:
+        _save(table, rows, changed_from=table.version, spent=played.seconds)
+    except TableRefused:  # someone else moved the table on meanwhile (the host ended it)
+        return PrivateTable.objects.get(pk=table.pk)
     return table
 
 
@@ -570,12 +622,21 @@ def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
 
 
 def _save(
-    table: PrivateTable, *, changed_from: int, spent: float = 0.0, person: bool = False, announce: bool = True
+    table: PrivateTable,
+    rows: Sequence[TableSeat],
+    *,
+    changed_from: int,
+    spent: float = 0.0,
+    person: bool = False,
+    announce: bool = True,
 ) -> None:
     """Store the play at the next version if the stored one is still ``changed_from`` (one
-    statement: a write that lost the race matches no row and is refused as stale); the phones are
-    told once it is committed, unless the caller tells them itself (``announce``)."""
+    statement: a write that lost the race matches no row and is refused as stale), and when the
+    table next needs its clock (``rows``: its seats); the phones are told once it is committed,
+    unless the caller tells them itself (``announce``)."""
     now = timezone.now()
+    table.bot_cpu_seconds += spent
+    due = table_due(table, rows, now)
     with transaction.atomic():
         if not PrivateTable.objects.filter(
             pk=table.pk, version=changed_from, status=PrivateTable.OPEN
@@ -584,6 +645,7 @@ def _save(
             hands=table.hands,
             finished=table.finished,
             turn_since=table.turn_since,
+            due_at=due,
             version=changed_from + 1,
             bot_cpu_seconds=F("bot_cpu_seconds") + spent,
             person_writes=F("person_writes") + int(person),
@@ -626,10 +688,17 @@ def _record_in_scorepad(table: PrivateTable) -> None:
         )
 
 
+def _seats_changed(table: PrivateTable) -> None:
+    """Inside a seat's write: the table's clock looks at it at once (who covers whom, and when the
+    table is next due, may have changed), and its phones are told once committed."""
+    PrivateTable.objects.filter(pk=table.pk, status=PrivateTable.OPEN).update(due_at=timezone.now())
+    _announce(table)
+
+
 def _announce(table: PrivateTable) -> None:
     """Once committed, the table's phones hear that it changed (nothing of anyone's cards)."""
     table_id = table.pk
-    transaction.on_commit(lambda: table_bus.publish(table_bus.table_channel(table_id)))
+    transaction.on_commit(lambda: bus.publish(bus.table_channel(table_id)))
 
 
 def _clean_name(name: str, *, required: bool = True) -> str:

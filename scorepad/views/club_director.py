@@ -9,14 +9,12 @@ whose phone dies signs in on another device and carries on from the same page.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import csv
 import logging
 import os
 import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -32,11 +30,12 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from pinochle_site.request_threads import as_a_request, in_request_thread
-
-from .. import table_bus
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
-from ..forms.games import NO_MARRIAGE, HandForm
+from ..forms.games import NO_MARRIAGE, HandForm, Intent, intent_of, stepped_bid
+from ..live import bus
+from ..live.feeds import shared_feed
+from ..live.request_threads import in_request_thread
+from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event
 from ..models import ClubEvent, ClubRound
 from ..pages.club_director import prize_lines, round_clock, snapshot_words
 from ..selectors.club_director import (
@@ -77,9 +76,8 @@ from ..services.club_director import (
 )
 from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
-from .games import Intent, intent_of, preview_words, stepped_bid
+from .games import preview_words
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
-from .tables import EVENT_WAIT_SECONDS, sse_event
 
 log = logging.getLogger(__name__)
 PROGRESS_POLL_SECONDS = 5  # the director's table list: often enough to see a table fall behind
@@ -307,8 +305,8 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, club_hand_id: int)
 # ---- live standings for the room ------------------------------------------------------------------
 # Each screen keeps one event stream open (``club_standings_events``): an idle screen costs nothing.
 # A write that can change the standings publishes on the event's channel once committed
-# (``services.clubs.standings_changed``); in each server process one ``StandingsFeed`` per event hears
-# it, reads the standings' fingerprint, and when it moved hands the same partial (rendered once per
+# (``services.clubs.standings_changed``); in each server process one feed per event (``live.feeds``)
+# hears it, reads the standings' fingerprint, and when it moved hands the same partial (rendered once per
 # change, kept in the shared cache) to every screen of that process. The poll (``?since=``) stays.
 
 
@@ -413,89 +411,14 @@ def _claimed(key: str) -> bool:
         return True
 
 
-# Every feed of a server process reads in this one thread, as a request would (its connection kept
-# for ``CONN_MAX_AGE``): one database connection for all of them, and a wait for another process's
-# rendering holds none of the request threads the pages need.
-_feed_thread = ThreadPoolExecutor(1, thread_name_prefix="standings")
-
-
 def _event_exists(standings_token: str) -> bool:
     return event_by_standings_token(standings_token) is not None
 
 
-class StandingsFeed:
-    """One event's standings in this server process, for all its open screens: it listens on the
-    event's channel, reads the standings once per change (at most every ``FEED_READS_SECONDS``),
-    and wakes every stream when the partial changed. It stops with its last screen."""
-
-    def __init__(self, event_id: int, standings_token: str) -> None:
-        self.event_id, self.standings_token = event_id, standings_token
-        self.loop = asyncio.get_running_loop()
-        self.screens = 0
-        self.fingerprint, self.html, self.missing = "", "", False
-        self.read = asyncio.Event()  # set once the first reading is in
-        self.news = self.loop.create_future()  # done when the partial changes: then replaced
-        self.task = self.loop.create_task(self._follow())
-
-    async def _follow(self) -> None:
-        listener = await table_bus.listen(table_bus.standings_channel(self.event_id))
-        try:
-            while True:
-                started = time.monotonic()
-                try:
-                    read = await self.loop.run_in_executor(
-                        _feed_thread, as_a_request, streamed_standings, self.standings_token
-                    )
-                except Exception:  # the database restarting: the screens keep what they show
-                    log.exception("club night %s: the standings could not be read", self.event_id)
-                else:
-                    self._show(read)
-                self.read.set()
-                await listener.wait(FEED_CHECK_SECONDS)
-                await asyncio.sleep(max(0.0, FEED_READS_SECONDS - (time.monotonic() - started)))
-        finally:
-            listener.close()
-
-    def _show(self, read: tuple[str, str] | None) -> None:
-        """Wake the screens if the partial changed (a hand entered, not yet confirmed, changes the
-        fingerprint but not the standings: nothing is sent) or the event is gone."""
-        if read is None:
-            self.missing = True
-        elif read[1] == self.html:
-            return
-        else:
-            self.fingerprint, self.html = read
-        news, self.news = self.news, self.loop.create_future()
-        news.set_result(None)
-
-    async def next_change(self, timeout: float) -> bool:
-        """Whether the partial changed (or the event went) within ``timeout`` seconds."""
-        try:
-            await asyncio.wait_for(asyncio.shield(self.news), timeout)
-        except TimeoutError:
-            return False
-        return True
-
-
-_feeds: dict[int, StandingsFeed] = {}
-
-
-@contextlib.asynccontextmanager
-async def standings_feed(event_id: int, standings_token: str) -> AsyncIterator[StandingsFeed]:
-    """This process's feed of ``event_id``'s standings (started for its first screen), read once."""
-    feed = _feeds.get(event_id)
-    if feed is None or feed.task.done() or feed.loop is not asyncio.get_running_loop():
-        feed = _feeds[event_id] = StandingsFeed(event_id, standings_token)
-    feed.screens += 1
-    try:
-        await feed.read.wait()
-        yield feed
-    finally:
-        feed.screens -= 1
-        if not feed.screens:
-            feed.task.cancel()
-            if _feeds.get(event_id) is feed:
-                del _feeds[event_id]
+def _new_partial(shown: tuple[str, str] | None, read: tuple[str, str]) -> bool:
+    """A hand entered, not yet confirmed, changes the fingerprint but not the standings: nothing
+    is sent to the screens."""
+    return shown is None or read[1] != shown[1]
 
 
 def standings_event(fingerprint: str, html: str) -> str:
@@ -531,14 +454,29 @@ async def club_standings_events(request: HtmxHttpRequest, standings_token: str) 
 
 
 async def standings_stream(event_id: int, standings_token: str, shown: str) -> AsyncIterator[str]:
-    async with standings_feed(event_id, standings_token) as feed:
-        yield f"retry: {STREAM_RETRY_MS}\n\n"
-        while not feed.missing:
-            if feed.fingerprint != shown and feed.html:
-                yield standings_event(feed.fingerprint, feed.html)
-                shown = feed.fingerprint
-            elif not await feed.next_change(EVENT_WAIT_SECONDS):
-                yield ": still here\n\n"  # a proxy or phone that drops quiet connections keeps it
+    """The stream loop (``live.streams``) drawing the standings whenever they are not the ones this
+    screen shows; it waits on this process's feed of the event's standings (``live.feeds``: one
+    reading per change for all the room's screens)."""
+    async with shared_feed(
+        bus.standings_channel(event_id),
+        lambda: streamed_standings(standings_token),
+        changed=_new_partial,
+        reads_seconds=FEED_READS_SECONDS,
+        check_seconds=FEED_CHECK_SECONDS,
+    ) as feed:
+
+        async def draw() -> Drawn:
+            nonlocal shown
+            if feed.missing:
+                return "", True
+            if feed.value is None or feed.value[0] == shown:
+                return "", False
+            fingerprint, html = feed.value
+            shown = fingerprint
+            return standings_event(fingerprint, html), False
+
+        async for event in event_stream(feed, draw, wait_seconds=WAIT_SECONDS, retry_ms=STREAM_RETRY_MS):
+            yield event
 
 
 # ---- the end: final standings, prizes, print, CSV -------------------------------------------------

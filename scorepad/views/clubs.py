@@ -31,7 +31,8 @@ from django.views.decorators.http import require_POST
 
 from .. import throttle
 from ..forms.clubs import AnswerForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
-from ..forms.games import HandForm, new_entry_key
+from ..forms.games import HandForm, Intent, intent_of, new_entry_key, stepped_bid
+from ..forms.meld import calculator_url
 from ..models import ClubEvent, ClubTable
 from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
 from ..pages.qr import qr_svg
@@ -67,7 +68,7 @@ from ..services.clubs import (
     table_hand_record,
 )
 from ..services.games import GameOver, HandAlreadyRecorded, HandConflict, HandRefused
-from .games import Intent, calculator_url, intent_of, meld_calculator, preview_words, stepped_bid
+from .games import meld_calculator, preview_words
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in
 
 TABLE_COOKIE = "club_table"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import wraps
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -26,8 +25,17 @@ from django_htmx.http import replace_url
 
 from ..engine.cards import SUITS
 from ..engine.variants import VARIANTS, Variant
-from ..forms.games import ENTRY_KEY, NO_MARRIAGE, HandForm, NewGameForm, new_entry_key
-from ..forms.meld import NO_TRUMP, parse_meld_now, rules_param
+from ..forms.games import (
+    ENTRY_KEY,
+    NO_MARRIAGE,
+    HandForm,
+    Intent,
+    NewGameForm,
+    intent_of,
+    new_entry_key,
+    stepped_bid,
+)
+from ..forms.meld import NO_TRUMP, calculator_url, parse_meld_now
 from ..models import Game, Hand, Household
 from ..selectors.access import get_game_for_user, get_household_for_user
 from ..selectors.games import Scoresheet, entry_stored, game_hand, last_game, scoresheet
@@ -55,8 +63,6 @@ from ..services.games import (
 )
 from ..services.households import player_create
 from .rendering import HtmxHttpRequest, go_to, page_or_partial
-
-MELD_SETTINGS = ("run_extra_kq", "double_around_scale")  # the house rules the meld calculator reads
 
 
 class RenderPage(Protocol):
@@ -189,23 +195,6 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _render_game(request, sheet, _next_hand_form(sheet, request.GET))
 
 
-def stepped_bid(sheet: Scoresheet, data: QueryDict) -> dict[str, Any]:
-    """The form's values with the bid moved one step (§4 ``bid_increment``), never under the minimum."""
-    values = HandForm.values_from(data, len(sheet.side_names))
-    settings = sheet.settings
-    try:
-        current = max(int(values.get("bid", "")), settings.min_bid)
-    except ValueError:
-        current = settings.min_bid
-    if "bid_set" in data:  # a quick chip: the bid itself
-        values["bid"] = data["bid_set"]
-    elif data.get("bid_step") == "+":
-        values["bid"] = current + settings.next_bid_step(current)
-    else:
-        values["bid"] = max(settings.min_bid, current - settings.next_bid_step(current - 1))
-    return values
-
-
 def preview_words(sheet: Scoresheet, data: QueryDict) -> str:
     """What the hand would score, in words ("Ann & Cy 31 of 30: made · Ann & Cy +31, Bo & Di +21"),
     or the first thing missing or wrong: the words of ``hand_preview``, recording's dry run."""
@@ -263,35 +252,7 @@ def meld_calculator(request: HtmxHttpRequest, sheet: Scoresheet, page: str) -> H
     return go_to(request, calculator_url(sheet, f"{page}?{urlencode(values)}", **params))
 
 
-def calculator_url(sheet: Scoresheet, back: str, **params: Any) -> str:
-    """The meld calculator (and its bid advisor) for this game: its variant, its house rules (those
-    that change meld as the calculator's own settings, the rest as ``rules``) and the way ``back``."""
-    rules = sheet.game.settings
-    query: dict[str, Any] = {"variant": sheet.variant.id, "return": back, **params}
-    query.update({key: rules[key] for key in MELD_SETTINGS if key in rules})
-    if others := {key: value for key, value in rules.items() if key not in MELD_SETTINGS}:
-        query["rules"] = rules_param(others)
-    return f"{reverse('meld')}?{urlencode(query)}"
-
-
 # ---- the hand form's buttons: one intent each, one dispatch table ---------------------------------
-
-
-class Intent(StrEnum):
-    """What a hand form's POST asks for, named by the key its button sends (the form has one
-    ``action``, so every button also works as a plain submit without JavaScript)."""
-
-    PREVIEW = "preview"  # the live preview (htmx): what the hand would score, nothing saved
-    BID_STEP = "bid_step"  # the stepper's − / +: the form again with the bid moved one step
-    BID_CHIP = "bid_set"  # a quick chip: the form again with that bid
-    COUNT_MELD = "count_meld"  # off to the meld calculator with the hand so far
-    THROW_IN = "thrown_in"  # record the deal as thrown in (next hand only)
-    RECORD = "record"  # the main button (it sends no key): record or correct the hand
-
-
-def intent_of(data: QueryDict, offered: Collection[Intent]) -> Intent:
-    """The first offered intent whose key the POST carries; with none, the form's main button."""
-    return next((intent for intent in Intent if intent in offered and intent.value in data), Intent.RECORD)
 
 
 @dataclass(frozen=True, slots=True)

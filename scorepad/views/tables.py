@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import suppress
 from functools import wraps
 from typing import Any
 
@@ -24,18 +23,18 @@ from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from pinochle_site.request_threads import in_request_thread
-
-from .. import table_bus, throttle
+from .. import throttle
 from ..engine.answers import read_form_answer
 from ..engine.game import from_json, seat_view
 from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
-from ..models import PrivateTable, TableSeat
+from ..live import bus
+from ..live.request_threads import in_request_thread
+from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event, sse_text
+from ..models import PrivateTable
 from ..pages.qr import qr_svg
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
@@ -52,8 +51,6 @@ from ..services.tables import (
     TableRefused,
     table_act,
     table_back,
-    table_bots_catch_up,
-    table_cover_overdue,
     table_end,
     table_new_link,
     table_next_hand,
@@ -75,8 +72,7 @@ NO_SUCH_LINK = (
 )
 NO_SUCH_CODE = "No open table has that code: check the six letters and numbers, or ask for the link."
 FORGED = "This phone's seat pass is not one this table gave: take a seat again from the table's link."
-BOTS_LATE_SECONDS = 2  # a bots' turn still waiting this long: they were busy, ask them again
-EVENT_WAIT_SECONDS = 5  # a stream looks for a player overdue (and says it lives) this often
+STREAM_RETRY_MS = 500  # a dropped stream is opened again within half a second
 
 
 def _cookie_name(table_id: int) -> str:
@@ -394,11 +390,6 @@ def _as_is[**P, T](function: Callable[P, T]) -> Callable[P, T]:
     return function
 
 
-def sse_event(name: str, html: str) -> str:
-    data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
-    return f"event: {name}\n{data}\n\n"
-
-
 async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpResponseBase:
     """This phone's seat's screen, again each time the table changes, for as long as it is open
     (htmx's SSE extension swaps it in; the browser reconnects by itself after a drop)."""
@@ -420,36 +411,36 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
 
 
 async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> AsyncIterator[str]:
-    listener = await table_bus.listen(table_bus.table_channel(table_id))
+    """The stream loop (``live.streams``) drawing this seat's screen; every few seconds it marks
+    the seat here and looks whether the table moved unheard (``_keep_going``). It only reads: the
+    table's clock moves the table (``live.clock``), a phone watching it or not."""
     connection = secrets.token_hex(8)  # this stream's mark: a reload's new stream keeps its own
+    marked = time.monotonic()  # when this phone's presence was last marked
+
+    async def draw() -> Drawn:
+        # Each read runs in one of the worker's request threads, waiting its turn with the pages
+        # and keeping that thread's connection, not a connection of its own per card.
+        html, ended = await in_request_thread(_screen_html, request, table_id, seat)
+        return (sse_event("screen", html) if html else ""), ended
+
+    async def look() -> bool:
+        nonlocal marked
+        mark = time.monotonic() - marked >= bus.PRESENCE_SECONDS
+        drawn = getattr(request, STREAM_READ, None)
+        missed = await in_request_thread(_keep_going, table_id, seat, drawn, connection, mark=mark)
+        marked = time.monotonic() if mark else marked
+        return missed
+
     try:
-        # Each read below runs in one of the worker's request threads, waiting its turn with the
-        # pages and keeping that thread's connection, not a connection of its own per card.
-        await in_request_thread(table_bus.mark_present, table_id, seat, connection)
-        await in_request_thread(table_back, table=PrivateTable(pk=table_id), seat=seat)
-        yield "retry: 500\n\n"  # a dropped stream is opened again within half a second
-        changed, looked = True, time.monotonic()
-        present = looked  # when this phone's presence was last marked
-        while True:
-            if changed:
-                html, ended = await in_request_thread(_screen_html, request, table_id, seat)
-                if html:
-                    yield sse_event("screen", html)
-                if ended:
-                    return
-            changed = await listener.wait(EVENT_WAIT_SECONDS)
-            if not changed:
-                yield ": still here\n\n"
-            if not changed or time.monotonic() - looked > EVENT_WAIT_SECONDS:
-                # This phone is here; a seat overdue gets its bot; a message missed is drawn now.
-                mark = time.monotonic() - present >= table_bus.PRESENCE_SECONDS
-                drawn = getattr(request, STREAM_READ, None)
-                missed = await in_request_thread(_keep_going, table_id, seat, drawn, connection, mark=mark)
-                changed, looked = changed or missed, time.monotonic()
-                present = looked if mark else present
+        await in_request_thread(bus.mark_present, table_id, seat, connection)
+        marked = time.monotonic()
+        channel = bus.table_channel(table_id)
+        async for event in event_stream(
+            channel, draw, wait_seconds=WAIT_SECONDS, retry_ms=STREAM_RETRY_MS, look=look
+        ):
+            yield event
     finally:
-        listener.close()
-        table_bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
+        bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
 
 
 def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[str, bool]:
@@ -477,36 +468,11 @@ def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[st
 STREAM_MARK, STREAM_READ = "table_stream_mark", "table_stream_read"
 
 
-def sse_text(words: str) -> str:
-    return f'<p class="notice" role="alert">{words}</p>'
-
-
-def _bots_turn(read: TableRead) -> bool:
-    """Whether the turn of the table as ``read`` is a bot's, or a bot's covering for a person away
-    (the table as this stream drew it: when the stored version is the same, so is the turn)."""
-    to_act = read.state.get("to_act")
-    return to_act is not None and (read.seats[to_act].kind == TableSeat.BOT or read.seats[to_act].covered)
-
-
 def _keep_going(table_id: int, seat: int, drawn: TableRead | None, connection: str, *, mark: bool) -> bool:
-    """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent);
+    """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent), and
     whether the table moved past the screen this phone shows (``drawn``; a message lost with Redis
-    down); and once a turn has waited a while, bots that were busy when it came take it, and a seat
-    overdue past the grace gets its bot. One small read when nothing is due: an idle phone costs
-    almost nothing."""
+    down). One small read: an idle phone costs almost nothing."""
     if mark:
-        table_bus.mark_present(table_id, seat, connection)
+        bus.mark_present(table_id, seat, connection)
     clock = turn_clock(table_id)
-    if clock is None or drawn is None or clock.version != drawn.version:
-        return True
-    if clock.ended or clock.turn_since is None:
-        return False
-    waited = (timezone.now() - clock.turn_since).total_seconds()
-    if waited >= BOTS_LATE_SECONDS and _bots_turn(drawn):
-        table_bots_catch_up(table=PrivateTable(pk=table_id))
-    if waited >= clock.grace_seconds:
-        with suppress(TableRefused):  # another phone's stream got there first
-            table_cover_overdue(
-                table=PrivateTable(pk=table_id), present=lambda other: table_bus.present(table_id, other)
-            )
-    return False
+    return clock is None or drawn is None or clock.version != drawn.version

@@ -8,15 +8,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorepad import bot_pool, table_bus
+from scorepad import bot_pool
 from scorepad.engine.answers import ANSWER_KEYS, FormAnswer, answer_json, read_form_answer
 from scorepad.engine.bots import make_bot
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.live import bus
 from scorepad.models import PrivateTable, TableMessage, TableSeat
 from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
 from scorepad.selectors.tables import table_by_code
-from scorepad.services import tables as service
 from scorepad.services.tables import (
     ENDED,
     HOST_ONLY,
@@ -48,7 +48,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the phon
 
 @pytest.fixture(autouse=True)
 def _own_var_dir(settings, tmp_path):
-    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    """The web workers' mailboxes (``live.bus``) go in this test's folder, not the checkout's var/."""
     settings.VAR_DIR = tmp_path
 
 
@@ -56,9 +56,7 @@ def _own_var_dir(settings, tmp_path):
 def told(monkeypatch) -> list[int]:
     """The tables whose phones were told of a change, in order."""
     heard: list[int] = []
-    monkeypatch.setattr(
-        table_bus, "publish", lambda channel: heard.append(int(channel.removeprefix("table:")))
-    )
+    monkeypatch.setattr(bus, "publish", lambda channel: heard.append(int(channel.removeprefix("table:"))))
     return heard
 
 
@@ -376,12 +374,12 @@ def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch
         raise bot_pool.BotsBusy
 
     monkeypatch.setattr(bot_pool, "table_play_on", busy)
-    monkeypatch.setattr(service, "BUSY_WAIT", 0)
     heard = len(told)
     table = play(table, 0)
     waiting = PrivateTable.objects.get(pk=table.pk)
     assert from_json(waiting.state).to_act != 0  # the answer is stored; the bots' turn waits
     assert waiting.person_writes == 1
+    assert waiting.due_at is not None  # for the table's clock, which asks the bots again
     assert told[heard:] == [table.pk]  # the phones see the card while the bots' turn waits
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     caught_up = table_bots_catch_up(table=table)

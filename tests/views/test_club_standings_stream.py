@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from scorepad import table_bus
+from scorepad.live import bus
 from scorepad.models import ClubEvent, ClubTable
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
 from scorepad.services.club_director import hand_settle
@@ -64,8 +64,8 @@ def test_every_write_that_can_change_the_standings_tells_the_room_once_committed
     monkeypatch, ann, event, table
 ):
     told: list[str] = []
-    monkeypatch.setattr(table_bus, "publish", told.append)
-    channel = table_bus.standings_channel(event.pk)
+    monkeypatch.setattr(bus, "publish", told.append)
+    channel = bus.standings_channel(event.pk)
 
     entered = club_hand(table, data=CLUB_MADE, entry_key="k0")
     assert told == []  # a hand entered counts once confirmed: no screen needs to look

@@ -18,11 +18,20 @@ from scorepad import bot_pool
 from scorepad.engine.cards import card_name
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
+from scorepad.live import clock
 from scorepad.models import PrivateTable, TableSeat
 from scorepad.pages.practice import face
 from scorepad.selectors.tables import table_read
 from scorepad.services import tables as services_tables
-from scorepad.services.tables import HOST_STAYS, NOT_SEATED, NOT_YOUR_TURN, SEAT_TAKEN, STALE, TABLE_FULL
+from scorepad.services.tables import (
+    HOST_STAYS,
+    NOT_SEATED,
+    NOT_YOUR_TURN,
+    SEAT_TAKEN,
+    STALE,
+    TABLE_FULL,
+    table_clock_tick,
+)
 from scorepad.views import tables as views_tables
 from tests.sample_games import make_user
 from tests.services.test_tables import form_for
@@ -33,7 +42,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def _own_var_dir(settings, tmp_path):
-    """The web workers' mailboxes (``table_bus``) go in this test's folder, not the checkout's var/."""
+    """The web workers' mailboxes (``live.bus``) go in this test's folder, not the checkout's var/."""
     settings.VAR_DIR = tmp_path
 
 
@@ -436,18 +445,20 @@ def _waited(table: PrivateTable, seconds: float) -> None:
 
 
 def test_a_quiet_stream_at_a_persons_turn_reads_one_small_row(django_assert_num_queries):
-    # Every few seconds each connected phone looks in; at a person's turn (however long it has
-    # waited, within the grace) there is nothing for the bots to do: no whole table is read.
+    # Every few seconds each connected phone looks in: one small row, however long the turn has
+    # waited; the table's clock, not the stream, moves the table.
     table, _ = open_table(bots=2)
     to_act = from_json(PrivateTable.objects.get(pk=table.pk).state).to_act
     assert TableSeat.objects.get(table=table, seat=to_act).kind == TableSeat.PERSON
-    _waited(table, views_tables.BOTS_LATE_SECONDS + 1)
+    _waited(table, services_tables.BOTS_LATE_SECONDS + 1)
     drawn = table_read(table.pk)
     with django_assert_num_queries(1):
         assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
 
 
-def test_a_quiet_stream_has_the_bots_take_a_turn_they_were_too_busy_for(monkeypatch):
+def test_a_quiet_stream_only_reads_and_the_clock_has_the_bots_take_a_turn_they_were_too_busy_for(
+    monkeypatch,
+):
     table, phones = open_table(bots=2)
     real = bot_pool.table_play_on
 
@@ -455,17 +466,18 @@ def test_a_quiet_stream_has_the_bots_take_a_turn_they_were_too_busy_for(monkeypa
         raise bot_pool.BotsBusy
 
     monkeypatch.setattr(bot_pool, "table_play_on", busy)
-    monkeypatch.setattr(services_tables, "BUSY_WAIT", 0)
     while TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON:
         _someone_acts(table, phones)
         table.refresh_from_db()
     waiting = table.version  # a bot's turn, left waiting: the bots were busy
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     drawn = table_read(table.pk)
-    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False  # not yet late
-    assert PrivateTable.objects.get(pk=table.pk).version == waiting
-    _waited(table, views_tables.BOTS_LATE_SECONDS)
+    _waited(table, services_tables.BOTS_LATE_SECONDS + 1)
     assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
+    assert PrivateTable.objects.get(pk=table.pk).version == waiting  # a stream moves nothing
+    assert table.due_at is not None
+    assert clock.run_due(table_clock_tick, now=table.due_at) == [table.pk]
     table.refresh_from_db()
     assert table.version > waiting
     assert TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON
+    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is True  # drawn anew

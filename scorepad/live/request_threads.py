@@ -2,12 +2,12 @@
 threaded WSGI server; only the event streams (async views) stay on the event loop.
 
 Django's own ASGI handler runs a sync view in a thread too, but it crosses between the event loop
-and that thread for the view and again around each layer of sync middleware. On a busy two-core
-machine every crossing waits for the GIL and for the loop, which is shared by all the worker's
-requests: under ``manage.py loadtest`` (8 scorekeepers) a hand POST's p95 went from 0.39 s under
-threaded WSGI workers to 0.80 s, and a game page's from 0.29 s to 1.0 s. Here a request crosses
-twice, in and out: the loop reads its body, one pool thread runs Django's WSGI handler (its
-middleware, the view, the whole response), and the loop sends what it returned.
+and that thread for the view and again around each layer of sync middleware. On a busy machine
+every crossing waits for the GIL and for the loop, which is shared by all the worker's requests,
+and the scorekeepers' pages were much slower than under threaded WSGI workers (the load test's
+figures are in DEPLOYMENT.md). Here a request crosses twice, in and out: the loop reads its body,
+one pool thread runs Django's WSGI handler (its middleware, the view, the whole response), and
+the loop sends what it returned.
 
 The pool has ``REQUEST_THREADS`` threads (``GUNICORN_THREADS``, as the threaded workers had): at
 most that many requests of a worker run Django's code at once, each thread keeping its own

@@ -12,7 +12,9 @@ every process, this one included, hands it to its own streams from one subscript
 a card played through server A reaches a phone connected to server B.
 
 Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
-when there are several: each stream marks its seat every ``PRESENCE_SECONDS``.
+when there are several: each stream marks its seat every ``PRESENCE_SECONDS``. While the cache does
+not answer (Redis down) the mark goes to the seat's row instead (``TableSeat.seen_at``) and is read
+from there, so the tables' clock still tells a player away from one who is there.
 """
 
 from __future__ import annotations
@@ -23,15 +25,20 @@ import os
 import re
 import socket
 import threading
+import time
 from collections import defaultdict
 from contextlib import suppress
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
+from django.utils import timezone
 
-from .throttle import CACHE_ERRORS
+from ..models import TableSeat
+from ..throttle import CACHE_ERRORS
 
 __all__ = [
     "PRESENCE_SECONDS",
@@ -47,6 +54,9 @@ __all__ = [
 CHANNEL = "pinochle:tables"  # the one Redis channel: each message names its own channel
 CHANNEL_NAME = re.compile(r"[a-z-]{1,40}:[0-9]{1,18}")
 PRESENCE_SECONDS = 10  # a stream marks its seat this often; a seat unmarked for 2× that is away
+# The cache just stopped answering: everyone is taken for there this long, while the phones that
+# are mark their seats' rows instead.
+CACHE_DOWN_GRACE_SECONDS = PRESENCE_SECONDS * 2
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
@@ -252,9 +262,13 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
 
 
 def mark_present(table_id: int, seat: int, connection: str) -> None:
-    """``seat``'s phone is connected now, by the stream ``connection``."""
-    with suppress(*CACHE_ERRORS):
+    """``seat``'s phone is connected now, by the stream ``connection`` (in the seat's row while the
+    cache does not answer)."""
+    try:
         cache.set(f"table:{table_id}:seat:{seat}:seen", connection, PRESENCE_SECONDS * 2)
+    except CACHE_ERRORS:
+        with suppress(DatabaseError):
+            TableSeat.objects.filter(table_id=table_id, seat=seat).update(seen_at=timezone.now())
 
 
 def forget_present(table_id: int, seat: int, connection: str) -> None:
@@ -265,8 +279,23 @@ def forget_present(table_id: int, seat: int, connection: str) -> None:
             cache.delete(key)
 
 
+_cache_down_since: float | None = None  # when this process found the cache not answering
+
+
 def present(table_id: int, seat: int) -> bool:
-    """Whether ``seat``'s phone has an open stream to the table (on any server)."""
-    with suppress(*CACHE_ERRORS):
-        return cache.get(f"table:{table_id}:seat:{seat}:seen") is not None
-    return True  # a cache that does not answer: nobody is taken for away (no bot takes over)
+    """Whether ``seat``'s phone has an open stream to the table (on any server). While the cache
+    does not answer, whether the stream marked the seat's row lately; for the first moments after
+    it stopped answering (the phones there have not marked their rows yet) everyone is there."""
+    global _cache_down_since
+    try:
+        seen = cache.get(f"table:{table_id}:seat:{seat}:seen")
+    except CACHE_ERRORS:
+        now = time.monotonic()
+        if _cache_down_since is None:
+            _cache_down_since = now
+        if now - _cache_down_since < CACHE_DOWN_GRACE_SECONDS:
+            return True
+        since = timezone.now() - timedelta(seconds=PRESENCE_SECONDS * 2)
+        return TableSeat.objects.filter(table_id=table_id, seat=seat, seen_at__gte=since).exists()
+    _cache_down_since = None
+    return seen is not None

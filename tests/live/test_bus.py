@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from scorepad import table_bus
+from scorepad.live import bus
 
-ROOT = Path(__file__).resolve().parent.parent
-PUBLISH = "import django; django.setup(); from scorepad import table_bus; table_bus.publish({channel!r})"
+ROOT = Path(__file__).resolve().parents[2]
+PUBLISH = "import django; django.setup(); from scorepad.live import bus; bus.publish({channel!r})"
 
 
 def run_alone[T](coroutine: Coroutine[Any, Any, T]) -> T:
@@ -39,10 +39,10 @@ def test_a_change_in_another_worker_reaches_this_workers_streams_of_that_table(s
     settings.VAR_DIR = tmp_path
 
     async def listen() -> tuple[bool, bool]:
-        at_42 = await table_bus.listen(table_bus.table_channel(42))
-        at_43 = await table_bus.listen(table_bus.table_channel(43))
+        at_42 = await bus.listen(bus.table_channel(42))
+        at_43 = await bus.listen(bus.table_channel(43))
         try:
-            await asyncio.to_thread(publish_from_another_process, tmp_path, table_bus.table_channel(42))
+            await asyncio.to_thread(publish_from_another_process, tmp_path, bus.table_channel(42))
             return await at_42.wait(5), await at_43.wait(0.2)
         finally:
             at_42.close()
@@ -57,7 +57,7 @@ def test_a_dead_workers_mailbox_is_cleared_away(settings, tmp_path):
     folder.mkdir()
     dead = folder / "999999.sock"
     dead.touch()  # not a socket anyone reads: sending to it fails, so it goes
-    table_bus.publish(table_bus.table_channel(7))
+    bus.publish(bus.table_channel(7))
     assert not dead.exists()
 
 
@@ -67,12 +67,12 @@ def test_a_club_nights_standings_are_their_own_channel_beside_its_tables(setting
     settings.VAR_DIR = tmp_path
 
     async def listen() -> tuple[bool, bool, bool]:
-        standings = await table_bus.listen(table_bus.standings_channel(42))
-        table = await table_bus.listen(table_bus.table_channel(42))
+        standings = await bus.listen(bus.standings_channel(42))
+        table = await bus.listen(bus.table_channel(42))
         try:
-            await asyncio.to_thread(publish_from_another_process, tmp_path, table_bus.standings_channel(42))
+            await asyncio.to_thread(publish_from_another_process, tmp_path, bus.standings_channel(42))
             heard, table_heard = await standings.wait(5), await table.wait(0.2)
-            table_bus.publish(table_bus.table_channel(42))  # this process: straight to its streams
+            bus.publish(bus.table_channel(42))  # this process: straight to its streams
             return heard, table_heard, await standings.wait(0.2)
         finally:
             standings.close()
@@ -83,4 +83,4 @@ def test_a_club_nights_standings_are_their_own_channel_beside_its_tables(setting
 
 def test_a_message_that_names_no_channel_is_refused_before_it_is_sent():
     with pytest.raises(ValueError, match="not a channel name"):
-        table_bus.publish("club-standings:7\nclub-standings:8")
+        bus.publish("club-standings:7\nclub-standings:8")

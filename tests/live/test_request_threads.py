@@ -8,7 +8,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from pinochle_site.request_threads import InThreads, application_for, is_event_stream
+from scorepad.live.request_threads import InThreads, application_for, is_event_stream
 
 
 def test_event_streams_are_told_apart_from_pages():

@@ -9,7 +9,7 @@ import asyncio
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from pinochle_site import request_slots
+from scorepad.live import request_slots
 
 
 def test_requests_beyond_the_slots_wait_for_one(monkeypatch):
