@@ -51,6 +51,7 @@ from .engine import advisor, practice, tables
 from .engine.advisor import Advice
 from .engine.bots import RULE_OF_THUMB_STRENGTHS
 from .engine.cards import Card
+from .engine.game import HandState, to_json
 from .engine.practice import ConcedeWeights, PlayedOn
 from .throttle import CACHE_ERRORS
 
@@ -146,15 +147,22 @@ def _entry_point[**P, T](function: Callable[P, T]) -> Callable[P, T]:
 play_on = _entry_point(practice.play_on)
 
 
-def table_play_on(state: dict[str, Any], strengths: dict[int, str], seed: int) -> PlayedOn:
+def table_play_on(state: dict[str, Any] | HandState, strengths: dict[int, str], seed: int) -> PlayedOn:
     """A private table's bots (and bots covering for players who are away) play on to a person's
     turn. Bots of rules of thumb only (``RULE_OF_THUMB_STRENGTHS``: a whole hand in a few
     milliseconds) play in the request's own thread, measured and paid for like a search: sending
     them to the bot process would cost more than their thinking, and fifty tables would queue
-    behind each other (and behind a practice expert) for its one search at a time."""
+    behind each other (and behind a practice expert) for its one search at a time.
+
+    Given a parsed state (``HandState``), bots playing here play on it in place and the answer's
+    ``state`` is empty: the table parses its state once and writes it once per stored version."""
     if answers_at_once(strengths):
+        if isinstance(state, HandState):
+            started = time.perf_counter()
+            moves = _here(tables.play_on_hand, state, strengths, seed)
+            return PlayedOn({}, moves, time.perf_counter() - started)
         return _here(tables.play_on, state, strengths, seed)
-    return think(tables.play_on, state, strengths, seed)
+    return think(tables.play_on, to_json(state) if isinstance(state, HandState) else state, strengths, seed)
 
 
 def answers_at_once(strengths: Mapping[int, str]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from .bots import make_bot
 from .game import HandState, from_json, to_json
 from .practice import PlayedOn
-from .simulate import advance_until
+from .simulate import Move, advance_until
 from .view import Bot
 
 
@@ -43,7 +43,13 @@ def play_on(state: dict[str, Any], strengths: dict[int, str], seed: int) -> Play
     """The bots of ``strengths`` (seat: strength) play on from ``state`` until a seat without a
     bot must decide or the hand is over. ``simulate.GameStopped`` if a bot breaks the rules."""
     hand = from_json(state)
-    people = set(range(hand.variant.seats)) - set(strengths)
     started = time.perf_counter()
-    moves = advance_until(hand, table_bots(strengths, seed, hand), stop_at=people)
-    return PlayedOn(to_json(hand), tuple(moves), time.perf_counter() - started)
+    moves = play_on_hand(hand, strengths, seed)
+    return PlayedOn(to_json(hand), moves, time.perf_counter() - started)
+
+
+def play_on_hand(hand: HandState, strengths: dict[int, str], seed: int) -> tuple[Move, ...]:
+    """``play_on`` on a parsed state, changed in place: for bots that play in the request's own
+    thread (no JSON to cross a process with, so the table's state is parsed and written once)."""
+    people = set(range(hand.variant.seats)) - set(strengths)
+    return tuple(advance_until(hand, table_bots(strengths, seed, hand), stop_at=people))

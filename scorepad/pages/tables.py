@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..constants import STRENGTH_WORDS
 from ..engine.cards import SUIT_NAMES, SUITS, Card
-from ..engine.game import HandState, from_json, seat_view
+from ..engine.game import HandState, seat_view
 from ..engine.play import trick_winner
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, SeatView
 from ..selectors.tables import TableRead
@@ -123,7 +123,7 @@ def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> Tabl
     """``seat``'s screen; the cards played after ``since`` (the mark of the screen this phone showed
     before) land one after another, all but the seat's own. Without one (a page loaded, a stream's
     first screen) the table shows settled."""
-    state = from_json(table.state)
+    state = table.hand
     view = seat_view(state, seat)
     deciding = state.to_act == seat and not table.ended
     lines = tuple(
@@ -180,7 +180,7 @@ def mark_of(state: HandState) -> Mark:
 def own_mark(table: TableRead, seat: int) -> Mark:
     """Just before ``seat``'s own last card of the hand (the hand's start if it has played none): a
     phone that acted had seen the table until then; its own card does not land (``felt``)."""
-    state = from_json(table.state)
+    state = table.hand
     seats, played, before = state.variant.seats, 0, 0
     tricks = [(t.leader, t.cards) for t in state.tricks]
     if state.trick_leader is not None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 
+from ..engine.game import HandState, from_json
 from ..models import PrivateTable, TableMessage, TableSeat
 from ..models.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_BOT_CPU_LIMIT
 
@@ -26,9 +29,14 @@ class SeatRead:
     claim_key: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableRead:
-    """A table as stored, with its seats and latest quick messages: all a page needs."""
+    """A table as stored, with its seats and latest quick messages: all a page needs.
+
+    A request reads its table once: the rows it was read from ride along (``row``, ``seat_rows``;
+    a write works from them, its version check refusing a read gone stale), and the state is
+    parsed at most once (``hand``). A write changes that ``hand`` in place: the read is spent, and
+    the write answers with the table after it (``after``)."""
 
     id: int
     code: str
@@ -43,19 +51,40 @@ class TableRead:
     seats: tuple[SeatRead, ...]
     messages: tuple[tuple[int, str], ...]  # (seat, message key), newest first
     bots_stopped: bool = False  # the table's bots have cost all they may
+    row: PrivateTable | None = field(default=None, compare=False, repr=False)
+    seat_rows: tuple[TableSeat, ...] = field(default=(), compare=False, repr=False)
+
+    @cached_property
+    def hand(self) -> HandState:
+        """The table's state, parsed once for the request (a screen, a form, a write share it)."""
+        return from_json(self.state)
+
+    def after(self, table: PrivateTable, seat_rows: Sequence[TableSeat], hand: HandState) -> TableRead:
+        """The table as a write left it (``table`` and ``seat_rows`` as stored, ``hand`` its state
+        parsed): this read's messages, nothing read again."""
+        later = table_read_of(table, seat_rows, self.messages)
+        later.__dict__["hand"] = hand  # the parse ``hand`` would make, already made
+        return later
 
 
 def table_read(table_id: int) -> TableRead | None:
     table = PrivateTable.objects.filter(pk=table_id).first()
     if table is None:
         return None
+    said = TableMessage.objects.filter(table=table).values_list("seat", "message")[:MESSAGES_SHOWN]
+    return table_read_of(table, list(TableSeat.objects.filter(table=table)), tuple(said))
+
+
+def table_read_of(
+    table: PrivateTable, seat_rows: Sequence[TableSeat], messages: tuple[tuple[int, str], ...]
+) -> TableRead:
+    """The read model of rows already read (``seat_rows`` in seat order)."""
     seats = tuple(
         SeatRead(
             row.seat, row.kind, row.name, row.strength, row.covered, row.quit, row.user_id, row.claim_key
         )
-        for row in TableSeat.objects.filter(table=table)
+        for row in seat_rows
     )
-    said = TableMessage.objects.filter(table=table).values_list("seat", "message")[:MESSAGES_SHOWN]
     return TableRead(
         id=table.pk,
         code=table.code,
@@ -68,8 +97,10 @@ def table_read(table_id: int) -> TableRead | None:
         finished=table.finished,
         grace_seconds=table.grace_seconds,
         seats=seats,
-        messages=tuple(said),
+        messages=messages,
         bots_stopped=table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT,
+        row=table,
+        seat_rows=tuple(seat_rows),
     )
 
 

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
@@ -40,13 +40,16 @@ from .. import bot_pool
 from ..constants import DEFAULT_STRENGTH, PLAYER_NAME_MAX
 from ..engine.answers import AnswerError, FormAnswer, check_answer
 from ..engine.bots import PRACTICE_STRENGTHS
+from ..engine.cards import SUITS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.simulate import GameStopped
+from ..engine.tables import moves_made
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..live import bus
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from ..selectors.households import active_roster
+from ..selectors.tables import TableRead, table_read_of
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
 from .practice import hand_row, new_seed, refusal_words
@@ -166,13 +169,14 @@ def table_open(
             for number, plan in enumerate(plans[1:], start=1)
         ),
     ]
-    _set_state(table, new_game(variant, settings, deal_rng(seed, 0)))
-    table.due_at = table_due(table, rows, timezone.now())  # the bots, if they are busy now
+    state = new_game(variant, settings, deal_rng(seed, 0))
+    _set_state(table, state, None)
+    table.due_at = table_due(table, rows, timezone.now(), state=state)  # the bots, if they are busy now
     for _attempt in range(5):  # a short code already in use: draw another
         try:
             with transaction.atomic():
                 if household is not None:
-                    table.game = _household_game(table, household, variant, plans, seated)
+                    table.game = _household_game(table, household, variant, plans, seated, state)
                 table.save()
                 for row in rows:
                     row.table = table
@@ -183,7 +187,7 @@ def table_open(
             table.code = new_code()
     else:  # pragma: no cover - five codes in a row taken
         raise TableRefused("Could not find a free table code just now: please try again.")
-    return _bots_move(table), Claim(table.pk, 0, rows[0].claim_key)
+    return _bots_move(table, rows, state)[0], Claim(table.pk, 0, rows[0].claim_key)
 
 
 def _roster_seated(household: Household | None, plans: Sequence[SeatPlan]) -> dict[int, Player]:
@@ -219,6 +223,7 @@ def _household_game(
     variant: Variant,
     plans: Sequence[SeatPlan],
     seated: Mapping[int, Player],
+    state: HandState,
 ) -> Game:
     """The scorepad game the table's hands are recorded in: the roster players in their seats, a
     stand-in player in each other seat, the table's house rules and first dealer."""
@@ -233,7 +238,7 @@ def _household_game(
             variant_id=variant.id,
             overrides=table.settings,
             players=players,
-            first_dealer=from_json(table.state).first_dealer,
+            first_dealer=state.first_dealer,
         )
     except ServiceError as error:  # pragma: no cover - the table's own checks ran first
         raise TableRefused(str(error)) from None
@@ -310,16 +315,24 @@ def _untouched(table: PrivateTable) -> bool:
 
 def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswer) -> PrivateTable:
     """Apply the answer of the person in ``seat`` (read once from the form), then the bots'."""
-    table = _current(table, version)
-    rows = list(table.seats.all())
+    read = _read_of(_current(table, version))
+    return _row_of(table_act_read(read=read, seat=seat, version=version, answer=answer))
+
+
+def table_act_read(*, read: TableRead, seat: int, version: Any, answer: FormAnswer) -> TableRead:
+    """``table_act`` on the table as the request read it (``selectors.tables.table_read``): nothing
+    read again, its state parsed once (``read.hand``, played on in place), the play and the bots'
+    answers stored in one write when they answer at once. The table after it."""
+    table, rows = _writable(read, version)
     if rows[seat].kind != TableSeat.PERSON:
         raise TableRefused(NOT_SEATED)
-    state = from_json(table.state)
+    state = read.hand
     if state.to_act != seat:
         raise TableRefused(NOT_YOUR_TURN)
     view = seat_view(state, seat)
     if answer.decision != view.decision:
         raise TableRefused(STALE)
+    before = _turn(state)
     try:
         if answer.unreadable is not None:
             raise answer.unreadable
@@ -330,23 +343,27 @@ def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswe
     if rows[seat].covered:  # back at the table: the bot steps aside at once
         TableSeat.objects.filter(pk=rows[seat].pk).update(covered=False)
         rows[seat].covered = False
-    _set_state(table, state)
-    return _person_then_bots(table, rows)
+    return read.after(*_person_then_bots(table, rows, state, before))
 
 
 def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
     """Deal the next hand (any person at the table may): the deal moves one seat clockwise."""
-    table = _current(table, version)
-    rows = list(table.seats.all())
+    read = _read_of(_current(table, version))
+    return _row_of(table_next_hand_read(read=read, seat=seat, version=version))
+
+
+def table_next_hand_read(*, read: TableRead, seat: int, version: Any) -> TableRead:
+    """``table_next_hand`` on the table as the request read it; the table after it."""
+    table, rows = _writable(read, version)
     if rows[seat].kind != TableSeat.PERSON:
         raise TableRefused(NOT_SEATED)
-    state = from_json(table.state)
+    state = read.hand
     if state.result is None:
         raise TableRefused("This hand is not over yet.")
     if table.finished:
         raise TableRefused("The game is over: the host can start a new table.")
-    _set_state(table, next_hand(state, deal_rng(table.seed, state.hand_number + 1)))
-    return _person_then_bots(table, rows)
+    dealt = next_hand(state, deal_rng(table.seed, state.hand_number + 1))
+    return read.after(*_person_then_bots(table, rows, dealt, _turn(state)))
 
 
 def table_cover_overdue(
@@ -367,15 +384,16 @@ def table_cover_overdue(
     if row.kind == TableSeat.BOT or row.covered or (row.kind == TableSeat.PERSON and present(seat)):
         return None
     TableSeat.objects.filter(pk=row.pk).update(covered=True)
+    row.covered = True
     before = table.version
-    moved = _bots_move(table)
+    moved, _, _ = _bots_move(table, rows, state)
     return moved if moved.version != before else None
 
 
 def table_bots_catch_up(*, table: PrivateTable) -> PrivateTable:
     """The bots take their turn if it is theirs and they have not (they were busy when it came):
     asked by the table's clock."""
-    return _bots_move(PrivateTable.objects.get(pk=table.pk))
+    return _bots_move(PrivateTable.objects.get(pk=table.pk))[0]
 
 
 def table_clock(*, table: PrivateTable, present: Callable[[int], bool]) -> datetime | None:
@@ -407,12 +425,17 @@ def table_clock_tick(*, table_id: int) -> datetime | None:
     return table_clock(table=PrivateTable(pk=table_id), present=lambda seat: bus.present(table_id, seat))
 
 
-def table_due(table: PrivateTable, rows: Sequence[TableSeat], now: datetime) -> datetime | None:
+def table_due(
+    table: PrivateTable, rows: Sequence[TableSeat], now: datetime, *, state: HandState | None = None
+) -> datetime | None:
     """When the table as it is (``rows``: its seats) next needs its clock: soon at the bots' turn
     (they answer within the write that gave it to them unless they were busy), at the grace's end
     at a person's or an open seat's turn, and often while a bot covers a seat (to see its person
-    back). None when only a person can move it (between hands) or nothing can (ended, bots spent)."""
-    to_act = from_json(table.state).to_act if table.state else None
+    back). None when only a person can move it (between hands) or nothing can (ended, bots spent).
+    ``state``: the table's state, when the caller has it parsed."""
+    if state is None and table.state:
+        state = from_json(table.state)
+    to_act = state.to_act if state is not None else None
     if table.ended or to_act is None:
         return None
     if to_act in bot_strengths(rows):
@@ -532,63 +555,116 @@ def bot_strengths(rows: Sequence[TableSeat]) -> dict[int, str]:
     }
 
 
-def _person_then_bots(table: PrivateTable, rows: Sequence[TableSeat]) -> PrivateTable:
-    """Store a person's play, then the bots' answers to it (``_bots_move``), and tell the phones.
+class _Turn(NamedTuple):
+    """Where a state stood before a change: whose turn, which hand, whether it was over."""
 
-    Bots that answer at once (rules of thumb, in this thread: a few milliseconds) are told of with
-    the play, in one change: each phone's stream wakes and draws once, the cards landing in turn,
-    instead of drawing the play and then drawing again for the answer. Bots that search (expert, in
-    the bot process) take longer: the others see the play now and the answer when it comes."""
+    to_act: int | None
+    hand_number: int
+    over: bool
+
+
+def _turn(state: HandState) -> _Turn:
+    return _Turn(state.to_act, state.hand_number, state.result is not None)
+
+
+def _person_then_bots(
+    table: PrivateTable, rows: Sequence[TableSeat], state: HandState, before: _Turn
+) -> tuple[PrivateTable, Sequence[TableSeat], HandState]:
+    """Store a person's play (``state``, changed from ``before``), then the bots' answers to it
+    (``_bots_move``), and tell the phones. The table, its seats and its state as stored.
+
+    Bots that answer at once (rules of thumb, in this thread: a few milliseconds) play on the
+    same parsed state and are stored with the play, in one write at one version: each phone's
+    stream wakes and draws once, the cards landing in turn, instead of drawing the play and then
+    drawing again for the answer. Bots that search (expert, in the bot process) take longer: the
+    play is stored and told now, the answer when it comes."""
     strengths = bot_strengths(rows)
-    at_once = from_json(table.state).to_act in strengths and bot_pool.answers_at_once(strengths)
-    stored = table.version + 1
-    _save(table, rows, changed_from=table.version, person=True, announce=not at_once)
-    if not at_once:
-        return _bots_move(table)
-    answered = table
+    if state.to_act in strengths and bot_pool.answers_at_once(strengths):
+        seconds, moved = _bots_play(table, strengths, state)
+        _set_state(table, state, before, passed=moved)
+        _save(table, rows, state, changed_from=table.version, spent=seconds, person=True)
+        return table, rows, state
+    _set_state(table, state, before)
+    _save(table, rows, state, changed_from=table.version, person=True)
+    return _bots_move(table, rows, state)
+
+
+def _bots_play(table: PrivateTable, strengths: dict[int, str], state: HandState) -> tuple[float, bool]:
+    """Bots that answer at once play on ``state`` in place, unless the table's CPU is spent; the
+    seconds they took and whether they moved at all. Whatever they could not do waits for the
+    table's clock (``table_due``)."""
+    if table.ended or table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
+        return 0.0, False
+    made = moves_made(state)
     try:
-        answered = _bots_move(table)
-    finally:
-        if answered.version == stored:  # the bots did not answer (busy, or spent): tell of the play
-            _announce(table)
-    return answered
+        played = bot_pool.table_play_on(state, strengths, table.seed)
+    except bot_pool.BotsBusy:  # the clock asks them again once the table is due
+        return 0.0, False
+    except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours: the legal moves stand
+        log.warning("table %s: the bots could not play on (%s)", table.pk, error)
+        return 0.0, moves_made(state) != made
+    return played.seconds, bool(played.moves)
 
 
-def _bots_move(table: PrivateTable) -> PrivateTable:
+def _bots_move(
+    table: PrivateTable, rows: Sequence[TableSeat] | None = None, state: HandState | None = None
+) -> tuple[PrivateTable, Sequence[TableSeat], HandState]:
     """The bots (and bots covering for people away) play on to a person's turn, and it is stored.
+    ``rows`` and ``state`` are the table's seats and parsed state when the caller has them.
 
     Called once a person's write is stored and told, so the other phones see a card at once and the
     bots' answers right after; no transaction is open while they think (``bot_pool``). Bots busy at
     other tables (or the table's CPU spent): the table waits at the bot's turn, due for its clock
     (``table_due``), which asks them again (``table_bots_catch_up``); the request that gave them
-    the turn does not wait. The table as stored."""
-    state = from_json(table.state)
-    rows = list(TableSeat.objects.filter(table=table))
+    the turn does not wait. The table as stored, its seats and its state."""
+    state = from_json(table.state) if state is None else state
+    rows = list(TableSeat.objects.filter(table=table)) if rows is None else rows
     strengths = bot_strengths(rows)
     if table.ended or state.to_act not in strengths or table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT:
-        return table
+        return table, rows, state
+    before, data = _turn(state), None
+    if bot_pool.answers_at_once(strengths):  # on the parsed state, in place
+        seconds, moved = _bots_play(table, strengths, state)
+        if not moved:
+            return table, rows, state
+    else:
+        try:  # the stored JSON goes to the bot process as it is: written once, when it was stored
+            played = bot_pool.table_play_on(table.state, strengths, table.seed)
+        except bot_pool.BotsBusy:  # the clock asks them again once the table is due
+            return table, rows, state
+        except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours, or a bot process died
+            log.warning("table %s: the bots could not play on (%s)", table.pk, error)
+            return table, rows, state
+        state, data, seconds, moved = (
+            from_json(played.state),
+            played.state,
+            played.seconds,
+            bool(played.moves),
+        )
+    _set_state(table, state, before, data=data, passed=moved)
     try:
-        played = bot_pool.table_play_on(to_json(state), strengths, table.seed)
-    except bot_pool.BotsBusy:  # the clock asks them again once the table is due
-        return table
-    except (GameStopped, bot_pool.BrokenProcessPool) as error:  # a bug of ours, or a bot process died
-        log.warning("table %s: the bots could not play on (%s)", table.pk, error)
-        return table
-    _set_state(table, from_json(played.state))
-    try:
-        _save(table, rows, changed_from=table.version, spent=played.seconds)
+        _save(table, rows, state, changed_from=table.version, spent=seconds)
     except TableRefused:  # someone else moved the table on meanwhile (the host ended it)
-        return PrivateTable.objects.get(pk=table.pk)
-    return table
+        stored = PrivateTable.objects.get(pk=table.pk)
+        return stored, list(TableSeat.objects.filter(table=stored)), from_json(stored.state)
+    return table, rows, state
 
 
-def _set_state(table: PrivateTable, state: HandState) -> None:
-    """Put ``state`` on ``table`` (not saved): when the turn passed, and the hand's record once it ends."""
-    before = from_json(table.state) if table.state else None
-    table.state = to_json(state)
-    if before is None or before.to_act != state.to_act or before.hand_number != state.hand_number:
+def _set_state(
+    table: PrivateTable,
+    state: HandState,
+    before: _Turn | None,
+    *,
+    data: dict[str, Any] | None = None,
+    passed: bool = False,
+) -> None:
+    """Put ``state`` on ``table`` (not saved; ``data`` its JSON when already written, else it is
+    written here): when the turn passed (``passed``: it went round and back), and the hand's record
+    once it ends. ``before``: where the state stood before the change (None for a new table)."""
+    table.state = to_json(state) if data is None else data
+    if before is None or passed or before.to_act != state.to_act or before.hand_number != state.hand_number:
         table.turn_since = timezone.now()
-    if state.result is not None and (before is None or before.result is None):
+    if state.result is not None and (before is None or not before.over):
         _record_hand(table, state)
 
 
@@ -614,6 +690,27 @@ def _current(table: PrivateTable, version: Any) -> PrivateTable:
     return stored
 
 
+def _read_of(table: PrivateTable) -> TableRead:
+    """A table's read model from its row as read (its seats read now; no messages: no screen)."""
+    return table_read_of(table, list(TableSeat.objects.filter(table=table)), ())
+
+
+def _row_of(read: TableRead) -> PrivateTable:
+    assert read.row is not None
+    return read.row
+
+
+def _writable(read: TableRead, version: Any) -> tuple[PrivateTable, list[TableSeat]]:
+    """The rows a write works from, as the request read them: refused when the table ended or its
+    version is not the one the phone acted on (the write's own version check refuses the rest)."""
+    if read.ended:
+        raise TableRefused(ENDED)
+    if str(version) != str(read.version):
+        raise TableRefused(STALE)
+    assert read.row is not None, "a table read from its rows (table_read)"
+    return read.row, list(read.seat_rows)
+
+
 def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
     table = _fresh(table)
     if by_seat != HOST_SEAT:
@@ -624,6 +721,7 @@ def _hosted(table: PrivateTable, by_seat: int) -> PrivateTable:
 def _save(
     table: PrivateTable,
     rows: Sequence[TableSeat],
+    state: HandState,
     *,
     changed_from: int,
     spent: float = 0.0,
@@ -633,10 +731,10 @@ def _save(
     """Store the play at the next version if the stored one is still ``changed_from`` (one
     statement: a write that lost the race matches no row and is refused as stale), and when the
     table next needs its clock (``rows``: its seats); the phones are told once it is committed,
-    unless the caller tells them itself (``announce``)."""
+    unless the caller tells them itself (``announce``). ``state``: the table's state, parsed."""
     now = timezone.now()
     table.bot_cpu_seconds += spent
-    due = table_due(table, rows, now)
+    due = table_due(table, rows, now, state=state)
     with transaction.atomic():
         if not PrivateTable.objects.filter(
             pk=table.pk, version=changed_from, status=PrivateTable.OPEN
@@ -652,18 +750,17 @@ def _save(
             updated_at=now,
         ):
             raise TableRefused(STALE)
-        if table.game_id is not None and table.state["result"] is not None:
-            _record_in_scorepad(table)
+        if table.game_id is not None and state.result is not None:
+            _record_in_scorepad(table, state)
         if announce:
             _announce(table)
     table.version, table.updated_at = changed_from + 1, now
 
 
-def _record_in_scorepad(table: PrivateTable) -> None:
+def _record_in_scorepad(table: PrivateTable, state: HandState) -> None:
     """The hand that just ended, recorded in the household's game by the scorepad's own service,
     inside the transaction that stores the play that ended it (the play that lost a race stores
     nothing, so records nothing). The entry key names the hand: recording it again adds nothing."""
-    state = from_json(table.state)
     result = state.result
     assert result is not None
     game = Game(pk=table.game_id)
@@ -675,7 +772,7 @@ def _record_in_scorepad(table: PrivateTable) -> None:
         entry: dict[str, Any] = {
             "bidder": state.bidder,
             "bid": state.bid,
-            "trump": to_json(state)["trump"],
+            "trump": None if state.trump is None else SUITS[state.trump],
             "meld": list(state.variant.side_totals(state.meld)),
             "tricks": list(state.points) if result.played else None,
         }

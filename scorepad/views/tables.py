@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from .. import throttle
 from ..engine.answers import read_form_answer
-from ..engine.game import from_json, seat_view
+from ..engine.game import seat_view
 from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
@@ -49,11 +49,11 @@ from ..services.tables import (
     NOT_SEATED,
     TABLE_FULL,
     TableRefused,
-    table_act,
+    table_act_read,
     table_back,
     table_end,
     table_new_link,
-    table_next_hand,
+    table_next_hand_read,
     table_open,
     table_open_seat,
     table_quit,
@@ -185,7 +185,7 @@ def table_join(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
 
 def join_context(request: HtmxHttpRequest, read: TableRead, refused: str = "") -> dict[str, Any]:
     """The seats a newcomer may take: open ones, and bots' between hands; none left, the table is full."""
-    between = from_json(read.state).result is not None
+    between = read.hand.result is not None
     free = any(row.kind == "open" or (between and row.kind == "bot") for row in read.seats)
     name = request.user.get_username() if request.user.is_authenticated else ""
     return {
@@ -269,21 +269,23 @@ def table_play(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
 
 
 def _write(request: HtmxHttpRequest, table_id: int, write: Callable[[TableRead, int], Any]) -> HttpResponse:
-    """``write`` for the seat this phone holds, given the table as read to find that seat."""
+    """``write`` for the seat this phone holds, given the table as read to find that seat. A write
+    that answers with the table after it (a ``TableRead``: a play) is drawn from that, the table
+    read once in the request; any other, or a refusal, reads the table as it now stands."""
     seated = _seated(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated
     read, seat = seated
-    refused = ""
+    refused, written = "", None
     try:
-        write(read, seat)
+        written = write(read, seat)
     except TableRefused as error:
         refused = str(error)  # shown in place at the decision (htmx swaps a 200 only)
     if not request.htmx:
         if refused:
             request.session[NOTICE_KEY] = refused
         return redirect("table_play", table_id)
-    after = table_read(table_id)
+    after = written if isinstance(written, TableRead) else table_read(table_id)
     assert after is not None
     # The answer lands what came after this seat's own last card (the bots' answers to it).
     since = None if refused else own_mark(after, seat)
@@ -300,9 +302,9 @@ def _row(read: TableRead) -> PrivateTable:
 def table_act_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     table_id = private_table_id
 
-    def act(read: TableRead, seat: int) -> None:
-        said = read_form_answer(seat_view(from_json(read.state), seat), request.POST)
-        table_act(table=_row(read), seat=seat, version=request.POST.get("version", "")[:20], answer=said)
+    def act(read: TableRead, seat: int) -> TableRead:
+        said = read_form_answer(seat_view(read.hand, seat), request.POST)
+        return table_act_read(read=read, seat=seat, version=request.POST.get("version", "")[:20], answer=said)
 
     return _write(request, table_id, act)
 
@@ -313,7 +315,7 @@ def table_next_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
     table_id = private_table_id
     version = request.POST.get("version", "")[:20]
     return _write(
-        request, table_id, lambda read, seat: table_next_hand(table=_row(read), seat=seat, version=version)
+        request, table_id, lambda read, seat: table_next_hand_read(read=read, seat=seat, version=version)
     )
 
 

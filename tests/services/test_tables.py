@@ -349,21 +349,22 @@ def _three_easy_bots() -> PrivateTable:
     return table
 
 
-@pytest.mark.parametrize(("searching", "tellings"), [(False, 1), (True, 2)])
-def test_a_persons_card_and_the_bots_answers_are_stored_apart_and_told_as_soon_as_ready(
-    told, monkeypatch, searching, tellings
+@pytest.mark.parametrize(("searching", "writes"), [(False, 1), (True, 2)])
+def test_a_persons_card_and_the_bots_answers_are_stored_and_told_as_soon_as_ready(
+    told, monkeypatch, searching, writes
 ):
-    # Bots that answer at once are told of with the card: each phone draws once, not twice. Bots
-    # that search take a while: the card is told first, their answers when they come.
+    # Bots that answer at once are stored and told of with the card, in one write: each phone
+    # draws once, not twice. Bots that search take a while: the card is stored and told first,
+    # their answers when they come.
     monkeypatch.setattr(bot_pool, "answers_at_once", lambda strengths: not searching)
     table = _three_easy_bots()
     before, heard = table.version, len(told)
     table = play(table, 0)
     stored = PrivateTable.objects.get(pk=table.pk)
     assert stored.person_writes == 1
-    assert stored.version == before + 2  # the person's answer, then the bots' answers to it
+    assert stored.version == before + writes
     assert from_json(stored.state).to_act == 0
-    assert told[heard:] == [table.pk] * tellings
+    assert told[heard:] == [table.pk] * writes
 
 
 def test_bots_busy_keep_the_persons_answer_and_play_when_asked_again(monkeypatch, told):
