@@ -9,18 +9,14 @@ whose phone dies signs in on another device and carries on from the same page.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import logging
-import os
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
@@ -61,7 +57,7 @@ from ..selectors.clubs import (
     event_standings,
     open_hands,
 )
-from ..selectors.games import CACHE_ERRORS, scoresheet
+from ..selectors.games import scoresheet
 from ..selectors.live import POLL_SECONDS
 from ..services import ServiceError
 from ..services.club_director import (
@@ -306,31 +302,19 @@ def club_hand_delete(request: HtmxHttpRequest, event_id: int, club_hand_id: int)
 # Each screen keeps one event stream open (``club_standings_events``): an idle screen costs nothing.
 # A write that can change the standings publishes on the event's channel once committed
 # (``services.clubs.standings_changed``); in each server process one feed per event (``live.feeds``)
-# hears it, reads the standings' fingerprint, and when it moved hands the same partial (rendered once per
-# change, kept in the shared cache) to every screen of that process. The poll (``?since=``) stays.
+# hears it, reads the standings' fingerprint, and when it moved hands the same partial to every
+# screen of that process. The poll (``?since=``) stays. The standings themselves are worked out once
+# per change for every process, poll and page (``selectors.club_director.live_standings``, kept in
+# the shared cache); the partial is rendered from them, once per change by each process's feed and
+# once by a poll that finds them changed: template work only, so it is not kept as well.
 
 
-STANDINGS_HTML_SECONDS = 120
 FEED_READS_SECONDS = 0.25  # a feed reads at most this often: a burst of confirmations is one read
 FEED_CHECK_SECONDS = 15  # and this often anyway (a message lost with Redis down, a scoresheet edit)
-RENDER_WAITS, RENDER_WAIT_SECONDS = 10, 0.05  # a feed waits this long for another's rendering
 STREAM_RETRY_MS = 1000  # a dropped stream reconnects after this (each answer under WSGI: a poll)
 NOSCRIPT_REFRESH_SECONDS = 2  # JavaScript off: the whole page again, within the room's 2 s
 STANDINGS_TEMPLATE = "scorepad/club/director_standings_live.html"
 NO_STANDINGS = "There are no such standings: ask the director for the link."
-
-
-def _kept_html(key: str) -> str | None:
-    try:
-        kept = cache.get(key)
-    except CACHE_ERRORS:  # a cache that does not answer: render it
-        return None
-    return kept if isinstance(kept, str) else None
-
-
-def _keep_html(key: str, html: str) -> None:
-    with contextlib.suppress(*CACHE_ERRORS):  # not kept: the next screen renders it again
-        cache.set(key, html, timeout=STANDINGS_HTML_SECONDS)
 
 
 @require_safe
@@ -339,7 +323,7 @@ def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpR
     The page keeps an event stream open for the new standings (``club_standings_events``); with
     JavaScript off it comes again every ``NOSCRIPT_REFRESH_SECONDS``. Asked with the fingerprint
     shown (``?since=``, htmx's poll): a bodiless 204 when nothing changed, else the partial, which
-    keeps polling. The poll's answer is rendered once per change and kept."""
+    keeps polling."""
     event_id = event_id_of_standings_token(standings_token)
     if event_id is None:
         raise Http404(NO_STANDINGS)
@@ -348,29 +332,24 @@ def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpR
     if since and since == fingerprint:
         return HttpResponse(status=204)
     big = request.GET.get("big") == "1"
-    key = f"club-standings-html:v1:{event_id}:{fingerprint}:{int(big)}:{standings_token}"
     partial = wants_partial(request)
-    html = _kept_html(key) if partial else None
-    if html is None:
-        event = event_by_standings_token(standings_token)
-        if event is None:
-            raise Http404(NO_STANDINGS)
-        base = reverse("club_standings_live", args=[standings_token])
-        context = {
-            "live": live_standings(event, fingerprint),
-            "big": big,
-            "token": standings_token,
-            "refresh_seconds": NOSCRIPT_REFRESH_SECONDS,
-        }
-        if partial:  # a screen polling (an older page): its partial polls on
-            context |= {"poll_url": base + ("?big=1&" if big else "?"), "poll_seconds": POLL_SECONDS}
-        else:
-            context["stream_url"] = reverse("club_standings_events", args=[standings_token])
-        html = render_to_string(
-            f"{STANDINGS_TEMPLATE}#live-standings" if partial else STANDINGS_TEMPLATE, context, request
-        )
-        if partial:
-            _keep_html(key, html)
+    event = event_by_standings_token(standings_token)
+    if event is None:
+        raise Http404(NO_STANDINGS)
+    base = reverse("club_standings_live", args=[standings_token])
+    context = {
+        "live": live_standings(event, fingerprint),
+        "big": big,
+        "token": standings_token,
+        "refresh_seconds": NOSCRIPT_REFRESH_SECONDS,
+    }
+    if partial:  # a screen polling (an older page): its partial polls on
+        context |= {"poll_url": base + ("?big=1&" if big else "?"), "poll_seconds": POLL_SECONDS}
+    else:
+        context["stream_url"] = reverse("club_standings_events", args=[standings_token])
+    html = render_to_string(
+        f"{STANDINGS_TEMPLATE}#live-standings" if partial else STANDINGS_TEMPLATE, context, request
+    )
     response = HttpResponse(html)
     patch_vary_headers(response, ("HX-Request",))
     response["X-Robots-Tag"] = "noindex"
@@ -379,36 +358,17 @@ def club_standings_live(request: HtmxHttpRequest, standings_token: str) -> HttpR
 
 def streamed_standings(standings_token: str) -> tuple[str, str] | None:
     """The standings' fingerprint and the partial a stream sends (no poll in it: the stream brings
-    the next), rendered once per change for every screen and server; None: no such event."""
+    the next), rendered once per change by each server process's feed from the standings worked out
+    once for them all (``live_standings``); None: no such event."""
     event_id = event_id_of_standings_token(standings_token)
     if event_id is None:
         return None
     fingerprint = standings_fingerprint(event_id)
-    key = f"club-standings-stream:v1:{event_id}:{fingerprint}"
-    html = _kept_html(key)
-    if html is None and not _claimed(key):  # another server process renders them: wait for it
-        for _ in range(RENDER_WAITS):
-            time.sleep(RENDER_WAIT_SECONDS)
-            if (html := _kept_html(key)) is not None:
-                break
-    if html is None:
-        event = event_by_standings_token(standings_token)
-        if event is None:
-            return None
-        html = render_to_string(
-            f"{STANDINGS_TEMPLATE}#live-standings", {"live": live_standings(event, fingerprint)}
-        )
-        _keep_html(key, html)
-    return fingerprint, html
-
-
-def _claimed(key: str) -> bool:
-    """Whether this process is the one to render the standings under ``key``: every server's feed
-    hears the same change at once, and one rendering is enough for them all."""
-    try:
-        return bool(cache.add(f"{key}:rendering", os.getpid(), timeout=RENDER_WAITS * RENDER_WAIT_SECONDS))
-    except CACHE_ERRORS:
-        return True
+    event = event_by_standings_token(standings_token)
+    if event is None:
+        return None
+    live = live_standings(event, fingerprint)
+    return fingerprint, render_to_string(f"{STANDINGS_TEMPLATE}#live-standings", {"live": live})
 
 
 def _event_exists(standings_token: str) -> bool:

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from scorepad.live import bus
 from scorepad.models import ClubEvent, ClubTable
+from scorepad.selectors import club_director as director_selectors
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
 from scorepad.services.club_director import hand_settle
 from scorepad.services.clubs import round_close, table_hand_confirm, table_hand_dispute
@@ -199,20 +199,20 @@ def test_a_stream_for_an_event_no_longer_there_is_not_found(event):
     assert run_alone(ask()) == 404
 
 
-def test_one_server_process_renders_a_change_and_the_others_take_its_rendering(monkeypatch, event):
-    """Every process's feed hears a change at once: the first claims the rendering, the others wait
-    for it in the shared cache instead of working the standings out again."""
-    fingerprint = standings_fingerprint(event.pk)
-    key = f"club-standings-stream:v1:{event.pk}:{fingerprint}"
-    assert views._claimed(key)  # this process renders...
-    assert not views._claimed(key)  # ...and another asking meanwhile does not
+def test_every_server_process_takes_the_standings_worked_out_once_for_a_change(monkeypatch, event):
+    """Every process's feed hears a change at once and renders its partial; the standings it renders
+    from are worked out once for them all (kept in the shared cache under the fingerprint)."""
+    worked_out: list[int] = []
+    real = director_selectors._live_standings
 
-    def rendered_by_the_other(seconds: float) -> None:
-        cache.set(key, "<div>the other process's rendering</div>")
+    def counted(event, fingerprint):
+        worked_out.append(event.pk)
+        return real(event, fingerprint)
 
-    monkeypatch.setattr(views.time, "sleep", rendered_by_the_other)
-    monkeypatch.setattr(views, "live_standings", lambda *args: pytest.fail("worked out twice"))
-    assert views.streamed_standings(standings_token_of(event)) == (
-        fingerprint,
-        "<div>the other process's rendering</div>",
-    )
+    monkeypatch.setattr(director_selectors, "_live_standings", counted)
+    token = standings_token_of(event)
+    first, second = views.streamed_standings(token), views.streamed_standings(token)  # two processes
+    assert first is not None
+    assert first == second
+    assert first[0] == standings_fingerprint(event.pk)
+    assert worked_out == [event.pk]
