@@ -2,10 +2,19 @@
 round being played counted from its confirmed hands), the corrections trail, and the rows of the
 CSV exports.
 
-Live standings are polled by every screen in the room about once a second, so the question "has
-anything changed?" is three small aggregate queries (``standings_fingerprint``), and the standings
-themselves are worked out once per change and kept in the cache under that fingerprint: a hundred
-screens asking after a confirmed hand score the tables once, not a hundred times.
+Live standings are asked for by every screen in the room, so the question "has anything changed?"
+is three small aggregate queries (``standings_fingerprint``), and the standings are worked out once
+per change. What is kept, and why each is needed (nothing else is: the pages render from these):
+
+- ``live_standings``: the standings, in the shared cache under the fingerprint. Every server
+  process's feed (``live.feeds``: one reading per change for all its streams), every poll and every
+  page after a change reads them; worked out once for them all.
+- ``_playing_results``: each table's confirmed points, in the shared cache under its game's revision
+  and its hands' states. Working the standings out again after a confirmation then scores that
+  one table, not every table of the round; and the confirming phone's own page, which scored the
+  table just then, keeps them (``keep_table_points``), so a confirmation scores its game once.
+- ``recent_standings_fingerprint``: the fingerprint, read once a moment per server process, for
+  the polls (older pages) that ask every second whether anything changed.
 """
 
 from __future__ import annotations
@@ -216,10 +225,9 @@ class LiveStandings:
     fingerprint: str
 
 
-def _confirmed_totals(table: ClubTable, states: dict[int, str]) -> list[int]:
-    """Each side's points at ``table`` from the hands the other side confirmed (or the director
+def _confirmed_totals(sheet: Scoresheet, states: Mapping[int, str]) -> list[int]:
+    """Each side's points at a table from the hands the other side confirmed (or the director
     entered): summed from the scoresheet's per-hand scores, the one scorer's."""
-    sheet = scoresheet(table.game)
     totals = [0] * len(sheet.side_names)
     for row in sheet.rows:
         if states.get(row.hand_id, TableHand.State.CONFIRMED) == TableHand.State.CONFIRMED:
@@ -242,11 +250,28 @@ def _cache_set_many(values: dict[str, Any]) -> None:
         logger.warning("club standings not kept, the cache did not answer: %s", error)
 
 
+def _points_key(table: ClubTable, revision: int, states: Mapping[int, str]) -> str:
+    """Where a table's confirmed points are kept: its game's revision (any hand written) and its
+    hands' states (confirmed, disputed) name them."""
+    marks = ",".join(f"{hand}{state[0]}" for hand, state in sorted(states.items()))
+    digest = hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
+    return f"club-table-points:v1:{table.pk}:{revision}:{digest}"
+
+
+def keep_table_points(table: ClubTable, sheet: Scoresheet) -> None:
+    """Keep the table's confirmed points from a scoresheet just worked out for its phone (after a
+    confirmation or a dispute): the standings then take them instead of scoring the game again.
+    The hands' states are read after the sheet's hands: a hand entered meanwhile is one of them,
+    waiting, and counts for nothing."""
+    states = dict(TableHand.objects.filter(table=table).values_list("hand_id", "state"))
+    _cache_set_many({_points_key(table, sheet.game.revision, states): _confirmed_totals(sheet, states)})
+
+
 def _playing_results(event: ClubEvent, club_round: ClubRound) -> list[events.RoundResult]:
     """The round being played, as it stands: each seated entrant's side's points from the hands the
-    other side confirmed; nobody has won it yet. Each table's points are kept in the cache under its
-    game's revision and its hands' states, so after one confirmation only that table is scored again,
-    however many screens ask at once."""
+    other side confirmed; nobody has won it yet. Each table's points are kept in the cache
+    (``_points_key``), so after one confirmation only that table is scored again, however many
+    screens ask at once, and not even that one when its phone's page kept them."""
     entrants = {entrant.pk: entrant for entrant in entrants_with_players(event)}
     states: dict[int, dict[int, str]] = defaultdict(dict)
     for table_id, hand_id, state in TableHand.objects.filter(table__round=club_round).values_list(
@@ -255,14 +280,13 @@ def _playing_results(event: ClubEvent, club_round: ClubRound) -> list[events.Rou
         states[table_id][hand_id] = state
     tables = list(club_round.tables.select_related("game"))
 
-    def key(table: ClubTable) -> str:
-        marks = ",".join(f"{hand}{state[0]}" for hand, state in sorted(states[table.pk].items()))
-        digest = hashlib.blake2b(marks.encode(), digest_size=8).hexdigest()
-        return f"club-table-points:v1:{table.pk}:{table.game.revision}:{digest}"
-
-    keys = {table.pk: key(table) for table in tables}
+    keys = {table.pk: _points_key(table, table.game.revision, states[table.pk]) for table in tables}
     kept = _cache_get_many(list(keys.values()))
-    fresh = {keys[t.pk]: _confirmed_totals(t, states[t.pk]) for t in tables if keys[t.pk] not in kept}
+    fresh = {
+        keys[t.pk]: _confirmed_totals(scoresheet(t.game), states[t.pk])
+        for t in tables
+        if keys[t.pk] not in kept
+    }
     if fresh:
         _cache_set_many(fresh)
     points = {**kept, **fresh}

@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
 from ..models.clubs import new_table_pin
+from ..selectors.club_director import keep_table_points
+from ..selectors.games import Scoresheet
 from . import ServiceError
 from .clubs import event_bump, locked_event, results_refresh, standings_changed
 from .games import hand_delete, hand_edit
@@ -83,8 +85,12 @@ def _settle(table_hand: TableHand | None) -> None:
     table_hand.save(update_fields=["state", "confirmed_by", "countersigned", "confirmed_at", "version"])
 
 
-def _after_change(table: ClubTable) -> None:
-    """Phones and standings see a change (the table's version), and a closed round is re-tallied."""
+def _after_change(table: ClubTable, sheet: Scoresheet | None = None) -> None:
+    """Phones and standings see a change (the table's version), and a closed round is re-tallied.
+    ``sheet``: the table's game as the correction just scored it, kept for the standings once
+    committed (``keep_table_points``), so they do not score it again."""
+    if sheet is not None:
+        transaction.on_commit(lambda: keep_table_points(table, sheet))
     ClubTable.objects.filter(pk=table.pk).update(version=table.version + 1)
     club_round = ClubRound.objects.select_related("event").get(pk=table.round_id)
     results_refresh(club_round=club_round)
@@ -108,7 +114,7 @@ def hand_correct(
     hand, table = _event_hand(event, hand_id)
     table_hand = TableHand.objects.select_for_update().filter(hand=hand).first()
     before = hand_snapshot(hand, table_hand)
-    hand_edit(game=hand.game, hand_id=hand.pk, version=version, data=data, dealer=dealer)
+    sheet = hand_edit(game=hand.game, hand_id=hand.pk, version=version, data=data, dealer=dealer)
     hand.refresh_from_db()
     _settle(table_hand)
     correction = Correction.objects.create(
@@ -121,7 +127,7 @@ def hand_correct(
         after=hand_snapshot(hand, table_hand),
         reason=reason,
     )
-    _after_change(table)
+    _after_change(table, sheet)
     return correction
 
 
@@ -132,7 +138,7 @@ def hand_remove(*, event: ClubEvent, made_by: User, hand_id: int, version: int, 
     hand, table = _event_hand(event, hand_id)
     table_hand = TableHand.objects.filter(hand=hand).first()
     before = hand_snapshot(hand, table_hand)
-    hand_delete(game=hand.game, hand_id=hand.pk, version=version)
+    sheet = hand_delete(game=hand.game, hand_id=hand.pk, version=version)
     correction = Correction.objects.create(
         event=event,
         table=table,
@@ -143,7 +149,7 @@ def hand_remove(*, event: ClubEvent, made_by: User, hand_id: int, version: int, 
         after=None,
         reason=reason,
     )
-    _after_change(table)
+    _after_change(table, sheet)
     return correction
 
 

@@ -37,6 +37,7 @@ from ..models import ClubEvent, ClubTable
 from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
 from ..pages.qr import qr_svg
 from ..selectors.access import get_household_for_user
+from ..selectors.club_director import keep_table_points
 from ..selectors.clubs import (
     TableView,
     check_in_roster,
@@ -543,4 +544,6 @@ def _answer(request: HtmxHttpRequest, table_token: str, *, dispute: bool) -> Htt
         return _render_table(request, table_view(table), phone, status=409, refusal=str(error))
     if not request.htmx:
         return redirect("club_table", table_token=table.token)
-    return _render_table(request, table_view(table), phone)
+    view = table_view(table)
+    keep_table_points(table, view.sheet)  # the standings take the scoring this page just did
+    return _render_table(request, view, phone)
