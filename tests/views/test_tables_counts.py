@@ -108,3 +108,23 @@ def test_a_card_at_a_table_of_people_reads_parses_and_stores_once(counted):
     assert len(_table_reads(queries, "tableseat")) == 1
     assert len(_table_writes(queries)) == 1
     assert len(queries) <= 6
+
+
+def test_the_next_hand_dealt_reads_parses_and_stores_once(counted):
+    table, phones = open_table(bots=3)
+    table = PrivateTable.objects.get(pk=table.pk)
+    while from_json(table.state).result is None:  # the host plays the hand out with the bots
+        form = {**form_for(table, 0), "version": str(table.version)}
+        assert phones[0].post(reverse("table_act", args=[table.pk]), form, **HTMX).status_code == 200
+        table = PrivateTable.objects.get(pk=table.pk)
+    counted.update(from_json=0, to_json=0)
+    with CaptureQueriesContext(connection) as queries:
+        response = phones[0].post(reverse("table_next", args=[table.pk]), {"version": table.version}, **HTMX)
+    cost = dict(counted)
+    assert response.status_code == 200
+    assert cost == {"from_json": 1, "to_json": 1}
+    assert len(_table_reads(queries.captured_queries, "privatetable")) == 1
+    assert len(_table_reads(queries.captured_queries, "tableseat")) == 1
+    assert len(_table_writes(queries.captured_queries)) == 1  # the deal and the bots' answers
+    assert len(queries.captured_queries) <= 6
+    assert from_json(PrivateTable.objects.get(pk=table.pk).state).hand_number == 1
