@@ -3,7 +3,10 @@
 Like practice (``services.practice``), a write reads the stored table, works out the new state
 (bots included, through ``bot_pool`` and with no transaction open), then stores it with one
 conditional update, ``UPDATE … WHERE id = … AND version = …``: an action made on an older version,
-or sent twice, matches no row and is refused as stale; nothing is applied twice. Seats change by
+or sent twice, matches no row and is refused as stale; nothing is applied twice. A play works from
+the table as its request read it (``table_act_read``: the row, the seats and the state parsed once,
+``selectors.tables.TableRead``), and stores the play with the answers of bots that answer at once
+in that one update. Seats change by
 conditional updates too (two phones taking one seat at once: one row matches, the other is told).
 Once a change is committed the table's phones are told (``live.bus.publish``): the event names
 the table and its version only, and each phone's stream draws its own seat's view from it.
