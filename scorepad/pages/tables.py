@@ -94,8 +94,9 @@ class FeltSeat:
     place: str
     dealer: bool
     turn: bool
-    call: str = ""  # the felt names no calls: the status line and the folds say them
+    call: str = ""  # its last call while the auction is on
     meld: int | None = None
+    note: str = ""  # "away", "left", "open": not an ordinary seat just now (a bot's is not told here)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,15 +194,24 @@ class TableScreen:
 
 
 def seat_label(table: TableRead, seat: int) -> str:
-    """A seat's name at the table: its person's, or "Bot (Steady)"; several bots are told apart by
-    their seat's number ("Bot 2 (Steady)", "Bot 4 (Steady)"), an empty seat is "Seat 3"."""
+    """A seat as the seat list and the join page name it: its person's name, a bot by its seat's
+    number and strength ("Bot 3 (Steady)": two bots never share a name), or "Seat 3" when empty."""
+    row = table.seats[seat]
+    if row.kind == "bot" and not row.name:
+        return f"{bot_name(seat)} ({strength_name(row.strength)})"
+    return seat_name(table, seat)
+
+
+def seat_name(table: TableRead, seat: int) -> str:
+    """A seat's name on the felt, the scores and the calls: short enough for a phone ("Bot 3")."""
     row = table.seats[seat]
     if row.name:
         return row.name
-    if row.kind != "bot":
-        return f"Seat {seat + 1}"
-    several = sum(other.kind == "bot" and not other.name for other in table.seats) > 1
-    return f"Bot{f' {seat + 1}' if several else ''} ({strength_name(row.strength)})"
+    return bot_name(seat) if row.kind == "bot" else f"Seat {seat + 1}"
+
+
+def bot_name(seat: int) -> str:
+    return f"Bot {seat + 1}"
 
 
 def strength_name(strength: str) -> str:
@@ -227,7 +237,7 @@ def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> Tabl
         )
         for row in table.seats
     )
-    names = tuple(seat_label(table, s) for s in range(state.variant.seats))
+    names = tuple(seat_name(table, s) for s in range(state.variant.seats))
     sides = tuple(" & ".join(names[s] for s in side) for side in state.variant.sides)
     decision = str(view.decision) if deciding else None
     won = view.tricks[-1].winner if view.tricks else None
@@ -280,6 +290,7 @@ def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> Tabl
                 state.to_act == s,
                 call=calls.get(s, "") if view.bidder is None else "",
                 meld=view.meld[s] if view.meld else None,
+                note=_felt_note(lines[s].note),
             )
             for s in range(state.variant.seats)
             if s != seat
@@ -380,6 +391,11 @@ def _last_trick(view: SeatView, names: Sequence[str]) -> tuple[tuple[str, CardFa
     return tuple((names[(last.leader + i) % seats], face(c, view.trump)) for i, c in enumerate(last.cards))
 
 
+def _felt_note(note: str) -> str:
+    """A seat's note as short as the felt has room for: "away", "left", "open"."""
+    return {"bot": "", "left the table": "left", "open seat": "open"}.get(note, note.split(":")[0])
+
+
 def _note(kind: str, covered: bool, quit: bool) -> str:
     if kind == "bot":
         return "bot"
@@ -403,8 +419,8 @@ def _headline(
     if end.words:
         won = f" Game over: {' and '.join(end.winners)} won." if table.finished and end.winners else ""
         return end.words + won
-    if to_act == seat:
-        return "Your turn to bid." if bidding else "Your turn."
+    if to_act == seat:  # in play the decision says it, by the hand: "Your turn: tap a card."
+        return "Your turn to bid." if bidding else ""
     if to_act is None:
         return ""
     return f"{names[to_act]}'s turn to bid." if bidding else f"{names[to_act]}'s turn."

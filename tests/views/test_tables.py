@@ -323,7 +323,7 @@ def test_a_trick_the_bots_finish_stays_on_view_with_who_took_it():
         table.refresh_from_db()
     state = from_json(table.state)
     last = state.tricks[-1]
-    winner = "Ann" if last.winner == 0 else f"Bot {last.winner + 1} (Steady)"
+    winner = "Ann" if last.winner == 0 else f"Bot {last.winner + 1}"
     words = visible_words(phones[0].get(reverse("table_play", args=[table.pk])).content.decode())
     assert f"Last trick, taken by {winner}:" in words
     shown = words.split("Last trick", 1)[1]

@@ -75,10 +75,11 @@ def test_each_phone_follows_the_auction_call_by_call_with_the_high_bid_and_whose
     calls = [(NAMES[seat], "Pass" if bid is None else str(bid)) for seat, bid in state.auction]
     bids = [(seat, bid) for seat, bid in state.auction if bid is not None]
     for seat, page in enumerate(screens(table, phones)):
-        auction = page.split('class="fold auction"', 1)[1].split("</details>", 1)[0]
-        assert auction.startswith(' aria-label="Bidding" open>'), seat  # open while the auction is on
-        shown = re.findall(r'<li><span class="who">([^<]+)</span> ([^<]+)</li>', auction)
-        assert shown == calls, seat
+        now = page.split('class="auction-now"', 1)[1].split("</ol>", 1)[0]  # in view while it is on
+        folded = page.split('class="fold auction"', 1)[1].split("</details>", 1)[0]  # and on a tap
+        for auction in (now, folded):
+            shown = re.findall(r'<li><span class="who">([^<]+)</span> ([^<]+)</li>', auction)
+            assert shown == calls, seat
         words = visible_words(page)
         if bids:
             assert f"high bid {NAMES[bids[-1][0]]} {bids[-1][1]}" in words, seat
@@ -111,6 +112,7 @@ def test_the_contract_the_passed_cards_the_meld_the_trick_and_the_counters_throu
     leader, winner = NAMES[state.trick_leader], None
     for seat, page in enumerate(screens(table, phones)):
         words = visible_words(page)
+        assert 'class="auction-now"' not in page  # the auction is over: its calls are in the fold
         assert f"contract {NAMES[state.bidder]} {state.bid} {suit}" in words, seat
         meld = page.split('class="fold melds"', 1)[1].split("<summary>", 1)[1].split("</summary>", 1)[0]
         assert visible_words(meld).strip() == "Meld : " + ", ".join(
