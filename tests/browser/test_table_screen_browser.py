@@ -67,7 +67,11 @@ def test_the_hand_and_the_decision_are_in_view_at_each_decision_of_a_hand(site, 
     page.click("button:has-text('Open the table')")
     page.wait_for_selector("#screen")
     page.wait_for_load_state()
+    page.get_by_text("Invite", exact=True).click()
+    expect(page.locator(".invite-link")).to_be_visible()
     assert_fits_the_phone(page)  # the invitation's long link wraps
+    assert page.locator(".invite-send button:visible").count() == 1  # share, or else copy
+    page.get_by_text("Invite", exact=True).click()
     stages: list[str] = []
     for _ in range(80):
         if page.locator("#screen .hand-summary").count():
