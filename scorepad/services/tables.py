@@ -665,7 +665,7 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
     seed = new_seed()
     state = new_game(before.variant, before.settings, deal_rng(seed, 0), game=before.game + 1)
     with transaction.atomic():
-        game = _rematch_game(table, state) if table.game_id is not None else None
+        game = None if table.game_id is None else _rematch_game(table, table.game_id, state)
         if not PrivateTable.objects.filter(
             pk=table.pk, version=table.version, status=PrivateTable.OPEN, finished=True
         ).update(
@@ -684,9 +684,9 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
     return _bots_move(PrivateTable.objects.get(pk=table.pk))
 
 
-def _rematch_game(table: PrivateTable, state: HandState) -> Game:
+def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
     """The household's new scorepad game: the finished game's players in the same seats."""
-    finished = Game.objects.get(pk=table.game_id)
+    finished = Game.objects.get(pk=game_id)
     players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
     try:
         return game_start(
