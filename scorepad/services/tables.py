@@ -383,6 +383,8 @@ def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
     if message not in QUICK_MESSAGES:
         raise TableRefused(f"Say one of: {', '.join(QUICK_MESSAGES.values())}.")
     table = _fresh(table)
+    if message == "thanks" and not get_variant(table.variant).partnerships:
+        raise TableRefused("Everyone plays for themselves at this table: there is no partner to thank.")
     since = timezone.now() - timedelta(seconds=MESSAGE_GAP_SECONDS)
     if TableMessage.objects.filter(table=table, seat=seat, created_at__gte=since).exists():
         raise TableRefused(TOO_CHATTY)  # each message redraws every phone: a few, not a stream

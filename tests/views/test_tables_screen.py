@@ -205,6 +205,8 @@ def test_a_game_not_over_is_not_restarted():
 def test_six_handed_offers_no_thanks_to_a_partner_and_four_handed_does():
     six, phones = open_table("six-handed", bots=5)
     assert "Thanks, partner" not in phones[0].get(reverse("table_play", args=[six.pk])).content.decode()
+    said = phones[0].post(reverse("table_say", args=[six.pk]), {"message": "thanks"}, HTTP_HX_REQUEST="true")
+    assert "no partner to thank" in said.content.decode()
     four, phones = open_table(bots=3)
     assert "Thanks, partner" in phones[0].get(reverse("table_play", args=[four.pk])).content.decode()
 
