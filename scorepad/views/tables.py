@@ -48,6 +48,7 @@ from ..selectors.tables import (
 )
 from ..services.tables import (
     NOT_SEATED,
+    STALE,
     TABLE_FULL,
     TableRefused,
     table_act,
@@ -371,6 +372,7 @@ def table_quit_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
 
 
 HOST_ACTIONS = ("open-seat", "end", "new-link")
+MOVED_WHILE_ASKED = "The table moved on while you were asked (nothing was changed): answer again."
 
 
 @require_POST
@@ -388,7 +390,13 @@ def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
             version = request.POST.get("version", "")[:20]
             if not version:  # asked, and answered, first: "Remove Di from seat 3?"
                 raise TableRefused("Tap “Open this seat”, then confirm it: nothing was changed.")
-            table_open_seat(table=table, by_seat=seat, seat=target, version=version)
+            try:
+                table_open_seat(table=table, by_seat=seat, seat=target, version=version)
+            except TableRefused as error:
+                if str(error) == STALE:  # cards were played while the host decided: asked again
+                    asked_again.append(target)
+                    raise TableRefused(MOVED_WHILE_ASKED) from None
+                raise
         elif action == "end":
             table_end(table=table, by_seat=seat)
         elif action == "new-link":
@@ -396,7 +404,11 @@ def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
         else:
             raise TableRefused(f"Choose one of: {', '.join(HOST_ACTIONS)}.")
 
-    return _write(request, table_id, control)
+    asked_again: list[int] = []
+    response = _write(request, table_id, control)
+    if asked_again and not request.htmx:
+        return redirect(f"{reverse('table_play', args=[table_id])}?open={asked_again[0]}")
+    return response
 
 
 # -- the event stream -----------------------------------------------------------------------------

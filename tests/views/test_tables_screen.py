@@ -249,6 +249,13 @@ def test_the_host_is_asked_before_a_player_is_removed_and_the_answer_names_seat_
     )
     assert "table moved on" in stale.content.decode()
     assert TableSeat.objects.get(table=table, seat=3).kind == TableSeat.PERSON
+    again = host.post(  # without htmx: the question again, naming the table's version now
+        reverse("table_host", args=[table.pk]),
+        {"action": "open-seat", "seat": "3", "version": str(table.version - 1)},
+        follow=True,
+    )
+    assert "Remove Friend 3 from seat 4?" in visible_words(again.content.decode())
+    assert "answer again" in again.content.decode()
     table.refresh_from_db()
     done = host.post(
         reverse("table_host", args=[table.pk]),
