@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.test_accessibility import axe_violations
 from tests.browser.test_scorepad_browser import assert_fits_the_phone
 from tests.browser.test_tables_browser import site  # the production server: each phone's stream live
 
@@ -102,6 +103,9 @@ def test_the_hand_and_the_decision_are_in_view_at_each_decision_of_a_hand(site, 
         else:
             stage = "card"
             check_in_view(page, phone, stage)
+            if "card" not in stages:  # the table in play, the meld open: nothing serious for axe
+                blocking = [v for v in axe_violations(page) if v["impact"] in {"serious", "critical"}]
+                assert blocking == [], (phone, blocking)
             form.locator("button[name=card]:not([disabled])").first.click()
         stages.append(stage)
         page.wait_for_function("v => document.querySelector('#screen')?.dataset.version !== v", arg=before)
