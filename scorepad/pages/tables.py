@@ -162,7 +162,7 @@ class TableScreen:
 
     @property
     def bidding_now(self) -> bool:
-        """The auction is on: its fold stays open, each call in order as it comes."""
+        """The auction is on: its calls show in order beside the decision, as they come."""
         return self.view.bidder is None and not self.hand_over
 
     @property
@@ -416,9 +416,8 @@ def _headline(
         return "The host has ended this table."
     if table.bots_stopped and to_act is not None and table.seats[to_act].kind != "person":
         return "This table's bots have thought as much as one table may: start a new table to play on."
-    if end.words:
-        won = f" Game over: {' and '.join(end.winners)} won." if table.finished and end.winners else ""
-        return end.words + won
+    if end.words:  # the hand's summary below says the rest, and who won the game
+        return end.words
     if to_act == seat:  # in play the decision says it, by the hand: "Your turn: tap a card."
         return "Your turn to bid." if bidding else ""
     if to_act is None:
