@@ -172,6 +172,7 @@ urlpatterns = [
     path("tables/<int:private_table_id>/", tables.table_play, name="table_play"),
     path("tables/<int:private_table_id>/act/", tables.table_act_view, name="table_act"),
     path("tables/<int:private_table_id>/next/", tables.table_next_view, name="table_next"),
+    path("tables/<int:private_table_id>/rematch/", tables.table_rematch_view, name="table_rematch"),
     path("tables/<int:private_table_id>/say/", tables.table_say_view, name="table_say"),
     path("tables/<int:private_table_id>/leave/", tables.table_quit_view, name="table_quit"),
     path("tables/<int:private_table_id>/host/", tables.table_host_view, name="table_host"),

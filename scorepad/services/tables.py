@@ -440,6 +440,8 @@ def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
     if message not in QUICK_MESSAGES:
         raise TableRefused(f"Say one of: {', '.join(QUICK_MESSAGES.values())}.")
     table = _fresh(table)
+    if message == "thanks" and not get_variant(table.variant).partnerships:
+        raise TableRefused("Everyone plays for themselves at this table: there is no partner to thank.")
     since = timezone.now() - timedelta(seconds=MESSAGE_GAP_SECONDS)
     if TableMessage.objects.filter(table=table, seat=seat, created_at__gte=since).exists():
         raise TableRefused(TOO_CHATTY)  # each message redraws every phone: a few, not a stream
@@ -465,9 +467,12 @@ def table_quit(*, table: PrivateTable, seat: int) -> None:
 # -- the host's controls --------------------------------------------------------------------------
 
 
-def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int) -> None:
-    """The host opens a seat (a bot's, or a person's: removing them); a person's phone loses it."""
+def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int, version: Any = None) -> None:
+    """The host opens a seat (a bot's, or a person's: removing them); a person's phone loses it.
+    ``version``: the table's version the host confirmed it at (moved on since: refused as stale)."""
     table = _hosted(table, by_seat)
+    if version is not None:
+        _current(table, version)
     if seat == HOST_SEAT:
         raise TableRefused("The host keeps seat 1: end the table instead.")
     held_for = _roster_name(table, seat) or ""  # a roster player's seat stays held for them
@@ -708,3 +713,59 @@ def _clean_name(name: str, *, required: bool = True) -> str:
     if len(name) > PLAYER_NAME_MAX:
         raise TableRefused(f"A name has at most {PLAYER_NAME_MAX} characters.")
     return name
+
+
+# -- a new game at the same table ---------------------------------------------------------------
+
+NOT_OVER = "This game is not over yet: play on until a side wins."
+
+
+def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
+    """Once a side has won, a new game at the same table with everyone in their seats (any person
+    at the table may start it, as they may deal the next hand): a new deal, the scores back to
+    nought, the bots played on to a person's turn. A household's table starts a new scorepad game
+    with the same players in the same seats, in the same transaction (a start that lost the race
+    to another phone's makes none)."""
+    table = _current(table, version)
+    rows = list(table.seats.all())
+    if not 0 <= seat < len(rows) or rows[seat].kind != TableSeat.PERSON:
+        raise TableRefused(NOT_SEATED)
+    if not table.finished:
+        raise TableRefused(NOT_OVER)
+    before = from_json(table.state)
+    seed = new_seed()
+    state = new_game(before.variant, before.settings, deal_rng(seed, 0), game=before.game + 1)
+    with transaction.atomic():
+        game = None if table.game_id is None else _rematch_game(table, table.game_id, state)
+        if not PrivateTable.objects.filter(
+            pk=table.pk, version=table.version, status=PrivateTable.OPEN, finished=True
+        ).update(
+            seed=seed,
+            game=game,
+            state=to_json(state),
+            hands=[],
+            finished=False,
+            turn_since=timezone.now(),
+            version=table.version + 1,
+            person_writes=F("person_writes") + 1,
+            updated_at=timezone.now(),
+        ):
+            raise TableRefused(STALE)
+        _announce(table)
+    return _bots_move(PrivateTable.objects.get(pk=table.pk))
+
+
+def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
+    """The household's new scorepad game: the finished game's players in the same seats."""
+    finished = Game.objects.get(pk=game_id)
+    players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
+    try:
+        return game_start(
+            household=finished.household,
+            variant_id=table.variant,
+            overrides=table.settings,
+            players=players,
+            first_dealer=state.first_dealer,
+        )
+    except ServiceError as error:  # pragma: no cover - the same players started the last game
+        raise TableRefused(str(error)) from None

@@ -79,6 +79,7 @@ PUBLIC = {
     "table_play": "a seat's own screen, by its account or its signed cookie; anyone else is told in words",
     "table_act": "as table_play",
     "table_next": "as table_play",
+    "table_rematch": "as table_play",
     "table_say": "as table_play",
     "table_quit": "as table_play",
     "table_host": "as table_play (the host's seat only)",
