@@ -735,6 +735,8 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
     before = from_json(table.state)
     seed = new_seed()
     state = new_game(before.variant, before.settings, deal_rng(seed, 0), game=before.game + 1)
+    now = timezone.now()
+    table.state, table.finished, table.turn_since = to_json(state), False, now
     with transaction.atomic():
         game = None if table.game_id is None else _rematch_game(table, table.game_id, state)
         if not PrivateTable.objects.filter(
@@ -742,13 +744,14 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
         ).update(
             seed=seed,
             game=game,
-            state=to_json(state),
+            state=table.state,
             hands=[],
             finished=False,
-            turn_since=timezone.now(),
+            turn_since=now,
+            due_at=table_due(table, rows, now),  # the bots may open the bidding: busy, the clock asks again
             version=table.version + 1,
             person_writes=F("person_writes") + 1,
-            updated_at=timezone.now(),
+            updated_at=now,
         ):
             raise TableRefused(STALE)
         _announce(table)

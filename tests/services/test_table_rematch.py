@@ -73,3 +73,16 @@ def test_a_rematch_deals_a_new_game_to_the_same_seats_once(household, ann):
     with pytest.raises(TableRefused):
         table_rematch(table=table, seat=0, version=table.version)  # the same tap again
     assert Game.objects.filter(household=household).count() == 2
+
+
+def test_a_rematch_is_due_for_the_tables_clock_when_the_bots_are_busy(household, ann, monkeypatch):
+    table = finished_table(household, ann)
+    assert table.due_at is None  # a finished game waits for a person
+
+    def busy(*args, **kwargs):
+        raise service.bot_pool.BotsBusy
+
+    monkeypatch.setattr(service.bot_pool, "table_play_on", busy)
+    again = table_rematch(table=table, seat=0, version=table.version)
+    again.refresh_from_db()
+    assert again.due_at is not None  # at a bot's turn soon, at a person's by the grace's end
