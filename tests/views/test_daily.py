@@ -166,6 +166,20 @@ def test_an_account_chooses_to_show_its_name_on_the_leaderboard(member, ann, dea
     assert "Streak 1 day in a row" in " ".join(words(member.get(reverse("daily"))).split())
 
 
+@pytest.mark.parametrize(
+    "back", ["-1", "0", "[]", "daily", "home", "", "//evil.example/", "https://evil.example/", "/x\x00"]
+)
+def test_a_forged_way_back_from_the_settings_goes_to_the_daily_page(member, back):
+    response = member.post(reverse("daily_settings"), {"show_name": "1", "next": back})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("daily")
+
+
+def test_the_settings_go_back_to_the_page_they_were_sent_from(member, today):
+    page = reverse("daily_deal", args=[today, "classic"])
+    assert member.post(reverse("daily_settings"), {"next": page})["Location"] == page
+
+
 def test_starting_is_limited_like_practice(client, deal, today, settings):
     settings.CPU_BUDGETS = {**settings.CPU_BUDGETS, "practice-start": (1, 3, 600)}
     play(client, today)
