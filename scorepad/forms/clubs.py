@@ -13,6 +13,7 @@ from ..constants import NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.variants import VARIANTS
 from ..models import ClubEvent, Player
 from ..models.clubs import EVENT_NAME_MAX, PIN_DIGITS
+from .fields import RowsField
 from .house_rules import setting_field
 
 VERSION_ERRORS = {
@@ -73,7 +74,7 @@ class CheckInForm(forms.Form):
     """One entrant: roster members ticked, and/or newcomers typed in one line ("Ann & Bob")."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
-    players = forms.ModelMultipleChoiceField(
+    players = RowsField(
         queryset=Player.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
