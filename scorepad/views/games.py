@@ -653,6 +653,10 @@ def game_delete_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.method != "POST":
         return render(request, "scorepad/game_delete.html", {"game": game, "sheet": scoresheet(game)})
     household_id = game.household_id
-    game_delete(game=game)
+    try:
+        game_delete(game=game)
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return _to_game(request, game)
     messages.success(request, "The game was deleted.")
     return redirect("household", household_id=household_id)
