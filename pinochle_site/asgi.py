@@ -3,7 +3,8 @@
 Event streams (a table's phones) are async views on Django's ASGI handler, where a phone waiting
 for the next card is a coroutine, not a thread. Every other request runs whole in one thread of the
 worker's pool (``request_threads``): the app's views are plain sync views, and Django's WSGI
-handler runs them there without crossing back and forth to the event loop.
+handler runs them there without crossing back and forth to the event loop. In front of both,
+``BodyLimit`` refuses a request body larger than any upload the site takes before it is read.
 """
 
 import os
@@ -11,7 +12,11 @@ import os
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from pinochle_site.middleware import BodyLimit
 from pinochle_site.request_threads import InThreads, application_for
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
-application = application_for(streams=get_asgi_application(), requests=InThreads(get_wsgi_application()))
+# A body over REQUEST_BODY_MAX_BYTES is refused before the threads' bridge or Django's handler reads it.
+application = BodyLimit(
+    application_for(streams=get_asgi_application(), requests=InThreads(get_wsgi_application()))
+)
