@@ -214,8 +214,19 @@ def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member
     for user in (bea, ann):  # another member, and the director too: the scorepad keeps no trail
         phone = Client()
         phone.force_login(user)
+        page = phone.get(reverse("game", args=[game.pk])).content.decode()
+        assert "only the director corrects them" in page
+        for offered in (
+            'id="hand-form"',
+            "Undo hand",
+            ">Edit</a>",
+            ">Delete</a>",
+            "Delete this game",
+            "Abandon",
+        ):
+            assert offered not in page
         said = [
-            phone.post(reverse("hand_edit", args=[game.pk, hand.pk]), {**forged, "dealer": "0"}),
+            phone.post(reverse("hand_edit", args=[game.pk, hand.pk]), {**forged, "dealer": "0"}, follow=True),
             phone.post(reverse("hand_delete", args=[game.pk, hand.pk]), {"version": version}, follow=True),
             phone.post(reverse("game_undo", args=[game.pk]), {"hand_id": hand.pk, "version": version}),
             phone.post(reverse("game_redo", args=[game.pk])),
@@ -225,8 +236,9 @@ def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member
         ]
         for response in said:
             assert response.status_code < 500
+        assert phone.get(reverse("hand_edit", args=[game.pk, hand.pk])).status_code == 302
         words = [response.content.decode() for response in said]
-        assert "changed only by the director&#x27;s correction" in words[0]  # the form, refused in words
+        assert "changed only by the director&#x27;s correction" in words[0]
         assert "changed only by the director&#x27;s correction" in words[1]
         assert "changed only by the director&#x27;s correction" in words[6]
     stored = TableHand.objects.select_related("hand").get(pk=entered.pk)
