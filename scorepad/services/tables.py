@@ -49,6 +49,7 @@ from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_li
 from ..selectors.households import active_roster
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
+from .households import refuse_unprintable
 from .practice import hand_row, new_seed, refusal_words
 
 STALE = "That was already played, or the table moved on: here is the table as it stands."
@@ -712,6 +713,10 @@ def _clean_name(name: str, *, required: bool = True) -> str:
         raise TableRefused("Type a name the others will see at the table.")
     if len(name) > PLAYER_NAME_MAX:
         raise TableRefused(f"A name has at most {PLAYER_NAME_MAX} characters.")
+    try:
+        refuse_unprintable(name, "A name")
+    except ServiceError as error:
+        raise TableRefused(str(error)) from None
     return name
 
 

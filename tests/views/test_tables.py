@@ -493,3 +493,16 @@ def test_a_quiet_stream_only_reads_and_the_clock_has_the_bots_take_a_turn_they_w
     assert table.version > waiting
     assert TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON
     assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is True  # drawn anew
+
+
+@pytest.mark.parametrize("name", ["a\x00b", "\x00", "Ann\x07"])
+def test_a_name_with_control_characters_is_refused_in_words_and_no_seat_is_taken(name):
+    host = Client()
+    form = form_defaults(host, "classic") | {"host_name": "Ann", "variant": "classic", "grace": "60"}
+    form |= {f"seat_{seat}": "open" for seat in (1, 2, 3)}
+    assert host.post(reverse("tables_new"), form).status_code == 302
+    table = PrivateTable.objects.latest("id")
+    response = Client().post(reverse("table_take", args=[table.link_token, 1]), {"name": name})
+    assert response.status_code == 409
+    assert "cannot hold control characters" in response.content.decode()
+    assert TableSeat.objects.get(table=table, seat=1).kind == TableSeat.OPEN
