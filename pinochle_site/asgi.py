@@ -3,8 +3,8 @@
 Event streams (a table's phones) are async views on Django's ASGI handler, where a phone waiting
 for the next card is a coroutine, not a thread. Every other request runs whole in one thread of the
 worker's pool (``scorepad.live.request_threads``): the app's views are plain sync views, and Django's WSGI
-handler runs them there without crossing back and forth to the event loop. Each worker also keeps
-the private tables' clock (``scorepad.live.clock``). ``BodyLimit`` stands in front of both
+handler runs them there without crossing back and forth to the event loop. (gunicorn_conf starts the
+private tables' clock in each worker.) ``BodyLimit`` stands in front of both
 handlers: it refuses a request body larger than any upload the site takes before it is read.
 """
 
@@ -21,13 +21,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
 application = BodyLimit(
     application_for(streams=get_asgi_application(), requests=InThreads(get_wsgi_application()))
 )
-
-
-def _start_the_tables_clock() -> None:
-    from scorepad.live import clock
-    from scorepad.services.tables import table_clock_tick
-
-    clock.start(table_clock_tick)
-
-
-_start_the_tables_clock()

@@ -43,7 +43,7 @@ from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..live import bus
+from ..live import bus, clock
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from ..selectors.households import active_roster
@@ -406,6 +406,13 @@ def table_clock_tick(*, table_id: int) -> datetime | None:
     """``table_clock`` for the clock's thread and ``manage.py table_clock``: presence as the
     phones' streams mark it (``live.bus``)."""
     return table_clock(table=PrivateTable(pk=table_id), present=lambda seat: bus.present(table_id, seat))
+
+
+def table_clock_start() -> bool:
+    """This server process's clock thread (``live.clock.start``), started by the server as a worker
+    begins (gunicorn_conf, wsgi.py), never by importing the application: a test importing it runs
+    no clock of its own beside the one it drives."""
+    return clock.start(table_clock_tick)
 
 
 def table_due(table: PrivateTable, rows: Sequence[TableSeat], now: datetime) -> datetime | None:
