@@ -3,7 +3,10 @@ table most tests play at: Ann, her household (the Smiths) and their games."""
 
 import os
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -19,6 +22,7 @@ from tests.sample_games import ROSTER, three_games
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PHONE = {"width": 375, "height": 812}
+ROOT = Path(__file__).resolve().parent.parent
 
 # No deadlines: these machines are shared and noisy, and speed lives in benchmarks.
 # CI replays the same examples every run, so a red build is reproducible.
@@ -62,6 +66,24 @@ def _fresh_cache(settings):
 def _fast_password_hasher(settings):
     """Log-in tests check many passwords: a fast hash (tests only) keeps them quick."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite database migrated once per test process, for the servers tests start in a process of
+    their own (gunicorn, ``loadtest``): each copies it into its ``VAR_DIR`` (``migrated_var_dir``)."""
+    folder = tmp_path_factory.mktemp("migrated")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    migrate = [sys.executable, "manage.py", "migrate", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env={**env, "VAR_DIR": str(folder)}, check=True, timeout=120)
+    return folder / "pinochle.sqlite3"
+
+
+@pytest.fixture
+def migrated_var_dir(tmp_path, migrated_sqlite) -> Path:
+    """A ``VAR_DIR`` whose SQLite database is migrated, for a server of the test's own."""
+    shutil.copy(migrated_sqlite, tmp_path / migrated_sqlite.name)
+    return tmp_path
 
 
 @pytest.fixture(scope="session")

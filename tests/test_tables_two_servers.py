@@ -66,21 +66,19 @@ def server(env: dict[str, str], log: Path):
         process.wait(timeout=20)
 
 
-def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(tmp_path):
+def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(migrated_var_dir):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env |= {
-        "VAR_DIR": str(tmp_path),
+        "VAR_DIR": str(migrated_var_dir),
         "CACHE_URL": REDIS_URL,
         "WEB_CONCURRENCY": "1",
         "ALLOWED_HOSTS": HOST,
         "SECURE": "false",
         "DEBUG": "false",
     }
-    migrate = [sys.executable, "manage.py", "migrate", "-v0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True, timeout=120)
     with ExitStack() as stack:
-        port_a = stack.enter_context(server(env, tmp_path / "a.log"))
-        port_b = stack.enter_context(server(env, tmp_path / "b.log"))
+        port_a = stack.enter_context(server(env, migrated_var_dir / "a.log"))
+        port_b = stack.enter_context(server(env, migrated_var_dir / "b.log"))
         told = asyncio.run(_play_until_a_card_is_told(port_a, port_b))
     assert told, "no card played on A reached B before B's stream looked for itself"
 

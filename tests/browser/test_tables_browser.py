@@ -7,15 +7,14 @@ card shows on the others is measured by ``loadtest --tables``: card_to_other_ms.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+import shutil
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
-from tests.test_tables_two_servers import HOST, ROOT, server
+from tests.test_tables_two_servers import HOST, server
 
 pytestmark = pytest.mark.browser
 GRACE = 15  # seconds: the shortest the host may choose
@@ -24,16 +23,14 @@ NO_NOTE = "(seat) => !document.querySelector(`.table-seats [data-seat='${seat}']
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[str]:
+def site(tmp_path_factory, migrated_sqlite) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("tables-site")
+    shutil.copy(migrated_sqlite, folder / migrated_sqlite.name)
     env = {
         k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE", "CACHE_URL"}
     }
     env |= {"VAR_DIR": str(folder), "WEB_CONCURRENCY": "1", "ALLOWED_HOSTS": HOST, "SECURE": "false"}
     env["DEBUG"] = "false"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
-    )
     with server(env, folder / "server.log") as port:
         yield f"http://{HOST}:{port}"
 

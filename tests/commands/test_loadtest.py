@@ -160,11 +160,10 @@ def test_only_requests_in_flight_during_a_restart_may_fail():
     assert errors_outside(errors, None) == errors
 
 
-def test_a_short_run_on_gunicorn_loses_nothing(tmp_path):
+def test_a_short_run_on_gunicorn_loses_nothing(migrated_var_dir):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(tmp_path)
+    env["VAR_DIR"] = str(migrated_var_dir)
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
     practice = ["--practice-players", "1", "--practice-strength", "easy"]
     run = subprocess.run(
         [
@@ -278,11 +277,10 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
         await asyncio.sleep(0.05)
 
 
-def test_a_short_run_with_private_tables_loses_no_action(tmp_path):
+def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(tmp_path)
+    env["VAR_DIR"] = str(migrated_var_dir)
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
     tables = ["--tables", "2", "--table-think", "0.3", "--variants", "classic"]
     run = subprocess.run(
         [*manage, "loadtest", "--users", "1", "--seconds", "6", "--warmup", "0", *tables, "--json"],
