@@ -15,6 +15,7 @@ from hypothesis import settings as hypothesis_settings
 
 from scorepad.models import Game, Household
 from scorepad.services.households import household_create, player_create
+from tests import playwright_loop
 from tests.helpers import PASSWORD
 from tests.sample_games import ROSTER, three_games
 
@@ -44,6 +45,17 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return "browser" if nodeid.startswith("tests/browser/") else nodeid
 
     return BrowserTestsTogether(config, log)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """A test without a browser runs with Playwright's event loop set aside (``tests/playwright_loop.py``)."""
+    if not item.nodeid.startswith("tests/browser/"):
+        playwright_loop.set_aside()
+    try:
+        return (yield)
+    finally:
+        playwright_loop.put_back()
 
 
 @pytest.fixture(autouse=True)
