@@ -33,18 +33,19 @@ hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml), but the browser
-    tests (``tests/browser/``) share one worker and run one at a time: two chromiums with their live
-    servers on a small machine would starve each other, while the tests without a browser spread
-    over the others. (xdist's own ``loadgroup`` marks a group by editing each test's node id, which
-    pytest 9.2 no longer lets it do: the groups silently fell apart.)"""
+    """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml). A browser test
+    file (``tests/browser/``) runs whole on one worker, its tests one after another, sharing what its
+    module sets up once (a server, a database); the files spread over the workers beside the tests
+    without a browser, each of which goes wherever a worker is free. (All the browser tests on one
+    worker kept the whole suite waiting on that worker; two chromiums at once are slower each, not
+    slower in all.)"""
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadgroup overrides it so
-            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+    class BrowserFilesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadfile overrides it so
+            return nodeid.split("::", 1)[0] if nodeid.startswith("tests/browser/") else nodeid
 
-    return BrowserTestsTogether(config, log)
+    return BrowserFilesWhole(config, log)
 
 
 @pytest.hookimpl(wrapper=True)
