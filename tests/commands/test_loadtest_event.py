@@ -86,7 +86,7 @@ def test_a_tiny_club_night_on_gunicorn_loses_nothing_and_times_the_standings(mig
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env["VAR_DIR"] = str(migrated_var_dir)
     manage = [sys.executable, "manage.py"]
-    arguments = ["--event", "2", "--watchers", "3", "--seconds", "8", "--warmup", "0", "--table-pace", "0.5"]
+    arguments = ["--event", "2", "--watchers", "3", "--seconds", "4", "--warmup", "0", "--table-pace", "0.5"]
     run = subprocess.run(
         [*manage, "loadtest", *arguments, "--json"],
         cwd=ROOT,
