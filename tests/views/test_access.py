@@ -110,6 +110,14 @@ def walk(
 ROUTES = sorted(set(walk(get_resolver().url_patterns)))
 
 
+@pytest.fixture(autouse=True)
+def _daily_bots_that_think_little(monkeypatch):
+    """Who may open the daily deal does not depend on how its bots think: an attempt started here
+    plays against easy bots, and the expert's result on the deal is worked out with few playouts."""
+    monkeypatch.setattr("scorepad.services.daily.DAILY_STRENGTH", "easy")
+    monkeypatch.setattr("scorepad.services.daily.REVIEW_PLAYOUTS", 8)
+
+
 @pytest.fixture
 def world(db):
     """Household A with a game, a hand, an invite and a club night; a member of A; a member of B."""
