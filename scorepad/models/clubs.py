@@ -247,13 +247,18 @@ class ClubResult(models.Model):
 
 
 class Correction(models.Model):
-    """The audit trail: every change the director makes after the fact (a hand, a result, a seat),
-    what it was before and after, by whom and why."""
+    """The trail: every confirmation and dispute a table's phone makes, and every change the
+    director makes (an override, a correction, a table unlocked), what it was before and after, by
+    whom and why. A phone has no account: ``made_by`` is then empty and ``made_by_words`` says whose
+    phone it was ("East–West's phone")."""
 
     event = models.ForeignKey(ClubEvent, on_delete=models.CASCADE, related_name="corrections")
     table = models.ForeignKey(ClubTable, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    made_by_words = models.CharField(max_length=120, blank=True)
     what = models.CharField(max_length=200)  # in words: "Hand 3 at table 2, round 1"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
@@ -265,3 +270,8 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"correction: {self.what}"
+
+    @property
+    def who(self) -> str:
+        """The director's name, or whose phone it was."""
+        return self.made_by.get_username() if self.made_by is not None else self.made_by_words

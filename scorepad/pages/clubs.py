@@ -27,7 +27,7 @@ class HandLine:
     version: int
     state: str
     state_words: str
-    entered_here: bool  # by this phone: the other side countersigns it here, or on their phone
+    entered_here: bool  # by this phone or its side: the other side countersigns it here, or on their phone
     dispute: str
     words: str  # the hand as entered, for the other side to read before confirming it
 
@@ -61,7 +61,9 @@ STATE_WORDS: dict[str, str] = {
 }
 
 
-def hand_lines(view: TableView, phone: str) -> list[HandLine]:
+def hand_lines(view: TableView, phone: str, side: int) -> list[HandLine]:
+    """Each hand at the table for one phone: a hand its side entered (on this phone or another of
+    the side's) is offered the other side's countersign here, never a "Confirm" it would refuse."""
     lines = []
     for row in view.sheet.rows:
         th = view.hands.get(row.hand_id)
@@ -77,7 +79,7 @@ def hand_lines(view: TableView, phone: str) -> list[HandLine]:
                 th.version,
                 th.state,
                 STATE_WORDS[th.state],
-                th.entered_by == phone,
+                th.entered_by == phone or th.entered_side == side,
                 th.dispute,
                 hand_words(row),
             )

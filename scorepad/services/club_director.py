@@ -21,7 +21,7 @@ from django.utils import timezone
 from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
 from ..models.clubs import new_table_pin
 from . import ServiceError
-from .clubs import event_bump, locked_event, results_refresh, standings_changed
+from .clubs import event_bump, hand_snapshot, locked_event, results_refresh, standings_changed
 from .games import hand_delete, hand_edit
 from .households import refuse_unprintable
 
@@ -52,20 +52,6 @@ def _event_hand(event: ClubEvent, hand_id: int) -> tuple[Hand, ClubTable]:
         )
     table = ClubTable.objects.select_related("round").get(game_id=hand.game_id)
     return hand, table
-
-
-def hand_snapshot(hand: Hand, table_hand: TableHand | None) -> dict[str, Any]:
-    """What the trail keeps of a hand: its number, dealer, §9.3 entry and confirmation state."""
-    names = list(hand.game.seats.order_by("position").values_list("player__name", flat=True))
-    return {
-        "number": hand.number + 1,
-        "dealer": hand.dealer,
-        "bidder_name": names[hand.bidder] if hand.bidder is not None and hand.bidder < len(names) else "",
-        "thrown_in": hand.thrown_in,
-        "entry": None if hand.thrown_in else hand.entry(),
-        "state": table_hand.state if table_hand else "",
-        "dispute": table_hand.dispute if table_hand else "",
-    }
 
 
 def _where(table: ClubTable, number: int) -> str:

@@ -28,6 +28,8 @@ from ..models import (
     ClubResult,
     ClubRound,
     ClubTable,
+    Correction,
+    Hand,
     Household,
     Player,
     TableHand,
@@ -476,6 +478,20 @@ def _current_table_hand(table: ClubTable, table_hand_id: int, version: int) -> T
     return table_hand
 
 
+def hand_snapshot(hand: Hand, table_hand: TableHand | None) -> dict[str, Any]:
+    """What the trail keeps of a hand: its number, dealer, §9.3 entry and confirmation state."""
+    names = list(hand.game.seats.order_by("position").values_list("player__name", flat=True))
+    return {
+        "number": hand.number + 1,
+        "dealer": hand.dealer,
+        "bidder_name": names[hand.bidder] if hand.bidder is not None and hand.bidder < len(names) else "",
+        "thrown_in": hand.thrown_in,
+        "entry": None if hand.thrown_in else hand.entry(),
+        "state": table_hand.state if table_hand else "",
+        "dispute": table_hand.dispute if table_hand else "",
+    }
+
+
 def _may_answer(table_hand: TableHand, phone: str, side: int, countersign: bool) -> None:
     """The other side answers for a hand: from its own phone, or on the entering phone by an
     explicit countersign after reading it."""
@@ -486,23 +502,63 @@ def _may_answer(table_hand: TableHand, phone: str, side: int, countersign: bool)
         )
 
 
+DISPUTED_WORDS = (
+    "Hand {number} is disputed: only the director settles it now (the director's table lists it). "
+    "Nothing was changed."
+)
+
+
+def _phone_words(table: ClubTable, table_hand: TableHand, side: int, countersign: bool) -> str:
+    """Who answered, for the trail: "East–West's phone", or "North–South, countersigned on
+    East–West's phone" when the other side tapped the entering phone."""
+    names = scoresheet(table.game).side_names
+    own = names[side] if 0 <= side < len(names) else f"side {side + 1}"
+    if not countersign:
+        return f"{own}'s phone"
+    others = " and ".join(name for index, name in enumerate(names) if index != table_hand.entered_side)
+    return f"{others}, countersigned on {own}'s phone"
+
+
+def _phone_trail(
+    table: ClubTable, table_hand: TableHand, before: dict[str, Any], who: str, did: str, reason: str = ""
+) -> Correction:
+    club_round = ClubRound.objects.get(pk=table.round_id)
+    return Correction.objects.create(
+        event_id=club_round.event_id,
+        table=table,
+        hand_number=table_hand.hand.number + 1,
+        made_by=None,
+        made_by_words=who,
+        what=f"Hand {table_hand.hand.number + 1} at table {table.number}, round {club_round.number} {did}",
+        before=before,
+        after=hand_snapshot(table_hand.hand, table_hand),
+        reason=reason,
+    )
+
+
 @transaction.atomic
 def table_hand_confirm(
     *, table: ClubTable, table_hand_id: int, version: int, phone: str, side: int, countersign: bool = False
 ) -> TableHand:
-    """The other side agrees with a hand as entered."""
+    """The other side agrees with a hand as entered (the trail keeps whose phone and when). A
+    disputed hand is the director's: no phone confirms it."""
+    table = ClubTable.objects.select_related("game").get(pk=table.pk)
     table_hand = _current_table_hand(table, table_hand_id, version)
     club_round = ClubRound.objects.get(pk=table.round_id)
     _check_table_open(table, club_round.number, table.number)
     if table_hand.state == TableHand.State.CONFIRMED:
         raise ServiceError(f"Hand {table_hand.hand.number + 1} is already confirmed.")
+    if table_hand.state == TableHand.State.DISPUTED:
+        raise ServiceError(DISPUTED_WORDS.format(number=table_hand.hand.number + 1))
     _may_answer(table_hand, phone, side, countersign)
+    before = hand_snapshot(table_hand.hand, table_hand)
     table_hand.state = TableHand.State.CONFIRMED
     table_hand.confirmed_by, table_hand.countersigned = phone, countersign
     table_hand.confirmed_at = timezone.now()
     table_hand.dispute = ""
     table_hand.version += 1
     table_hand.save()
+    _phone_trail(table, table_hand, before, _phone_words(table, table_hand, side, countersign), "confirmed")
     standings_changed(club_round.event_id)
     return table_hand
 
@@ -521,10 +577,21 @@ def table_hand_dispute(
     reason: str,
     countersign: bool = False,
 ) -> TableHand:
-    """The other side does not agree with a hand: it is marked for the director, with their words."""
+    """The other side does not agree with a hand: it is marked for the director, with their words,
+    and from then on only the director settles it (the trail keeps whose phone and when)."""
+    table = ClubTable.objects.select_related("game").get(pk=table.pk)
     table_hand = _current_table_hand(table, table_hand_id, version)
     club_round = ClubRound.objects.get(pk=table.round_id)
     _check_table_open(table, club_round.number, table.number)
+    if table_hand.state == TableHand.State.CONFIRMED:
+        raise ServiceError(
+            f"Hand {table_hand.hand.number + 1} is already confirmed: ask the director to correct it."
+        )
+    if table_hand.state == TableHand.State.DISPUTED:
+        raise ServiceError(
+            f"Hand {table_hand.hand.number + 1} is already disputed: the director settles it. "
+            "Nothing was changed."
+        )
     _may_answer(table_hand, phone, side, countersign)
     reason = " ".join(reason.split())
     if not reason:
@@ -532,9 +599,13 @@ def table_hand_dispute(
     if len(reason) > DISPUTE_MAX:
         raise ServiceError(f"Say it in at most {DISPUTE_MAX} characters.")
     refuse_unprintable(reason, "The dispute")
+    before = hand_snapshot(table_hand.hand, table_hand)
     table_hand.state = TableHand.State.DISPUTED
     table_hand.dispute = reason
     table_hand.version += 1
     table_hand.save(update_fields=["state", "dispute", "version"])
+    _phone_trail(
+        table, table_hand, before, _phone_words(table, table_hand, side, countersign), "disputed", reason
+    )
     standings_changed(club_round.event_id)
     return table_hand

@@ -106,7 +106,7 @@ def club_director(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "clock_form": ClockForm(initial={"version": event.version, "minutes": event.round_minutes or 20}),
         "bell_form": BellForm(initial={"version": event.version, "bell": event.bell}),
         "open_hands": open_hands(event),
-        "trail": [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)],
+        "trail": _trail(event),
         "standings_url": reverse("club_standings_live", args=[standings_token_of(event)]),
         "poll_seconds": PROGRESS_POLL_SECONDS,
     }
@@ -482,6 +482,11 @@ async def standings_stream(event_id: int, standings_token: str, shown: str) -> A
 # ---- the end: final standings, prizes, print, CSV -------------------------------------------------
 
 
+def _trail(event: ClubEvent) -> list[tuple[Any, str, str]]:
+    """The trail, newest first: each entry with what it was and what it became, in words."""
+    return [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)]
+
+
 def _labels(event: ClubEvent) -> dict[int, str]:
     return {entrant.number: entrant_label(event, entrant) for entrant in entrants_with_players(event)}
 
@@ -512,6 +517,7 @@ def club_final(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "prizes": prizes,
         "form": PrizesForm(initial={"version": event.version, "prizes": event.prizes}),
         "printed_at": timezone.now(),
+        "trail": _trail(event),
     }
     return render(request, "scorepad/club/director_final.html", context)
 

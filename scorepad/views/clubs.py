@@ -406,7 +406,7 @@ def _table_context(
         "advisor_url": calculator_url(view.sheet, url),
         "brief": True,
         "seats": seat_lines(view),
-        "hands": hand_lines(view, phone[0]),
+        "hands": hand_lines(view, phone[0], phone[1]),
         "side_name": view.sheet.side_names[phone[1]] if phone[1] < len(view.sheet.side_names) else "",
         "where_next": where_next_lines(where_next(view.event, list(view.table.seats))) if after else [],
         **extra,

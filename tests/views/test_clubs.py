@@ -369,3 +369,40 @@ def test_the_tables_stepper_and_count_it_work_as_on_the_scorepad(event):
     assert query["return"][0].startswith(reverse("club_table", args=[table.token]) + "?")
     assert query["meld_now"] == ["24"]  # the partner's meld already typed adds (RULES.md §1.4)
     assert query["trump"] == ["H"]
+
+
+def test_once_disputed_the_other_side_is_offered_no_confirm_and_the_director_sees_it(member, event):
+    table = _started(event)[0]
+    north_south, east_west = _phone(table, 0), _phone(table, 1)
+    _send(north_south, table)
+    entered = TableHand.objects.get(table=table)
+    east_west.post(
+        reverse("club_table_dispute", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "reason": "Our meld was 10"},
+    )
+    page = north_south.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "Countersign" not in page
+    assert ">Confirm<" not in page
+    assert "Only the director settles a disputed hand now" in page
+    disputed = TableHand.objects.get(pk=entered.pk)
+    refused = north_south.post(
+        reverse("club_table_confirm", args=[table.token]),
+        {"table_hand": disputed.pk, "version": disputed.version, "countersign": "1"},
+    )
+    assert refused.status_code == 409
+    assert "Hand 1 is disputed: only the director settles it now" in refused.content.decode()
+    assert TableHand.objects.get(pk=entered.pk).state == "disputed"
+    director = member.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "Hands for the director (1)" in director
+    assert "Hand 1 at table 1, round 1 disputed</strong> by P2a &amp; P2b&#x27;s phone" in director
+    final = member.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "Hand 1 at table 1, round 1 disputed" in final  # on the printout too
+
+
+def test_a_second_phone_of_the_entering_side_is_offered_the_countersign_not_confirm(event):
+    table = _started(event)[0]
+    first, second = _phone(table, 0), _phone(table, 0)
+    _send(first, table)
+    page = second.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "Countersign: the other side read it and agrees" in page
+    assert ">Confirm<" not in page
