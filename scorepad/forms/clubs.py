@@ -95,6 +95,16 @@ class VersionForm(forms.Form):
     accept = forms.BooleanField(required=False)
 
 
+class CardsForm(forms.Form):
+    """The table cards to make before the first round: how many tables."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    count = forms.IntegerField(
+        label="Tables",
+        error_messages={"required": "Say how many tables.", "invalid": "Say how many tables, as a number."},
+    )
+
+
 class LeaveForm(forms.Form):
     """An entrant leaves: which one, with the event's version as the page showed it."""
 

@@ -29,6 +29,7 @@ __all__ = [
     "ClubResult",
     "ClubRound",
     "ClubTable",
+    "ClubTableCard",
     "Correction",
     "TableHand",
 ]
@@ -172,8 +173,31 @@ def _table_pin() -> str:  # the column's default, named by the migrations
     return new_table_pin()
 
 
+class ClubTableCard(models.Model):
+    """One physical table of an event, for the whole night: its link (``token``) and PIN, printed
+    once on a card. Each round's ``ClubTable`` of that number plays under it, so the table's phone
+    stays on one link and follows the movement from round to round."""
+
+    event = models.ForeignKey(ClubEvent, on_delete=models.CASCADE, related_name="table_cards")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=32, unique=True, default=_table_token)
+    pin = models.CharField(max_length=PIN_DIGITS, default=_table_pin)
+    # How often the director unlocked the table or changed its PIN: wrong PINs are counted under
+    # it (``throttle.PinGuess``), so each time the counts start afresh; a page showing an older
+    # one is stale.
+    pin_unlocks = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="unique_club_table_card")]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.event}"
+
+
 class ClubTable(models.Model):
-    """One table of one round: its link (``token``), its PIN and the scorepad game it plays.
+    """One table of one round: the physical table it plays at (``card``: its link and PIN for the
+    night) and the scorepad game it plays.
 
     ``seats`` lists, in the engine's seat order, the entrant ids there: two for a teams table
     (North–South, East–West), four players for progressive (North, East, South, West), six for a
@@ -181,15 +205,10 @@ class ClubTable(models.Model):
 
     round = models.ForeignKey(ClubRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=32, unique=True, default=_table_token)
-    pin = models.CharField(max_length=PIN_DIGITS, default=_table_pin)
+    card = models.ForeignKey(ClubTableCard, on_delete=models.CASCADE, related_name="tables")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="club_table")
     seats = models.JSONField(default=list)  # entrant ids in the engine's seat order
     version = models.PositiveIntegerField(default=1)
-    # How often the director unlocked the table or changed its PIN: wrong PINs are counted under
-    # it (``throttle.PinGuess``), so each time the counts start afresh; a page showing an older
-    # one is stale.
-    pin_unlocks = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round__number", "number"]
@@ -197,6 +216,19 @@ class ClubTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number}, {self.round}"
+
+    @property
+    def token(self) -> str:
+        """The physical table's link, the same every round."""
+        return self.card.token
+
+    @property
+    def pin(self) -> str:
+        return self.card.pin
+
+    @property
+    def pin_unlocks(self) -> int:
+        return self.card.pin_unlocks
 
 
 class TableHand(models.Model):

@@ -54,6 +54,23 @@ def seat_lines(view: TableView) -> list[SeatLine]:
     ]
 
 
+def side_places(event: ClubEvent) -> list[str]:
+    """Where each side of a table sits, the same every round: a phone enters for a place at the
+    physical table and keeps it as the movement brings new players."""
+    if event.format == ClubEvent.Format.SIX_HANDED:
+        return list(events.seat_words(event.format))  # type: ignore[arg-type]
+    return ["North–South", "East–West"]
+
+
+def round_seating(view: TableView) -> str:
+    """Who sits where this round, on one line: "Round 3: North–South Team 1 (Ann & Bob),
+    East–West Team 7 (Cy & Di)"."""
+    return f"Round {view.round.number}: " + ", ".join(
+        f"{line.where} {line.label}" + (f" ({line.players})" if line.players != line.label else "")
+        for line in seat_lines(view)
+    )
+
+
 STATE_WORDS: dict[str, str] = {
     TableHand.State.ENTERED: "waiting for the other side to confirm",
     TableHand.State.CONFIRMED: "confirmed",

@@ -28,6 +28,7 @@ from ..models import (
     ClubResult,
     ClubRound,
     ClubTable,
+    ClubTableCard,
     Correction,
     Hand,
     Household,
@@ -52,6 +53,7 @@ from .households import player_create, refuse_unprintable
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 240
 MAX_HANDS_PER_ROUND = 50
+MAX_TABLE_CARDS = 100
 FORMAT_VARIANTS: dict[str, tuple[str, ...]] = {
     ClubEvent.Format.TEAMS: ("classic", "double-deck"),
     ClubEvent.Format.PROGRESSIVE: ("classic", "double-deck"),
@@ -243,7 +245,8 @@ def entrant_leave(*, event: ClubEvent, version: int, entrant_id: int) -> ClubEnt
 
 def round_start(*, event: ClubEvent, version: int, accept_repeats: bool = False) -> ClubRound:
     """Seat the next round by the movement (computed before any row is locked: a progressive
-    search can take a while), one scorepad game and one PIN per table."""
+    search can take a while), one scorepad game per table. Each table plays under its number's
+    card (its link and PIN for the night), made the first time that number is needed."""
     plan = next_round_plan(event)
     return _start(event=event, version=version, plan=plan, accept_repeats=accept_repeats)
 
@@ -279,8 +282,9 @@ def _start(*, event: ClubEvent, version: int, plan: RoundPlan, accept_repeats: b
             players=_game_seats(event, planned.seats),
             first_dealer=0,
         )
+        card, _ = ClubTableCard.objects.get_or_create(event=event, number=planned.number)
         ClubTable.objects.create(
-            round=club_round, number=planned.number, game=game, seats=[e.pk for e in planned.seats]
+            round=club_round, number=planned.number, card=card, game=game, seats=[e.pk for e in planned.seats]
         )
     event.current_round = plan.number
     event.status = ClubEvent.Status.PLAYING
@@ -345,6 +349,18 @@ def _open_hands_words(club_round: ClubRound) -> list[str]:
         + ("disputed" if th.state == TableHand.State.DISPUTED else "not confirmed")
         for th in waiting
     ]
+
+
+@transaction.atomic
+def table_cards_make(*, event: ClubEvent, version: int, count: int) -> list[ClubTableCard]:
+    """The cards of tables 1 to ``count`` (those missing made), to print before the first round:
+    each physical table's link and PIN for the whole night."""
+    event = locked_event(event, version)
+    if not 1 <= count <= MAX_TABLE_CARDS:
+        raise ServiceError(f"Say how many tables, 1 to {MAX_TABLE_CARDS}.")
+    cards = [ClubTableCard.objects.get_or_create(event=event, number=n)[0] for n in range(1, count + 1)]
+    event_bump(event)
+    return cards
 
 
 @transaction.atomic

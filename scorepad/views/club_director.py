@@ -57,6 +57,7 @@ from ..selectors.clubs import (
     director_event,
     entrant_label,
     entrants_with_players,
+    event_card,
     event_prizes,
     event_standings,
     open_hands,
@@ -142,32 +143,35 @@ def club_hand_settle(
 
 
 @director_tap(ReasonForm, page="club_tables")
-def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
+def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
     """A table locked by wrong PINs is unlocked: its counts start afresh (the trail keeps it)."""
-    correction = table_unlock(
+    table_unlock(
         event=event,
         made_by=signed_in(request),
-        table_id=table_id,
+        card_id=card_id,
         version=data["version"],
         reason=data["reason"],
     )
-    assert correction.table is not None
-    return f"Table {correction.table.number} is unlocked: its phones may type the PIN again."
+    card = event_card(event, card_id)
+    return f"Table {card.number} is unlocked: its phones may type the PIN again."
 
 
 @director_tap(ReasonForm, page="club_tables")
-def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
-    """A table is given a new PIN (the old one is refused; the trail keeps the change, not the PIN)."""
-    correction = table_pin_change(
+def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
+    """A table is given a new PIN for the rest of the night (the old one is refused; the trail
+    keeps the change, not the PIN)."""
+    table_pin_change(
         event=event,
         made_by=signed_in(request),
-        table_id=table_id,
+        card_id=card_id,
         version=data["version"],
         reason=data["reason"],
     )
-    table = correction.table
-    assert table is not None
-    return f"Table {table.number}'s new PIN is {table.pin}: phones that already opened the table stay in."
+    card = event_card(event, card_id)
+    return (
+        f"Table {card.number}'s new PIN is {card.pin}, for the rest of the night: phones that already "
+        "opened the table stay in. Write it on its card."
+    )
 
 
 def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:

@@ -252,25 +252,27 @@ def test_a_fingerprint_is_shared_by_the_polls_of_a_moment_then_read_again(househ
 
 def test_the_director_unlocks_a_table_and_the_trail_says_so(household, ann):
     event, table = _playing(household, ann)
-    correction = table_unlock(event=event, made_by=ann, table_id=table.pk, version=0, reason="")
+    correction = table_unlock(event=event, made_by=ann, card_id=table.card_id, version=0, reason="")
     table.refresh_from_db()
     assert table.pin_unlocks == 1  # its wrong PINs are counted afresh
     assert correction.table == table
     assert correction.made_by == ann
-    assert correction.what == "Table 1, round 1: unlocked"
+    assert correction.what == "Table 1: unlocked"
     with pytest.raises(ServiceError, match="unlocked or given a new PIN on another screen"):
-        table_unlock(event=event, made_by=ann, table_id=table.pk, version=0, reason="")  # sent twice
+        table_unlock(event=event, made_by=ann, card_id=table.card_id, version=0, reason="")  # sent twice
     assert Correction.objects.count() == 1
 
 
 def test_the_director_gives_a_table_a_new_pin_kept_out_of_the_trail(household, ann):
     event, table = _playing(household, ann)
     old = table.pin
-    correction = table_pin_change(event=event, made_by=ann, table_id=table.pk, version=0, reason="PIN seen")
+    correction = table_pin_change(
+        event=event, made_by=ann, card_id=table.card_id, version=0, reason="PIN seen"
+    )
     table.refresh_from_db()
     assert table.pin != old
     assert table.pin_unlocks == 1
-    assert correction.what == "Table 1, round 1: a new PIN"
+    assert correction.what == "Table 1: a new PIN"
     assert correction.reason == "PIN seen"
     assert old not in str(correction.before)
     assert table.pin not in str(correction.after)
@@ -280,7 +282,7 @@ def test_another_events_table_is_refused_in_words(household, ann):
     event, _ = _playing(household, ann)
     _, other = _playing(household, ann, prefix="Q")
     with pytest.raises(ServiceError, match="not a table of this event"):
-        table_unlock(event=event, made_by=ann, table_id=other.pk, version=0, reason="")
+        table_unlock(event=event, made_by=ann, card_id=other.card_id, version=0, reason="")
     assert not Correction.objects.exists()
 
 

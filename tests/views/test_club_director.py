@@ -220,7 +220,7 @@ def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, e
     tables_page = client.get(reverse("club_tables", args=[event.pk])).content.decode()
     assert "Locked for phones that have not opened it" in tables_page
     done = client.post(
-        reverse("club_table_unlock", args=[event.pk, table.pk]),
+        reverse("club_table_unlock", args=[event.pk, table.card_id]),
         {"version": "0", "reason": "phones locked out"},
         follow=True,
     )
@@ -228,7 +228,7 @@ def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, e
     url = reverse("club_table", args=[table.token])
     assert Client().post(url, {"pin": table.pin, "side": 0}, REMOTE_ADDR="10.1.1.1").status_code == 302
     trail = client.get(reverse("club_director", args=[event.pk])).content.decode()
-    assert "Table 1, round 1: unlocked" in trail
+    assert "Table 1: unlocked" in trail
     assert "phones locked out" in trail
 
 
@@ -237,17 +237,18 @@ def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann
     holder = Client()
     assert holder.post(url, {"pin": table.pin, "side": 0}).status_code == 302
     client.force_login(ann)
-    done = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
+    done = client.post(
+        reverse("club_table_pin", args=[event.pk, table.card_id]), {"version": "0"}, follow=True
+    )
     fresh = ClubTable.objects.get(pk=table.pk)
-    assert escape(f"Table 1's new PIN is {fresh.pin}") in done.content.decode()
+    assert escape(f"Table 1's new PIN is {fresh.pin}, for the rest of the night") in done.content.decode()
     assert Client().post(url, {"pin": table.pin, "side": 0}).status_code == 200  # the old PIN: wrong
     assert Client().post(url, {"pin": fresh.pin, "side": 0}).status_code == 302
     assert holder.get(url).status_code == 200
-    assert (
-        "Table 1, round 1: a new PIN"
-        in client.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "Table 1: a new PIN" in client.get(reverse("club_director", args=[event.pk])).content.decode()
+    again = client.post(
+        reverse("club_table_pin", args=[event.pk, table.card_id]), {"version": "0"}, follow=True
     )
-    again = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
     assert "unlocked or given a new PIN on another screen" in again.content.decode()
     assert ClubTable.objects.get(pk=table.pk).pin == fresh.pin
 
@@ -255,5 +256,5 @@ def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann
 def test_only_the_director_unlocks_or_changes_a_pin(client, event, table):
     client.force_login(make_user("mallory"))
     for name in ("club_table_unlock", "club_table_pin"):
-        assert client.post(reverse(name, args=[event.pk, table.pk]), {"version": "0"}).status_code == 404
+        assert client.post(reverse(name, args=[event.pk, table.card_id]), {"version": "0"}).status_code == 404
     assert ClubTable.objects.get(pk=table.pk).pin_unlocks == 0
