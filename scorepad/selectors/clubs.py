@@ -366,5 +366,10 @@ def variant_seats(event: ClubEvent) -> int:
     return get_variant(event.variant).seats
 
 
+def closed_rounds(event: ClubEvent) -> int:
+    """How many rounds are finished: the standings count those, not one just started."""
+    return event.club_rounds.filter(status=ClubRound.Status.CLOSED).count()
+
+
 def club_round(event: ClubEvent, number: int) -> ClubRound | None:
     return event.club_rounds.filter(number=number).first()

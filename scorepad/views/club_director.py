@@ -53,6 +53,7 @@ from ..selectors.club_director import (
     trump_words,
 )
 from ..selectors.clubs import (
+    closed_rounds,
     current_round,
     director_event,
     entrant_label,
@@ -522,6 +523,9 @@ def club_final(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "form": PrizesForm(initial={"version": event.version, "prizes": event.prizes}),
         "printed_at": timezone.now(),
         "trail": _trail(event),
+        "teams": event.format == ClubEvent.Format.TEAMS,
+        # Standings count closed rounds only: "after round 2" once round 2 is closed, not started.
+        "closed_rounds": closed_rounds(event),
     }
     return render(request, "scorepad/club/director_final.html", context)
 

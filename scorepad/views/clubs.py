@@ -37,6 +37,7 @@ from ..models import ClubEvent, ClubTable, ClubTableCard
 from ..pages.clubs import hand_lines, plan_lines, round_seating, seat_lines, side_places, where_next_lines
 from ..pages.qr import qr_svg
 from ..selectors.access import get_household_for_user
+from ..selectors.club_director import standings_token_of
 from ..selectors.clubs import (
     TableView,
     card_by_token,
@@ -133,6 +134,8 @@ def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> 
         "tables": round_tables(playing) if playing else [],
         "open_hands": open_hands(event),
         "standings": event_standings(event),
+        "teams": event.format == ClubEvent.Format.TEAMS,
+        "room_url": reverse("club_standings_live", args=[standings_token_of(event)]),
         **extra,
     }
 

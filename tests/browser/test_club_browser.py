@@ -8,6 +8,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
@@ -114,3 +115,30 @@ def test_the_rooms_big_screen_shows_a_confirmed_hand_within_two_seconds_without_
     assert screen.evaluate("window.sameScreen") is True
     assert any(url.endswith("/events/") for url in asked)  # brought by the stream...
     assert not [url for url in asked if "since=" in url]  # ...not by a poll every second
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('main a, main label, main summary')]
+    .filter(el => el.offsetParent !== null && !el.closest('#hand-form'))
+    .map(el => [el.textContent.trim().slice(0, 40), el.getBoundingClientRect().height])
+    .filter(([, height]) => height < 44)"""
+
+
+def test_links_and_labels_are_thumb_sized_on_the_table_phone_and_the_directors_pages(
+    live_server, page: Page, table
+):
+    page.goto(live_server.url + reverse("club_table", args=[table.token]))
+    assert page.evaluate(SMALL_TARGETS) == []  # the PIN page
+    page.get_by_label("Table PIN").fill(table.pin)
+    page.get_by_role("button", name="Open the table").click()
+    enter_hand(page, "Ann", 25, "hearts", 15, (20, 6))
+    expect(page.locator("#hand-1")).to_be_visible()
+    assert page.evaluate(SMALL_TARGETS) == []  # the table, a hand waiting to be confirmed
+    director = Client()
+    director.force_login(table.round.event.director)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": director.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    event_id = table.round.event_id
+    for name in ("club_event", "club_director", "club_tables", "club_final"):
+        page.goto(live_server.url + reverse(name, args=[event_id]))
+        assert page.evaluate(SMALL_TARGETS) == [], name

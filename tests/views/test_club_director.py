@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
-from scorepad.services.clubs import round_close, table_hand_confirm
+from scorepad.services.clubs import round_close, round_start, table_hand_confirm
 from tests.sample_games import CLUB_HAND_FORM, CLUB_MADE, club_event, club_hand, make_user, numbered_pairs
 
 pytestmark = pytest.mark.django_db
@@ -258,3 +258,21 @@ def test_only_the_director_unlocks_or_changes_a_pin(client, event, table):
     for name in ("club_table_unlock", "club_table_pin"):
         assert client.post(reverse(name, args=[event.pk, table.card_id]), {"version": "0"}).status_code == 404
     assert ClubTable.objects.get(pk=table.pk).pin_unlocks == 0
+
+
+def test_standings_say_the_last_finished_round_and_how_they_rank(client, ann, event, table):
+    client.force_login(ann)
+    event = ClubEvent.objects.get(pk=event.pk)
+    final = client.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "no round finished yet" in final
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version, accept_repeats=True)
+    final = client.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "standings after round 1 (not final)" in final  # round 2 has started, not finished
+    assert "Ranked by rounds won, then by total points; equal records share a rank." in final
+    page = client.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Ranked by rounds won, then by total points" in page
+    room = reverse("club_standings_live", args=[standings_token_of(event)])
+    assert f'<a href="{room}?big=1">Live standings for the room</a>' in page
+    assert "Ranked by rounds won, then by total points" in client.get(room).content.decode()
