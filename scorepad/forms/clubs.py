@@ -42,6 +42,13 @@ class EventForm(forms.Form):
     bye_points = forms.IntegerField(
         label="Fixed bye score", required=False, min_value=0, max_value=NUMBER_LIMIT
     )
+    ranking = forms.ChoiceField(
+        label="The standings rank by",
+        choices=ClubEvent.Ranking.choices,
+        required=False,
+        initial=ClubEvent.Ranking.USUAL,
+        error_messages={"invalid_choice": "Choose how the standings rank."},
+    )
 
     # House rules (RULES.md §4) the director may set for every table; blank: the variant's own.
     HOUSE_RULES = (

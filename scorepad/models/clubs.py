@@ -64,6 +64,12 @@ class ClubEvent(models.Model):
         FINISH = "finish", "It is finished and counts"
         VOID = "void", "It does not count"
 
+    class Ranking(models.TextChoices):  # ``engine.events.Ranking``
+        USUAL = "", "The format's usual: teams by rounds won, then total points; players by total points"
+        POINTS = "points", "Total points"
+        WINS_POINTS = "wins_points", "Rounds won, then total points"
+        MATCHPOINTS = "matchpoints", "Matchpoints: each round, 1 for every entrant scoring fewer, ½ for a tie"
+
     class Status(models.TextChoices):
         SETUP = "setup", "Checking in"
         PLAYING = "playing", "Playing"
@@ -82,6 +88,7 @@ class ClubEvent(models.Model):
     bye_score = models.CharField(max_length=20, choices=ByeScore.choices, default=ByeScore.WINNERS_AVERAGE)
     bye_points = models.IntegerField(default=0)  # for ByeScore.FIXED
     bell = models.CharField(max_length=10, choices=Bell.choices, default=Bell.FINISH)
+    ranking = models.CharField(max_length=12, choices=Ranking.choices, default=Ranking.USUAL, blank=True)
     prizes = models.JSONField(default=list, blank=True)  # awarded: "winners", "high_round", "high_average"
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     current_round = models.PositiveSmallIntegerField(default=0)

@@ -204,6 +204,7 @@ class LiveRow:
     wins: int
     points: int
     rounds: int
+    matchpoints: str = ""  # "7½", shown when the event ranks by matchpoints
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +215,7 @@ class LiveStandings:
     closed_rounds: int
     rows: tuple[LiveRow, ...]
     fingerprint: str
+    ranking: str = ""  # ``ClubEvent.ranking``: the screen says how the rows rank
 
 
 def _confirmed_totals(table: ClubTable, states: dict[int, str]) -> list[int]:
@@ -286,7 +288,7 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
         results = results + _playing_results(event, playing)
         round_number = playing.number
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     entrants = {entrant.number: entrant for entrant in entrants_with_players(event)}
     rows = tuple(
         LiveRow(
@@ -297,19 +299,20 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
             s.wins,
             s.points,
             s.rounds_played,
+            events.matchpoints_words(s.matchpoints),
         )
         for s in ranked
     )
     closed = ClubRound.objects.filter(event=event, status=ClubRound.Status.CLOSED).count()
     teams = event.format == ClubEvent.Format.TEAMS
-    return LiveStandings(event.name, teams, round_number, closed, rows, fingerprint)
+    return LiveStandings(event.name, teams, round_number, closed, rows, fingerprint, event.ranking)
 
 
 def live_standings(event: ClubEvent, fingerprint: str | None = None) -> LiveStandings:
     """The standings now, from the cache when nothing changed since they were last worked out
     (``fingerprint``: ``standings_fingerprint`` just read, to save reading it again)."""
     fingerprint = fingerprint or standings_fingerprint(event.pk)
-    key = f"club-standings:v1:{event.pk}:{fingerprint}"
+    key = f"club-standings:v2:{event.pk}:{fingerprint}"
     kept = _cache_get_many([key]).get(key)
     if isinstance(kept, LiveStandings):
         return kept

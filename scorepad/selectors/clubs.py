@@ -310,12 +310,16 @@ class StandingRow:
     entrant: ClubEntrant
     label: str
 
+    @property
+    def matchpoints(self) -> str:
+        return events.matchpoints_words(self.standing.matchpoints)
+
 
 def event_standings(event: ClubEvent) -> list[StandingRow]:
     results, byes = event_results(event)
     entrants = {entrant.number: entrant for entrant in entrants_with_players(event)}
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     return [StandingRow(s, entrants[s.entrant], entrant_label(event, entrants[s.entrant])) for s in ranked]
 
 
@@ -323,7 +327,7 @@ def event_prizes(event: ClubEvent, min_rounds: int | None = None, places: int = 
     """Places, the best single round and the best average (over at least half the rounds, by default)."""
     results, byes = event_results(event)
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     least = min_rounds if min_rounds is not None else max(1, (event.rounds + 1) // 2)
     return events.prizes(ranked, results, least, places)
 

@@ -105,6 +105,7 @@ def event_create(
     hands_per_round: int | None = None,
     bye_score: str = ClubEvent.ByeScore.WINNERS_AVERAGE,
     bye_points: int = 0,
+    ranking: str = ClubEvent.Ranking.USUAL,
 ) -> ClubEvent:
     """A club night for ``household``'s roster, in check-in until its first round starts."""
     name = " ".join(name.split())
@@ -137,6 +138,10 @@ def event_create(
         raise ServiceError(f"Say how many hands a table plays each round (1 to {MAX_HANDS_PER_ROUND}).")
     if bye_score not in ClubEvent.ByeScore.values:
         raise ServiceError("Choose how a bye scores.")
+    if ranking not in ClubEvent.Ranking.values:
+        raise ServiceError(
+            "Choose how the standings rank: total points, rounds won then points, or matchpoints."
+        )
     return ClubEvent.objects.create(
         household=household,
         director=director,
@@ -150,6 +155,7 @@ def event_create(
         hands_per_round=hands_per_round if round_end == ClubEvent.RoundEnd.HANDS else None,
         bye_score=bye_score,
         bye_points=bye_points if bye_score == ClubEvent.ByeScore.FIXED else 0,
+        ranking=ranking,
     )
 
 

@@ -107,6 +107,7 @@ def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
                 hands_per_round=data["hands_per_round"],
                 bye_score=data["bye_score"],
                 bye_points=data["bye_points"] or 0,
+                ranking=data["ranking"] or "",
             )
         except ServiceError as error:
             form.add_error(None, str(error))

@@ -494,3 +494,30 @@ def _phone_by_card(card):
         phone.post(reverse("club_table", args=[card.token]), {"pin": card.pin, "side": 0}).status_code == 302
     )
     return phone
+
+
+def test_the_director_chooses_matchpoints_and_every_standings_screen_says_so(member, household):
+    new_event = {
+        "name": "Matchpoint night",
+        "format": "teams",
+        "variant": "classic",
+        "rounds": "2",
+        "round_end": "target",
+        "bye_score": "winners_average",
+    }
+    url = reverse("club_event_new", args=[household.pk])
+    refused = member.post(url, {**new_event, "ranking": "coin toss"})
+    assert "Choose how the standings rank." in refused.content.decode()
+    member.post(url, {**new_event, "ranking": "matchpoints"})
+    event = ClubEvent.objects.get(name="Matchpoint night")
+    assert event.ranking == "matchpoints"
+    event = club_check_in(event, numbered_pairs(2))
+    round_start(event=event, version=event.version)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version)
+    page = member.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Ranked by matchpoints (each round, 1 for every entrant scoring fewer, ½ for a tie" in page
+    assert "<th>Matchpoints</th>" in page
+    final = member.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "<th>Matchpoints</th>" in final
+    assert '<td class="num">½</td>' in final  # two teams, no hands: a tie
