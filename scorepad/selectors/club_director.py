@@ -41,6 +41,7 @@ logger = logging.getLogger(__name__)
 
 STANDINGS_SALT = "scorepad.clubs.standings"
 STANDINGS_CACHE_SECONDS = 600
+ROWS_PER_COLUMN = 15  # a room's screen: more entrants than this go side by side
 
 
 # ---- the bell -------------------------------------------------------------------------------------
@@ -216,6 +217,22 @@ class LiveStandings:
     rows: tuple[LiveRow, ...]
     fingerprint: str
     ranking: str = ""  # ``ClubEvent.ranking``: the screen says how the rows rank
+    ends_at: datetime | None = None  # the bell of the round being played, if it has one
+    updated_at: datetime | None = None  # when these standings were worked out (the last change)
+
+    @property
+    def columns(self) -> tuple[tuple[LiveRow, ...], ...]:
+        """The rows in columns of at most ``ROWS_PER_COLUMN``, as even as they go: a room's screen
+        shows 40 teams or 60 players at once, side by side (a phone reads them one after another)."""
+        if not self.rows:
+            return ()
+        count = -(-len(self.rows) // ROWS_PER_COLUMN)
+        size = -(-len(self.rows) // count)
+        return tuple(self.rows[start : start + size] for start in range(0, len(self.rows), size))
+
+    @property
+    def crowded(self) -> bool:
+        return len(self.columns) > 1
 
 
 def _confirmed_totals(table: ClubTable, states: dict[int, str]) -> list[int]:
@@ -305,7 +322,10 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
     )
     closed = ClubRound.objects.filter(event=event, status=ClubRound.Status.CLOSED).count()
     teams = event.format == ClubEvent.Format.TEAMS
-    return LiveStandings(event.name, teams, round_number, closed, rows, fingerprint, event.ranking)
+    ends_at = playing.ends_at if round_number and playing is not None else None
+    return LiveStandings(
+        event.name, teams, round_number, closed, rows, fingerprint, event.ranking, ends_at, timezone.now()
+    )
 
 
 def live_standings(event: ClubEvent, fingerprint: str | None = None) -> LiveStandings:
