@@ -1,9 +1,11 @@
-"""Club night: the director's pages (new event, check-in, start and close rounds, the tables' links
-and QR codes) and a table's phone (its PIN, then the hand form, the other side's confirmation, and
-at the round's end where each goes next).
+"""Club night: the director's pages (new event, check-in, start and close rounds, the table cards:
+each physical table's link, QR code and PIN for the whole night) and a table's phone (its PIN, then
+who sits where this round, the hand form, the other side's confirmation, and at the round's end
+where each goes next, until the next round seats the table again).
 
-A table's phone needs no account: the table's link and its PIN give a signed cookie for that table
-only (its path is the table's link), naming the phone and the side it enters for. Wrong PINs are
+A table's phone needs no account: the card's link and its PIN give a signed cookie for that table
+only (its path is the card's link), naming the phone and the side it enters for, all night: each
+round the same link shows that round's table. Wrong PINs are
 counted per phone and per network, never against the table for everyone (``throttle.PinGuess``);
 the director can unlock a table or give it a new PIN (``views.club_director``). The hand form is
 the scorepad's own (``HandForm``, the ``hand-form`` partial of ``game.html``) and a hand is recorded
