@@ -39,3 +39,11 @@ def on_starting(server: Any) -> None:  # gunicorn's Arbiter
     tcp_only = all(not str(address).startswith(("unix:", "fd://")) for address in server.cfg.bind)
     if not tcp_only or os.getenv("LISTEN_FDS"):
         server.cfg.set("reuse_port", False)
+
+
+def post_worker_init(worker: Any) -> None:  # gunicorn's Worker, its application loaded
+    """Each worker keeps the private tables' clock: one thread looking for tables due, of which the
+    lease in the database gives each table to one worker at a time (``scorepad.live.clock``)."""
+    from scorepad.services.tables import table_clock_start
+
+    table_clock_start()

@@ -98,7 +98,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "scorepad.live.request_slots.RequestSlotsMiddleware",  # first: a request waits here for its turn
+    "pinochle_site.middleware.BodyLimitMiddleware",  # first: a body too big is refused, not waited for
+    "scorepad.live.request_slots.RequestSlotsMiddleware",  # a request waits here for its turn
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -111,6 +112,13 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "pinochle_site.middleware.DatabaseUnavailableMiddleware",
 ]
+
+# The largest request body read at all: a household backup (scorepad.services.exchange's
+# MAX_BACKUP_BYTES, 20,000,000) with its form around it. Anything larger is a 413 in words before
+# it is read (pinochle_site.middleware). Form fields are capped lower by Django's own
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB, a 400), and a file over FILE_UPLOAD_MAX_MEMORY_SIZE waits
+# in a temporary file.
+REQUEST_BODY_MAX_BYTES = 21_000_000
 
 ROOT_URLCONF = "pinochle_site.urls"
 WSGI_APPLICATION = "pinochle_site.wsgi.application"

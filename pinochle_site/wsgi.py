@@ -7,12 +7,6 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
 application = get_wsgi_application()
 
+from scorepad.services.tables import table_clock_start  # noqa: E402 (needs the settings above)
 
-def _start_the_tables_clock() -> None:
-    from scorepad.live import clock
-    from scorepad.services.tables import table_clock_tick
-
-    clock.start(table_clock_tick)
-
-
-_start_the_tables_clock()
+table_clock_start()

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from .views import (
     club_director,
@@ -18,6 +18,22 @@ from .views import (
     scoreboard,
     tables,
 )
+
+
+class TokenConverter:
+    """A link's token as the site makes them (``secrets.token_urlsafe``): letters, digits, - and _.
+    Anything else in its place (a NUL, which PostgreSQL cannot even compare) is no address: a 404."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -45,7 +61,7 @@ urlpatterns = [
     path(
         "households/<int:household_id>/players/<int:player_id>/", households.player_edit, name="player_edit"
     ),
-    path("invite/<str:token>/", households.invite_join, name="invite"),
+    path("invite/<token:token>/", households.invite_join, name="invite"),
     path("households/<int:household_id>/games/new/", games.game_new, name="game_new"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/hands/", games.hand_create, name="hand_create"),
@@ -100,7 +116,7 @@ urlpatterns = [
     path("puzzles/<str:key>/answer/", puzzles.puzzle_answer_view, name="puzzle_answer"),
     path("games/<int:game_id>/share/", scoreboard.game_share, name="game_share"),
     path("games/<int:game_id>/live/", scoreboard.game_live, name="game_live"),
-    path("s/<str:share_token>/", scoreboard.scoreboard, name="scoreboard"),
+    path("s/<token:share_token>/", scoreboard.scoreboard, name="scoreboard"),
     # The rules pages and Learn to play (views/rules.py)
     path("rules/", rules.rules_index, name="rules_index"),
     path("rules/words/", rules.rules_words, name="rules_words"),
@@ -121,10 +137,10 @@ urlpatterns = [
     path("club/<int:event_id>/tables/", clubs.club_tables, name="club_tables"),
     path("club/<int:event_id>/tables/make/", clubs.club_cards_make, name="club_cards_make"),
     path("club/<int:event_id>/tables/<int:card_id>/qr.svg", clubs.club_table_qr, name="club_table_qr"),
-    path("club/t/<str:table_token>/", clubs.club_table, name="club_table"),
-    path("club/t/<str:table_token>/hand/", clubs.club_table_hand, name="club_table_hand"),
-    path("club/t/<str:table_token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
-    path("club/t/<str:table_token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
+    path("club/t/<token:table_token>/", clubs.club_table, name="club_table"),
+    path("club/t/<token:table_token>/hand/", clubs.club_table_hand, name="club_table_hand"),
+    path("club/t/<token:table_token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
+    path("club/t/<token:table_token>/dispute/", clubs.club_table_dispute, name="club_table_dispute"),
     # Club night, the director's side: progress, clock, corrections, live standings, prizes, exports
     # (views/club_director.py)
     path("club/<int:event_id>/director/", club_director.club_director, name="club_director"),
@@ -167,12 +183,13 @@ urlpatterns = [
     # are named apart from the club night's table_id and the invitation's token
     path("tables/", tables.tables_new, name="tables_new"),
     path("tables/code/", tables.table_code, name="table_code"),
-    path("tables/join/<str:link_token>/", tables.table_join, name="table_join"),
-    path("tables/join/<str:link_token>/seat/<int:seat>/", tables.table_take, name="table_take"),
-    path("tables/join/<str:link_token>/qr.svg", tables.table_qr, name="table_qr"),
+    path("tables/join/<token:link_token>/", tables.table_join, name="table_join"),
+    path("tables/join/<token:link_token>/seat/<int:seat>/", tables.table_take, name="table_take"),
+    path("tables/join/<token:link_token>/qr.svg", tables.table_qr, name="table_qr"),
     path("tables/<int:private_table_id>/", tables.table_play, name="table_play"),
     path("tables/<int:private_table_id>/act/", tables.table_act_view, name="table_act"),
     path("tables/<int:private_table_id>/next/", tables.table_next_view, name="table_next"),
+    path("tables/<int:private_table_id>/rematch/", tables.table_rematch_view, name="table_rematch"),
     path("tables/<int:private_table_id>/say/", tables.table_say_view, name="table_say"),
     path("tables/<int:private_table_id>/leave/", tables.table_quit_view, name="table_quit"),
     path("tables/<int:private_table_id>/host/", tables.table_host_view, name="table_host"),

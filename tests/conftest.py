@@ -3,7 +3,10 @@ table most tests play at: Ann, her household (the Smiths) and their games."""
 
 import os
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -12,6 +15,7 @@ from hypothesis import settings as hypothesis_settings
 
 from scorepad.models import Game, Household
 from scorepad.services.households import household_create, player_create
+from tests import playwright_loop
 from tests.helpers import PASSWORD
 from tests.sample_games import ROSTER, three_games
 
@@ -19,6 +23,7 @@ from tests.sample_games import ROSTER, three_games
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PHONE = {"width": 375, "height": 812}
+ROOT = Path(__file__).resolve().parent.parent
 
 # No deadlines: these machines are shared and noisy, and speed lives in benchmarks.
 # CI replays the same examples every run, so a red build is reproducible.
@@ -36,18 +41,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml), but the browser
-    tests (``tests/browser/``) share one worker and run one at a time: two chromiums with their live
-    servers on a small machine would starve each other, while the tests without a browser spread
-    over the others. (xdist's own ``loadgroup`` marks a group by editing each test's node id, which
-    pytest 9.2 no longer lets it do: the groups silently fell apart.)"""
+    """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml). A browser test
+    file (``tests/browser/``) runs whole on one worker, its tests one after another, sharing what its
+    module sets up once (a server, a database); the files spread over the workers beside the tests
+    without a browser, each of which goes wherever a worker is free. (All the browser tests on one
+    worker kept the whole suite waiting on that worker; two chromiums at once are slower each, not
+    slower in all.)"""
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadgroup overrides it so
-            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+    class BrowserFilesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadfile overrides it so
+            return nodeid.split("::", 1)[0] if nodeid.startswith("tests/browser/") else nodeid
 
-    return BrowserTestsTogether(config, log)
+    return BrowserFilesWhole(config, log)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """A test without a browser runs with Playwright's event loop set aside (``tests/playwright_loop.py``)."""
+    if not item.nodeid.startswith("tests/browser/"):
+        playwright_loop.set_aside()
+    try:
+        return (yield)
+    finally:
+        playwright_loop.put_back()
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +87,24 @@ def _fresh_cache(settings):
 def _fast_password_hasher(settings):
     """Log-in tests check many passwords: a fast hash (tests only) keeps them quick."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite database migrated once per test process, for the servers tests start in a process of
+    their own (gunicorn, ``loadtest``): each copies it into its ``VAR_DIR`` (``migrated_var_dir``)."""
+    folder = tmp_path_factory.mktemp("migrated")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    migrate = [sys.executable, "manage.py", "migrate", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env={**env, "VAR_DIR": str(folder)}, check=True, timeout=120)
+    return folder / "pinochle.sqlite3"
+
+
+@pytest.fixture
+def migrated_var_dir(tmp_path, migrated_sqlite) -> Path:
+    """A ``VAR_DIR`` whose SQLite database is migrated, for a server of the test's own."""
+    shutil.copy(migrated_sqlite, tmp_path / migrated_sqlite.name)
+    return tmp_path
 
 
 @pytest.fixture(scope="session")

@@ -29,3 +29,15 @@ def test_a_unix_socket_or_a_handed_over_one_stays_shared(bind):
 def test_sockets_handed_over_by_systemd_stay_shared(monkeypatch):
     monkeypatch.setenv("LISTEN_FDS", "1")
     assert _started("127.0.0.1:8000").reuse_port is False
+
+
+def test_each_worker_starts_the_tables_clock_and_importing_the_application_starts_none(monkeypatch):
+    from scorepad.live import clock
+
+    started = []
+    monkeypatch.setattr(clock, "start", started.append)
+    import pinochle_site.asgi  # noqa: F401 (a test importing the application)
+
+    assert started == []
+    gunicorn_conf.post_worker_init(SimpleNamespace())
+    assert len(started) == 1  # the services' tick, in the worker that gunicorn made

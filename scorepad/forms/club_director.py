@@ -6,6 +6,7 @@ from django import forms
 
 from ..models import ClubEvent
 from .clubs import VERSION_ERRORS
+from .fields import hidden_number
 
 PRIZE_CHOICES = [
     ("winners", "The winners (1st, 2nd, 3rd)"),
@@ -17,7 +18,7 @@ PRIZE_CHOICES = [
 class ReasonForm(forms.Form):
     """Why the director changes a hand, with the version the page showed."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     reason = forms.CharField(
         label="Why (kept in the trail)",
         max_length=200,
@@ -27,7 +28,7 @@ class ReasonForm(forms.Form):
 
 
 class ClockForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     minutes = forms.IntegerField(
         label="Minutes left",
         min_value=1,
@@ -42,7 +43,7 @@ class ClockForm(forms.Form):
 
 
 class BellForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     bell = forms.ChoiceField(
         label="A hand being played at the bell",
         choices=ClubEvent.Bell.choices,
@@ -52,7 +53,7 @@ class BellForm(forms.Form):
 
 
 class PrizesForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     prizes = forms.MultipleChoiceField(
         label="Prizes to award",
         choices=PRIZE_CHOICES,

@@ -13,11 +13,14 @@ from ..constants import NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.variants import VARIANTS
 from ..models import ClubEvent, Player
 from ..models.clubs import EVENT_NAME_MAX, PIN_DIGITS
+from .fields import RowsField, hidden_number
 from .house_rules import setting_field
 
 VERSION_ERRORS = {
     "required": "This page is out of date: reload it.",
     "invalid": "This page is out of date: reload it.",
+    "min_value": "This page is out of date: reload it.",
+    "max_value": "This page is out of date: reload it.",
 }
 
 
@@ -79,8 +82,8 @@ class EventForm(forms.Form):
 class CheckInForm(forms.Form):
     """One entrant: roster members ticked, and/or newcomers typed in one line ("Ann & Bob")."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
-    players = forms.ModelMultipleChoiceField(
+    version = hidden_number(error_messages=VERSION_ERRORS)
+    players = RowsField(
         queryset=Player.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -98,7 +101,7 @@ class CheckInForm(forms.Form):
 class VersionForm(forms.Form):
     """A director's tap (start, close): the event's version as the page showed it."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     accept = forms.BooleanField(required=False)
 
 
@@ -115,8 +118,8 @@ class CardsForm(forms.Form):
 class LeaveForm(forms.Form):
     """An entrant leaves: which one, with the event's version as the page showed it."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
-    entrant = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
+    entrant = hidden_number(error_messages=VERSION_ERRORS)
 
 
 class PinForm(forms.Form):
@@ -142,7 +145,7 @@ class PinForm(forms.Form):
 class AnswerForm(forms.Form):
     """Confirm or dispute one hand: its id and version as the phone saw it."""
 
-    table_hand = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
-    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    table_hand = hidden_number(error_messages=VERSION_ERRORS)
+    version = hidden_number(error_messages=VERSION_ERRORS)
     countersign = forms.BooleanField(required=False)
     reason = forms.CharField(required=False, max_length=200, label="What is wrong?")

@@ -23,6 +23,7 @@ from ..engine.cards import SUIT_NAMES, SUITS
 from ..engine.scoring import FORFEIT_OPPONENTS, SET_PENALTY_FACTOR, Problem
 from ..engine.variants import Settings, Variant, setting_choices
 from ..models import ENTRY_KEY_MAX, Game, Player
+from .fields import hidden_number
 from .house_rules import SETTING_WORDS, choice_field, setting_field
 
 if TYPE_CHECKING:
@@ -294,9 +295,9 @@ class HandForm(forms.Form):
     others; leave them all blank when the hand was not played (§9.3 ``tricks: null``).
     """
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    number = hidden_number()
     # A correction posts back the version of the hand it was made from (a stale one is refused).
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
+    version = hidden_number(required=False)
     # One entry of one hand, however often it is sent (a phone that was offline, a double tap):
     # the server stores it once (services.games.hand_record).
     entry_key = forms.CharField(widget=forms.HiddenInput, required=False)
@@ -447,6 +448,9 @@ class HandForm(forms.Form):
         assert data is not None  # Form.clean returns cleaned_data
         if "entry_key" in self.errors:  # a hidden field: its refusal goes above the form
             self.add_error(None, self.errors.pop("entry_key")[0])
+        garbled = [self.errors.pop(hidden) for hidden in ("number", "version") if hidden in self.errors]
+        if garbled:  # hidden fields, forged or from an old page: nothing on the page would show why
+            self.add_error(None, "This page is out of date: reload it and enter the hand again.")
         if self.errors:
             return data
         sides = range(len(self.side_names))

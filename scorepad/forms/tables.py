@@ -28,6 +28,23 @@ SEAT_CHOICES = [
 ]
 
 
+def seat_position(variant: Variant, seat: int) -> str:
+    """A seat as the host (seat 1) sees it round the table (RULES §8: the next seat clockwise is on
+    their left): "Seat 3, your partner" where partners sit opposite."""
+    seats = variant.seats
+    if seat == 1:
+        where = "on your left"
+    elif seat == seats - 1:
+        where = "on your right"
+    elif variant.partnerships and seat == seats // 2:
+        where = "your partner"
+    elif seat == seats // 2:
+        where = "across from you"
+    else:
+        where = "second on your left" if seat < seats // 2 else "second on your right"
+    return f"Seat {seat + 1}, {where}"
+
+
 NOT_YOUR_HOUSEHOLD = "You can open a table only for a household you belong to: choose one of yours."
 
 
@@ -67,11 +84,10 @@ class TableForm(forms.Form):
             self._roster_seats(self.household)
             return
         for seat in range(1, variant.seats):
-            self.fields[f"seat_{seat}"] = forms.ChoiceField(
-                choices=SEAT_CHOICES, initial="open", label=f"Seat {seat + 1}"
-            )
+            where = seat_position(variant, seat)
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(choices=SEAT_CHOICES, initial="open", label=where)
             self.fields[f"name_{seat}"] = forms.CharField(
-                max_length=PLAYER_NAME_MAX, required=False, label=f"Saved for (a name, optional) {seat + 1}"
+                max_length=PLAYER_NAME_MAX, required=False, label=f"{where}: saved for (a name, optional)"
             )
 
     def _roster_seats(self, household: Household) -> None:
@@ -85,7 +101,7 @@ class TableForm(forms.Form):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=[*roster, ("open", "Open: a guest takes it"), *SEAT_CHOICES[1:]],
                 initial=roster[seat][0] if seat < len(roster) else "open",
-                label=f"Seat {seat + 1}",
+                label=seat_position(self.chosen, seat),
             )
         self.order_fields(["seat_0"])  # who the host is comes first, where their name was
 

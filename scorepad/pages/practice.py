@@ -347,34 +347,17 @@ class PracticeTable:
     def score_lines(self) -> list[tuple[str, int, int | None]]:
         """Each side: its total, and the counter points it has taken so far this hand (None
         before the first trick is won, and once the hand is over: the total has them)."""
-        taking = bool(self.view.tricks) and self.public.result is None
-        points = self.public.points if taking else (None,) * len(self.side_names)
-        return [(name, total, taken) for (name, total), taken in zip(self.scores, points, strict=True)]
+        return score_lines(self.view, self.public, self.scores)
 
     @property
     def contract(self) -> str:
         """ "Left 37 ♥": bidder, bid and trump symbol, as far as known."""
-        state = self.view
-        if state.bidder is None:
-            high = high_bid(state.auction)
-            return "" if high is None else f"{self.names[high[0]]} {high[1]}"
-        suit = "" if state.trump is None else f" {SYMBOL_OF_SUIT[SUITS[state.trump]]}"
-        return f"{self.names[state.bidder]} {state.bid}{suit}"
+        return contract_words(self.view, self.names)
 
     @property
     def auction_line(self) -> str:
         """The auction in one line: "Right 37 · you passed"."""
-        state = self.view
-        if not state.auction:
-            return f"{self.names[(state.dealer + 1) % state.variant.seats]} bids first"
-        high = high_bid(state.auction)
-        parts = [] if high is None else [f"{self.names[high[0]]} {high[1]}"]
-        mine = [bid for seat, bid in state.auction if seat == PLAYER]
-        if mine and (high is None or high[0] != PLAYER):
-            parts.append("you passed" if mine[-1] is None else f"you bid {mine[-1]}")
-        if not parts:
-            parts.append("all passed so far")
-        return " · ".join(parts)
+        return auction_summary(self.view, self.names, PLAYER)
 
     @property
     def decision(self) -> str | None:
@@ -391,11 +374,7 @@ class PracticeTable:
 
     @property
     def trump(self) -> str:
-        return (
-            ""
-            if self.view.trump is None
-            else f"{SYMBOL_OF_SUIT[SUITS[self.view.trump]]} {SUIT_NAMES[SUITS[self.view.trump]]}"
-        )
+        return trump_words(self.view)
 
     @property
     def scores(self) -> list[tuple[str, int]]:
@@ -415,6 +394,46 @@ class PracticeTable:
     @property
     def can_undo(self) -> bool:
         return bool(self.game.undo) and not self.game.finished  # once it is over: rematch
+
+
+def score_lines(
+    view: SeatView, public: PublicHand, scores: Sequence[tuple[str, int]]
+) -> list[tuple[str, int, int | None]]:
+    """Each side: its total, and the counter points it has taken so far this hand (None before
+    the first trick is won, and once the hand is over: the total has them)."""
+    taking = bool(view.tricks) and public.result is None
+    points = public.points if taking else (None,) * len(scores)
+    return [(name, total, taken) for (name, total), taken in zip(scores, points, strict=True)]
+
+
+def contract_words(view: SeatView, names: Sequence[str]) -> str:
+    """ "Left 37 ♥": bidder, bid and trump symbol, as far as known (the high bid while bidding)."""
+    if view.bidder is None:
+        high = high_bid(view.auction)
+        return "" if high is None else f"{names[high[0]]} {high[1]}"
+    suit = "" if view.trump is None else f" {SYMBOL_OF_SUIT[SUITS[view.trump]]}"
+    return f"{names[view.bidder]} {view.bid}{suit}"
+
+
+def auction_summary(view: SeatView, names: Sequence[str], me: int) -> str:
+    """The auction in one line, from ``me``'s seat: "Right 37 · you passed"."""
+    if not view.auction:
+        return f"{names[(view.dealer + 1) % view.variant.seats]} bids first"
+    high = high_bid(view.auction)
+    parts = [] if high is None else [f"{names[high[0]]} {high[1]}"]
+    mine = [bid for seat, bid in view.auction if seat == me]
+    if mine and (high is None or high[0] != me):
+        parts.append("you passed" if mine[-1] is None else f"you bid {mine[-1]}")
+    if not parts:
+        parts.append("all passed so far")
+    return " · ".join(parts)
+
+
+def trump_words(view: SeatView) -> str:
+    """ "♥ hearts" once trump is named."""
+    if view.trump is None:
+        return ""
+    return f"{SYMBOL_OF_SUIT[SUITS[view.trump]]} {SUIT_NAMES[SUITS[view.trump]]}"
 
 
 def practice_table(game: PracticeGame, *, hint: Hint | None = None) -> PracticeTable:

@@ -3,6 +3,7 @@ everyone may see (calls, shown meld, the trick, scores), who sits where and whos
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..constants import STRENGTH_WORDS
@@ -11,7 +12,25 @@ from ..engine.game import HandState, from_json, seat_view
 from ..engine.play import trick_winner
 from ..engine.view import BID, CONCEDE, PASS, PLAY, TRUMP, SeatView
 from ..selectors.tables import TableRead
-from .practice import GATHER_STEPS, PLACES, CardFace, Held, bidding, face, held
+from .practice import (
+    GATHER_STEPS,
+    PLACES,
+    CardFace,
+    HandEnd,
+    Held,
+    PublicHand,
+    SeatMeld,
+    SideLine,
+    auction_summary,
+    bidding,
+    contract_words,
+    face,
+    hand_end,
+    held,
+    score_lines,
+    seat_melds,
+    trump_words,
+)
 
 # Where a phone stands in the play: (game, hand, cards played in that hand). A screen drawn since a
 # mark lands the cards played after it one after another; one drawn since its own mark lands nothing.
@@ -75,26 +94,43 @@ class FeltSeat:
     place: str
     dealer: bool
     turn: bool
-    call: str = ""  # the felt names no calls: the status line and the folds say them
+    call: str = ""  # its last call while the auction is on
     meld: int | None = None
+    note: str = ""  # "away", "left", "open": not an ordinary seat just now (a bot's is not told here)
 
 
 @dataclass(frozen=True, slots=True)
 class TableScreen:
+    """One phone's screen, from its own seat's view only. The practice table's pieces read it as
+    they read a practice table (``score_lines``, ``contract``, ``auction``, ``melds``, …): the
+    template includes the practice partials with ``table=screen``."""
+
     table: TableRead
     seat: int
     view: SeatView
+    public: PublicHand
+    names: tuple[str, ...]
+    side_names: tuple[str, ...]
     held: Held
     deciding: bool
     decision: str | None
     seats: tuple[SeatLine, ...]
     bids: tuple[tuple[str, str], ...]  # (value, label) when bidding
     suits: tuple[tuple[str, str], ...]  # (letter, name) when naming trump
-    scores: tuple[tuple[str, int], ...]
+    scores: tuple[tuple[str, int], ...]  # each side's total: after this hand once it is over
     headline: str
     hand_over: bool
     messages: tuple[str, ...]
-    melds: tuple[tuple[str, int, tuple[CardFace, ...]], ...]  # shown meld: (name, points, cards)
+    end: HandEnd  # once the hand is over: its result, each side's line, the game's winners
+    auction: tuple[tuple[str, str], ...] = ()  # every call in order: (name, "25" or "Pass")
+    melds: tuple[SeatMeld, ...] = ()  # every seat's meld as laid down, once shown
+    passed: tuple[CardFace, ...] = ()  # this seat's own passed cards (only it and its partner)
+    received: tuple[CardFace, ...] = ()
+    passed_to: str = ""
+    received_from: str = ""
+    pass_lines: tuple[str, ...] = ()  # who passed how many to whom: everyone sees that much
+    trick_led: str = ""  # who led the trick in progress …
+    trick_winning: str = ""  # … and whose card wins it so far
     # The trick just won, as (name, card) in play order, and who took it: bots answer a card all at
     # once, so a trick they finish would otherwise vanish before anyone saw it.
     last_trick: tuple[tuple[str, CardFace], ...] = ()
@@ -108,10 +144,74 @@ class TableScreen:
         """The felt's shape, as the practice table's: "four" or "six" (around an oval)."""
         return "four" if self.view.variant.seats == 4 else "six"
 
+    @property
+    def score_lines(self) -> list[tuple[str, int, int | None]]:
+        return score_lines(self.view, self.public, self.scores)
+
+    @property
+    def contract(self) -> str:
+        return contract_words(self.view, self.names)
+
+    @property
+    def trump(self) -> str:
+        return trump_words(self.view)
+
+    @property
+    def auction_line(self) -> str:
+        return auction_summary(self.view, self.names, self.seat)
+
+    @property
+    def bidding_now(self) -> bool:
+        """The auction is on: its calls show in order beside the decision, as they come."""
+        return self.view.bidder is None and not self.hand_over
+
+    @property
+    def meld_fold_open(self) -> bool:
+        """Meld shown and no card played yet: the meld is what everyone wants to read."""
+        return bool(self.melds) and not self.view.tricks and not self.view.trick and not self.hand_over
+
+    @property
+    def result(self) -> tuple[SideLine, ...]:
+        return self.end.lines
+
+    @property
+    def result_words(self) -> str:
+        return self.end.words
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.end.winners
+
+    @property
+    def hand_number(self) -> int:
+        return self.public.hand_number + 1
+
+    @property
+    def quick(self) -> dict[str, str]:
+        """The quick messages this table offers: "Thanks, partner" only where there are partners."""
+        partners = self.view.variant.partnerships
+        return {key: words for key, words in QUICK_WORDS.items() if partners or key != "thanks"}
+
 
 def seat_label(table: TableRead, seat: int) -> str:
+    """A seat as the seat list and the join page name it: its person's name, a bot by its seat's
+    number and strength ("Bot 3 (Steady)": two bots never share a name), or "Seat 3" when empty."""
     row = table.seats[seat]
-    return row.name or (f"Bot ({strength_name(row.strength)})" if row.kind == "bot" else f"Seat {seat + 1}")
+    if row.kind == "bot" and not row.name:
+        return f"{bot_name(seat)} ({strength_name(row.strength)})"
+    return seat_name(table, seat)
+
+
+def seat_name(table: TableRead, seat: int) -> str:
+    """A seat's name on the felt, the scores and the calls: short enough for a phone ("Bot 3")."""
+    row = table.seats[seat]
+    if row.name:
+        return row.name
+    return bot_name(seat) if row.kind == "bot" else f"Seat {seat + 1}"
+
+
+def bot_name(seat: int) -> str:
+    return f"Bot {seat + 1}"
 
 
 def strength_name(strength: str) -> str:
@@ -137,39 +237,75 @@ def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> Tabl
         )
         for row in table.seats
     )
-    names = [seat_label(table, s) for s in range(state.variant.seats)]
-    sides = [" & ".join(names[s] for s in side) for side in state.variant.sides]
+    names = tuple(seat_name(table, s) for s in range(state.variant.seats))
+    sides = tuple(" & ".join(names[s] for s in side) for side in state.variant.sides)
     decision = str(view.decision) if deciding else None
     won = view.tricks[-1].winner if view.tricks else None
+    public = PublicHand.of(state)
+    end = hand_end(view, public, names, sides)
+    # Once the hand is over its result is scored (the engine's scorer, the scorepad's): the totals
+    # after it, the figures the household's scorepad shows.
+    totals = state.result.totals if state.result is not None else state.totals
+    calls = {s: ("pass" if bid is None else str(bid)) for s, bid in view.auction}
+    passed_to = next((names[taker] for giver, taker, _ in public.passes if giver == seat), "")
+    received_from = next((names[giver] for giver, taker, _ in public.passes if taker == seat), "")
+    led, winning = _trick_now(view, names)
     return TableScreen(
         table=table,
         seat=seat,
         view=view,
+        public=public,
+        names=names,
+        side_names=sides,
         held=held(view, deciding),
         deciding=deciding,
         decision=decision,
         seats=lines,
         bids=_bids(view) if decision == BID else (),
         suits=tuple((SUITS[s], SUIT_NAMES[SUITS[s]]) for s in view.legal) if decision == TRUMP else (),
-        scores=tuple(zip(sides, state.totals, strict=True)),
-        headline=_headline(table, state.to_act, names, seat, state.result is not None),
+        scores=tuple(zip(sides, totals, strict=True)),
+        headline=_headline(table, state.to_act, names, seat, end, bidding=view.bidder is None),
         hand_over=state.result is not None,
         messages=tuple(f"{names[s]}: {QUICK_WORDS.get(key, '')}" for s, key in table.messages),
-        melds=tuple(
-            (names[s], view.meld[s], tuple(face(c, view.trump) for c in shown))
-            for s, shown in enumerate(view.shown)
-            if shown
+        auction=tuple((names[s], "Pass" if bid is None else str(bid)) for s, bid in view.auction),
+        melds=seat_melds(view, names),
+        passed=tuple(face(c, view.trump) for c in view.passed),
+        received=tuple(face(c, view.trump) for c in view.received),
+        passed_to=passed_to,
+        received_from=received_from,
+        pass_lines=tuple(
+            f"{names[giver]} passed {count} cards to {names[taker]}" for giver, taker, count in public.passes
         ),
+        end=end,
+        trick_led=led,
+        trick_winning=winning,
         last_trick=_last_trick(view, names),
         last_winner="" if won is None else names[won],
         felt=felt(view, seat, names, _start(state, since)),
         felt_seats=tuple(
-            FeltSeat(names[s], _place(view, seat, s), state.dealer == s, state.to_act == s)
+            FeltSeat(
+                names[s],
+                _place(view, seat, s),
+                state.dealer == s,
+                state.to_act == s,
+                call=calls.get(s, "") if view.bidder is None else "",
+                meld=view.meld[s] if view.meld else None,
+                note=_felt_note(lines[s].note),
+            )
             for s in range(state.variant.seats)
             if s != seat
         ),
         mark=mark_of(state),
     )
+
+
+def _trick_now(view: SeatView, names: Sequence[str]) -> tuple[str, str]:
+    """Who led the trick in progress, and whose card wins it so far (nothing between tricks)."""
+    if view.trick is None or not view.trick.cards:
+        return "", ""
+    seats = view.variant.seats
+    win = trick_winner(view.trick.cards, view.trump)
+    return names[view.trick.leader], names[(view.trick.leader + win) % seats]
 
 
 def mark_of(state: HandState) -> Mark:
@@ -206,7 +342,7 @@ def _place(view: SeatView, me: int, seat: int) -> str:
     return PLACES[seats][(seat - me) % seats]
 
 
-def felt(view: SeatView, me: int, names: list[str], start: int) -> Felt:
+def felt(view: SeatView, me: int, names: Sequence[str], start: int) -> Felt:
     """The trick now, and the trick just won when its last card is new to this phone. The cards new
     to it are numbered in playing order (``--at``); the won trick is gathered once its new cards
     have landed, and the next trick's cards land after the gathering (``after-gather``)."""
@@ -246,13 +382,18 @@ def felt(view: SeatView, me: int, names: list[str], start: int) -> Felt:
     return Felt(trick, gathered, _place(view, me, last.winner), landed, fresh + GATHER_STEPS)
 
 
-def _last_trick(view: SeatView, names: list[str]) -> tuple[tuple[str, CardFace], ...]:
+def _last_trick(view: SeatView, names: Sequence[str]) -> tuple[tuple[str, CardFace], ...]:
     """The completed trick last won: who played each card, in play order."""
     if not view.tricks:
         return ()
     last = view.tricks[-1]
     seats = view.variant.seats
     return tuple((names[(last.leader + i) % seats], face(c, view.trump)) for i, c in enumerate(last.cards))
+
+
+def _felt_note(note: str) -> str:
+    """A seat's note as short as the felt has room for: "away", "left", "open"."""
+    return {"bot": "", "left the table": "left", "open seat": "open"}.get(note, note.split(":")[0])
 
 
 def _note(kind: str, covered: bool, quit: bool) -> str:
@@ -268,16 +409,20 @@ def _bids(view: SeatView) -> tuple[tuple[str, str], ...]:
     return bidding(view).chips
 
 
-def _headline(table: TableRead, to_act: int | None, names: list[str], seat: int, over: bool) -> str:
+def _headline(
+    table: TableRead, to_act: int | None, names: Sequence[str], seat: int, end: HandEnd, *, bidding: bool
+) -> str:
     if table.ended:
         return "The host has ended this table."
     if table.bots_stopped and to_act is not None and table.seats[to_act].kind != "person":
         return "This table's bots have thought as much as one table may: start a new table to play on."
-    if over:
-        return "The hand is over." + (" The game is over." if table.finished else " Deal the next one.")
-    if to_act == seat:
-        return "Your turn."
-    return f"{names[to_act]}'s turn." if to_act is not None else ""
+    if end.words:  # the hand's summary below says the rest, and who won the game
+        return end.words
+    if to_act == seat:  # in play the decision says it, by the hand: "Your turn: tap a card."
+        return "Your turn to bid." if bidding else ""
+    if to_act is None:
+        return ""
+    return f"{names[to_act]}'s turn to bid." if bidding else f"{names[to_act]}'s turn."
 
 
 DECISIONS = {BID: "bid", TRUMP: "trump", PASS: "pass", PLAY: "card", CONCEDE: "concede"}

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 from ..engine.cards import SUITS
 from ..engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, Variant
-from ..models import Game, Hand, Household, Player, Seat, record_of
+from ..models import ClubTable, Game, Hand, Household, Player, Seat, record_of
 
 logger = logging.getLogger(__name__)
 
@@ -424,6 +424,12 @@ def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
     if current.keys() != book.keys():
         _cache_set_many({book_key: current})
     return [(seated[game.pk], tally) for game, tally in zip(games, tallies, strict=True)]
+
+
+def club_table_of(game: Game) -> ClubTable | None:
+    """The club table whose game this is (its round and event with it), or None for a household's
+    own game. A club table's hands are the table phones' and the director's: the scorepad only reads."""
+    return ClubTable.objects.select_related("round__event").filter(game_id=game.pk).first()
 
 
 def game_hand(game: Game, hand_id: int) -> Hand | None:

@@ -94,7 +94,7 @@ def hand_correct(
     hand, table = _event_hand(event, hand_id)
     table_hand = TableHand.objects.select_for_update().filter(hand=hand).first()
     before = hand_snapshot(hand, table_hand)
-    hand_edit(game=hand.game, hand_id=hand.pk, version=version, data=data, dealer=dealer)
+    hand_edit(game=hand.game, hand_id=hand.pk, version=version, data=data, dealer=dealer, club=True)
     hand.refresh_from_db()
     _settle(table_hand)
     correction = Correction.objects.create(
@@ -118,7 +118,7 @@ def hand_remove(*, event: ClubEvent, made_by: User, hand_id: int, version: int, 
     hand, table = _event_hand(event, hand_id)
     table_hand = TableHand.objects.filter(hand=hand).first()
     before = hand_snapshot(hand, table_hand)
-    hand_delete(game=hand.game, hand_id=hand.pk, version=version)
+    hand_delete(game=hand.game, hand_id=hand.pk, version=version, club=True)
     correction = Correction.objects.create(
         event=event,
         table=table,

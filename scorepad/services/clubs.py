@@ -468,9 +468,9 @@ def table_hand_record(
         if refusal := bell_refusal(table):  # the round's clock: the director's bell rule
             raise ServiceError(refusal)
     if data is None:
-        hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key)
+        hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key, club=True)
     else:
-        hand_record(game=table.game, number=number, data=data, dealer=dealer, entry_key=entry_key)
+        hand_record(game=table.game, number=number, data=data, dealer=dealer, entry_key=entry_key, club=True)
     hand = table.game.hands.get(entry_key=entry_key) if entry_key else table.game.hands.get(number=number)
     table_hand, created = TableHand.objects.get_or_create(
         hand=hand, defaults={"table": table, "entered_by": phone, "entered_side": side}

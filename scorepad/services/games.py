@@ -24,7 +24,7 @@ from ..engine.scoring import (
     validate_hand,
 )
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..models import Game, Hand, Household, Player, Seat
+from ..models import ClubTable, Game, Hand, Household, Player, Seat
 from ..selectors.games import Scoresheet, game_settings, scoresheet, tally_written
 from . import ServiceError
 
@@ -56,6 +56,18 @@ class HandConflict(HandAlreadyRecorded):
 
 class GameOver(ServiceError):
     """No hand is accepted after the game has been won."""
+
+
+class ClubGameRefused(ServiceError):
+    """A club table's game written to by the scorepad: its hands are the table phones' and the
+    director's (``services.clubs``, ``services.club_director``), who keep confirmations and the
+    trail of corrections. Nothing is changed."""
+
+
+CLUB_GAME = (
+    "This is a club table's game: its hands are entered on the table's phone and changed only by "
+    "the director's correction, which keeps the trail. Nothing was changed."
+)
 
 
 @transaction.atomic
@@ -100,9 +112,13 @@ def _check_players(variant: Variant, household: Household, players: Sequence[Pla
         seen.add(player.pk)
 
 
-def _locked(game: Game) -> Game:
-    """The game row, locked so two phones writing to one game take turns."""
-    return Game.objects.select_for_update().get(pk=game.pk)
+def _locked(game: Game, *, club: bool = False) -> Game:
+    """The game row, locked so two phones writing to one game take turns. A club table's game is
+    written only by the club's own services (``club``): any other caller is ``ClubGameRefused``."""
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if not club and ClubTable.objects.filter(game_id=locked.pk).exists():
+        raise ClubGameRefused(CLUB_GAME)
+    return locked
 
 
 def checked_entry(game: Game, number: int, data: Mapping[str, Any]) -> HandEntry:
@@ -210,6 +226,7 @@ def hand_record(
     data: Mapping[str, Any],
     dealer: int | None = None,
     entry_key: str | None = None,
+    club: bool = False,
 ) -> Scoresheet:
     """Record hand ``number`` (from 0) dealt by ``dealer`` (by default the seat after the last
     hand's dealer, RULES §8). The form says which hand it is for, so a second submission of the
@@ -217,8 +234,10 @@ def hand_record(
 
     ``entry_key`` (made on the phone, one per entry) makes sending again harmless: the entry
     already stored answers as if just recorded, and nothing is added. Another entry of a hand
-    recorded meanwhile is a ``HandConflict`` naming the stored hand."""
-    game = _locked(game)
+    recorded meanwhile is a ``HandConflict`` naming the stored hand. ``club``: the club's own
+    services are the caller (a table phone's entry); anyone else writing to a club table's game is
+    ``ClubGameRefused``, as for every write here."""
+    game = _locked(game, club=club)
     if _stored_entry(game, entry_key) is not None:
         return scoresheet(game)
     entry = checked_entry(game, number, data)
@@ -245,12 +264,12 @@ def hand_preview(*, game: Game, number: int, data: Mapping[str, Any]) -> HandPre
 
 @transaction.atomic
 def hand_throw_in(
-    *, game: Game, number: int, dealer: int | None = None, entry_key: str | None = None
+    *, game: Game, number: int, dealer: int | None = None, entry_key: str | None = None, club: bool = False
 ) -> Scoresheet:
     """Record deal ``number`` dealt by ``dealer`` (by default as for ``hand_record``) as thrown in
     (a misdeal, or all passed and the cards were redealt): it scores nothing, and the deal passes
-    on to the left as after any hand. ``entry_key`` as for ``hand_record``."""
-    game = _locked(game)
+    on to the left as after any hand. ``entry_key`` and ``club`` as for ``hand_record``."""
+    game = _locked(game, club=club)
     if _stored_entry(game, entry_key) is not None:
         return scoresheet(game)
     if not _append(game, number, {"dealer": _dealer(game, dealer), "thrown_in": True}, entry_key):
@@ -276,13 +295,20 @@ def _current(game: Game, hand_id: int, version: int, *, seen: str) -> Hand:
 
 @transaction.atomic
 def hand_edit(
-    *, game: Game, hand_id: int, version: int, data: Mapping[str, Any], dealer: int | None = None
+    *,
+    game: Game,
+    hand_id: int,
+    version: int,
+    data: Mapping[str, Any],
+    dealer: int | None = None,
+    club: bool = False,
 ) -> Scoresheet:
     """Correct hand ``hand_id`` as it was at ``version``; every later hand is scored again.
 
     The same correction sent again (its answer was lost) finds the hand already as it asks, past
-    ``version``: ``CorrectionAlreadyMade`` says so, instead of blaming another phone."""
-    game = _locked(game)
+    ``version``: ``CorrectionAlreadyMade`` says so, instead of blaming another phone. ``club``: the
+    director's correction is the caller (``services.club_director``, which keeps the trail)."""
+    game = _locked(game, club=club)
     stored = game.hands.filter(pk=hand_id).first()
     if stored is not None and stored.version > version and _holds(game, stored, data, dealer):
         words = f"Hand {stored.number + 1} already reads as this correction: nothing was changed."
@@ -315,9 +341,10 @@ def _holds(game: Game, hand: Hand, data: Mapping[str, Any], dealer: int | None) 
 
 
 @transaction.atomic
-def hand_delete(*, game: Game, hand_id: int, version: int) -> Scoresheet:
-    """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 … and keep their dealers."""
-    game = _locked(game)
+def hand_delete(*, game: Game, hand_id: int, version: int, club: bool = False) -> Scoresheet:
+    """Remove a hand; later hands move up one so hands stay numbered 0, 1, 2 … and keep their dealers.
+    ``club`` as for ``hand_edit``."""
+    game = _locked(game, club=club)
     hand = _current(game, hand_id, version, seen="looked at it")
     _remove(game, hand)
     return _rescore(game)
@@ -395,5 +422,6 @@ def game_abandon(*, game: Game, abandoned: bool) -> Game:
 
 @transaction.atomic
 def game_delete(*, game: Game) -> None:
-    """Delete a game and every hand of it (a game started by mistake)."""
+    """Delete a game and every hand of it (a game started by mistake); never a club table's."""
+    _locked(game)
     Game.objects.filter(pk=game.pk).delete()

@@ -43,12 +43,13 @@ from ..engine.bots import PRACTICE_STRENGTHS
 from ..engine.game import HandState, IllegalAction, from_json, new_game, next_hand, seat_view, to_json
 from ..engine.simulate import GameStopped
 from ..engine.variants import SettingsError, Variant, get_variant
-from ..live import bus
+from ..live import bus, clock
 from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
 from ..selectors.households import active_roster
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
+from .households import refuse_unprintable
 from .practice import hand_row, new_seed, refusal_words
 
 STALE = "That was already played, or the table moved on: here is the table as it stands."
@@ -407,6 +408,13 @@ def table_clock_tick(*, table_id: int) -> datetime | None:
     return table_clock(table=PrivateTable(pk=table_id), present=lambda seat: bus.present(table_id, seat))
 
 
+def table_clock_start() -> bool:
+    """This server process's clock thread (``live.clock.start``), started by the server as a worker
+    begins (gunicorn_conf, wsgi.py), never by importing the application: a test importing it runs
+    no clock of its own beside the one it drives."""
+    return clock.start(table_clock_tick)
+
+
 def table_due(table: PrivateTable, rows: Sequence[TableSeat], now: datetime) -> datetime | None:
     """When the table as it is (``rows``: its seats) next needs its clock: soon at the bots' turn
     (they answer within the write that gave it to them unless they were busy), at the grace's end
@@ -440,6 +448,8 @@ def table_say(*, table: PrivateTable, seat: int, message: str) -> TableMessage:
     if message not in QUICK_MESSAGES:
         raise TableRefused(f"Say one of: {', '.join(QUICK_MESSAGES.values())}.")
     table = _fresh(table)
+    if message == "thanks" and not get_variant(table.variant).partnerships:
+        raise TableRefused("Everyone plays for themselves at this table: there is no partner to thank.")
     since = timezone.now() - timedelta(seconds=MESSAGE_GAP_SECONDS)
     if TableMessage.objects.filter(table=table, seat=seat, created_at__gte=since).exists():
         raise TableRefused(TOO_CHATTY)  # each message redraws every phone: a few, not a stream
@@ -465,9 +475,12 @@ def table_quit(*, table: PrivateTable, seat: int) -> None:
 # -- the host's controls --------------------------------------------------------------------------
 
 
-def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int) -> None:
-    """The host opens a seat (a bot's, or a person's: removing them); a person's phone loses it."""
+def table_open_seat(*, table: PrivateTable, by_seat: int, seat: int, version: Any = None) -> None:
+    """The host opens a seat (a bot's, or a person's: removing them); a person's phone loses it.
+    ``version``: the table's version the host confirmed it at (moved on since: refused as stale)."""
     table = _hosted(table, by_seat)
+    if version is not None:
+        _current(table, version)
     if seat == HOST_SEAT:
         raise TableRefused("The host keeps seat 1: end the table instead.")
     held_for = _roster_name(table, seat) or ""  # a roster player's seat stays held for them
@@ -707,4 +720,67 @@ def _clean_name(name: str, *, required: bool = True) -> str:
         raise TableRefused("Type a name the others will see at the table.")
     if len(name) > PLAYER_NAME_MAX:
         raise TableRefused(f"A name has at most {PLAYER_NAME_MAX} characters.")
+    try:
+        refuse_unprintable(name, "A name")
+    except ServiceError as error:
+        raise TableRefused(str(error)) from None
     return name
+
+
+# -- a new game at the same table ---------------------------------------------------------------
+
+NOT_OVER = "This game is not over yet: play on until a side wins."
+
+
+def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
+    """Once a side has won, a new game at the same table with everyone in their seats (any person
+    at the table may start it, as they may deal the next hand): a new deal, the scores back to
+    nought, the bots played on to a person's turn. A household's table starts a new scorepad game
+    with the same players in the same seats, in the same transaction (a start that lost the race
+    to another phone's makes none)."""
+    table = _current(table, version)
+    rows = list(table.seats.all())
+    if not 0 <= seat < len(rows) or rows[seat].kind != TableSeat.PERSON:
+        raise TableRefused(NOT_SEATED)
+    if not table.finished:
+        raise TableRefused(NOT_OVER)
+    before = from_json(table.state)
+    seed = new_seed()
+    state = new_game(before.variant, before.settings, deal_rng(seed, 0), game=before.game + 1)
+    now = timezone.now()
+    table.state, table.finished, table.turn_since = to_json(state), False, now
+    with transaction.atomic():
+        game = None if table.game_id is None else _rematch_game(table, table.game_id, state)
+        if not PrivateTable.objects.filter(
+            pk=table.pk, version=table.version, status=PrivateTable.OPEN, finished=True
+        ).update(
+            seed=seed,
+            game=game,
+            state=table.state,
+            hands=[],
+            finished=False,
+            turn_since=now,
+            due_at=table_due(table, rows, now),  # the bots may open the bidding: busy, the clock asks again
+            version=table.version + 1,
+            person_writes=F("person_writes") + 1,
+            updated_at=now,
+        ):
+            raise TableRefused(STALE)
+        _announce(table)
+    return _bots_move(PrivateTable.objects.get(pk=table.pk))
+
+
+def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
+    """The household's new scorepad game: the finished game's players in the same seats."""
+    finished = Game.objects.get(pk=game_id)
+    players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
+    try:
+        return game_start(
+            household=finished.household,
+            variant_id=table.variant,
+            overrides=table.settings,
+            players=players,
+            first_dealer=state.first_dealer,
+        )
+    except ServiceError as error:  # pragma: no cover - the same players started the last game
+        raise TableRefused(str(error)) from None

@@ -8,23 +8,28 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 
 from .. import throttle
 from ..forms.accounts import THROTTLED, LimitedAuthenticationForm
-from .rendering import HtmxHttpRequest
+from .rendering import HtmxHttpRequest, local_path
 
 
 def _safe_next(request: HtmxHttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
-    allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
-    return target if target and allowed else None
+    return local_path(target, host=request.get_host(), secure=request.is_secure())
 
 
 class LimitedLoginView(LoginView):
     authentication_form = LimitedAuthenticationForm
+
+    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
+        """Django's check (this site only), and a path besides ("-1" is no address: the default page)."""
+        request = request or self.request
+        target = super().get_redirect_url(request)
+        return local_path(target, host=request.get_host(), secure=request.is_secure()) or ""
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
@@ -63,5 +68,5 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(_safe_next(request) or "home")
+            return HttpResponseRedirect(_safe_next(request) or reverse("home"))
     return render(request, "registration/signup.html", context)

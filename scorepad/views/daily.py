@@ -14,11 +14,10 @@ import secrets
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
 from ..engine.variants import get_variant
@@ -49,7 +48,7 @@ from ..services.practice import PracticeBusy
 from .limits import limited
 from .practice import NOTICE_KEY
 from .practice_session import holds_forms, remember_game, session_user
-from .rendering import HtmxHttpRequest, signed_in
+from .rendering import HtmxHttpRequest, local_path, signed_in
 from .thinking import pays_for_thinking
 
 REFUSED_TEMPLATE = "scorepad/daily_refused.html"
@@ -138,10 +137,8 @@ def daily_archive_view(request: HtmxHttpRequest) -> HttpResponse:
 def daily_settings_view(request: HtmxHttpRequest) -> HttpResponse:
     """The account's choice: show its name on the daily leaderboards, or not."""
     daily_show_name(user=signed_in(request), show=request.POST.get("show_name") == "1")
-    back = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        return redirect(back)
-    return redirect("daily")
+    back = local_path(request.POST.get("next"), host=request.get_host(), secure=request.is_secure())
+    return HttpResponseRedirect(back or reverse("daily"))
 
 
 # -- helpers ------------------------------------------------------------------------------------

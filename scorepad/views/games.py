@@ -38,10 +38,11 @@ from ..forms.games import (
 from ..forms.meld import NO_TRUMP, calculator_url, parse_meld_now
 from ..models import Game, Hand, Household
 from ..selectors.access import get_game_for_user, get_household_for_user
-from ..selectors.games import Scoresheet, entry_stored, game_hand, last_game, scoresheet
+from ..selectors.games import Scoresheet, club_table_of, entry_stored, game_hand, last_game, scoresheet
 from ..selectors.households import active_roster
 from ..services import ServiceError
 from ..services.games import (
+    CLUB_GAME,
     HAND_GONE,
     CorrectionAlreadyMade,
     GameOver,
@@ -157,11 +158,13 @@ def _next_hand_form(sheet: Scoresheet, prefill: QueryDict | dict[str, Any]) -> H
 
 def _game_context(sheet: Scoresheet, form: HandForm | None, **extra: Any) -> dict[str, Any]:
     game = sheet.game
+    club_table = club_table_of(game)  # a club table's game: its hands are changed by the director only
     return {
         "sheet": sheet,
         "game": game,
         "game_score": sheet.score,
         "form": form,
+        "club_table": club_table,
         "action": reverse("hand_create", args=[game.pk]),
         "form_target": "#scorepad",
         "dealer": sheet.next_dealer,
@@ -482,8 +485,19 @@ class HandGone(Exception):
         self.game = game
 
 
+class ClubGame(Exception):
+    """The game a correction page names is a club table's: only the director changes its hands
+    (``services.games`` refuses it too); ``back_when_gone`` turns it into the game page, saying so."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(CLUB_GAME)
+        self.game = game
+
+
 def _hand_of(game: Game, hand_id: int) -> Hand:
-    """The hand a link names, or ``HandGone``."""
+    """The hand a link names, or ``HandGone``; ``ClubGame`` for a club table's game."""
+    if club_table_of(game) is not None:
+        raise ClubGame(game)
     hand = game_hand(game, hand_id)
     if hand is None:
         raise HandGone(game)
@@ -491,13 +505,13 @@ def _hand_of(game: Game, hand_id: int) -> Hand:
 
 
 def back_when_gone(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Answer ``HandGone`` from ``view`` with the game page and a notice that the hand is gone."""
+    """Answer ``HandGone`` (or ``ClubGame``) from ``view`` with the game page and a notice saying so."""
 
     @wraps(view)
     def answer(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except HandGone as gone:
+        except (HandGone, ClubGame) as gone:
             messages.info(request, str(gone))
             return _to_game(request, gone.game)
 
@@ -614,6 +628,10 @@ def game_delete_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.method != "POST":
         return render(request, "scorepad/game_delete.html", {"game": game, "sheet": scoresheet(game)})
     household_id = game.household_id
-    game_delete(game=game)
+    try:
+        game_delete(game=game)
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return _to_game(request, game)
     messages.success(request, "The game was deleted.")
     return redirect("household", household_id=household_id)

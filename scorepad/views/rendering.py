@@ -7,12 +7,14 @@ re-fetching a page it had no snapshot of) wants the whole page, htmx header or n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -51,3 +53,20 @@ def signed_in(request: HtmxHttpRequest) -> User:
     user = request.user
     assert isinstance(user, User), "signed_in is for views behind login_required"
     return user
+
+
+WAY_BACK_MAX = 2000  # longer than any address of this site
+_UNSAFE_IN_PATH = re.compile(r"[\x00-\x20\x7f\\]")  # control characters, spaces and backslashes
+
+
+def local_path(target: object, *, host: str, secure: bool) -> str | None:
+    """``target`` (a ``next`` field or parameter) if it is a path on this site ("/daily/"), else
+    None: never another host ("//host", "https://host"), a scheme such as ``javascript:``, a
+    relative word that ``redirect`` would take for a URL name ("-1", "home"), or control characters.
+    ``host`` and ``secure`` are the request's (``get_host()``, ``is_secure()``)."""
+    if not isinstance(target, str) or not 0 < len(target) <= WAY_BACK_MAX:
+        return None
+    if not target.startswith("/") or target.startswith("//") or _UNSAFE_IN_PATH.search(target):
+        return None
+    allowed = url_has_allowed_host_and_scheme(target, {host}, secure)
+    return target if allowed else None

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_safe
 
 from ..models import Game
 from ..selectors.access import get_game_for_user
-from ..selectors.games import Scoresheet, scoresheet
+from ..selectors.games import Scoresheet, club_table_of, scoresheet
 from ..selectors.live import POLL_SECONDS, active_links, game_fingerprint, shared_game, sheet_fingerprint
 from ..services import ServiceError
 from ..services.scoreboards import scoreboard_link_create, scoreboard_link_revoke
@@ -104,5 +104,10 @@ def game_live(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         form_number: int | None = int(request.GET.get("number", ""))
     except ValueError:
         form_number = None
-    context = {"sheet": scoresheet(game), "game": game, "form_number": form_number}
+    context = {
+        "sheet": scoresheet(game),
+        "game": game,
+        "form_number": form_number,
+        "club_table": club_table_of(game),
+    }
     return render(request, "scorepad/live_game.html", context)

@@ -34,7 +34,7 @@ from ..forms.tables import TableForm
 from ..live import bus
 from ..live.request_threads import in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event, sse_text
-from ..models import PrivateTable
+from ..models import PrivateTable, TableSeat
 from ..pages.qr import qr_svg
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
@@ -47,6 +47,7 @@ from ..selectors.tables import (
 )
 from ..services.tables import (
     NOT_SEATED,
+    STALE,
     TABLE_FULL,
     TableRefused,
     table_act,
@@ -57,6 +58,7 @@ from ..services.tables import (
     table_open,
     table_open_seat,
     table_quit,
+    table_rematch,
     table_say,
     table_take_seat,
 )
@@ -73,6 +75,7 @@ NO_SUCH_LINK = (
 NO_SUCH_CODE = "No open table has that code: check the six letters and numbers, or ask for the link."
 FORGED = "This phone's seat pass is not one this table gave: take a seat again from the table's link."
 STREAM_RETRY_MS = 500  # a dropped stream is opened again within half a second
+NO_SEAT = "You have no seat at this table. To sit down, ask one of its players for the table's link or code."
 
 
 def _cookie_name(table_id: int) -> str:
@@ -240,8 +243,9 @@ def _seated(request: HtmxHttpRequest, table_id: int) -> tuple[TableRead, int] | 
         seat = seat_of(request, read)
     except TableRefused as error:
         return _refusal_page(request, str(error), 403)
-    if seat is None:
-        return _refusal_page(request, NOT_SEATED, 403)
+    if seat is None:  # a seat pass that opens nothing any more, or none: a visitor
+        had_one = _cookie_name(table_id) in request.COOKIES
+        return _refusal_page(request, NOT_SEATED if had_one else NO_SEAT, 403)
     return read, seat
 
 
@@ -264,8 +268,21 @@ def table_play(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     read, seat = seated
     table_back(table=PrivateTable(pk=read.id), seat=seat)
     context = screen_context(request, read, seat, request.session.pop(NOTICE_KEY, ""))
+    context["removing"] = _removing(read, seat, request.GET.get("open", "")[:4])
     name = f"{TEMPLATE}#screen" if request.htmx else TEMPLATE
     return render(request, name, context)
+
+
+def _removing(read: TableRead, seat: int, asked: str) -> tuple[int, str, bool] | None:
+    """The host asked to open a seat (``?open=N``): that seat, its name and whether a person sits
+    there, for the question asked before it is done; None for anyone else, or a seat not to open."""
+    try:
+        target = int(asked)
+    except ValueError:
+        return None
+    if seat != 0 or not 0 < target < len(read.seats) or read.seats[target].kind == TableSeat.OPEN:
+        return None
+    return target, seat_label(read, target), read.seats[target].kind == TableSeat.PERSON
 
 
 def _write(request: HtmxHttpRequest, table_id: int, write: Callable[[TableRead, int], Any]) -> HttpResponse:
@@ -318,6 +335,16 @@ def table_next_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
 
 
 @require_POST
+@limited("practice-move")
+def table_rematch_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
+    table_id = private_table_id
+    version = request.POST.get("version", "")[:20]
+    return _write(
+        request, table_id, lambda read, seat: table_rematch(table=_row(read), seat=seat, version=version)
+    )
+
+
+@require_POST
 def table_say_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
     table_id = private_table_id
     message = request.POST.get("message", "")[:20]
@@ -344,6 +371,7 @@ def table_quit_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
 
 
 HOST_ACTIONS = ("open-seat", "end", "new-link")
+MOVED_WHILE_ASKED = "The table moved on while you were asked (nothing was changed): answer again."
 
 
 @require_POST
@@ -355,10 +383,19 @@ def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
         table = _row(read)
         if action == "open-seat":
             try:
-                target = int(request.POST.get("seat", ""))
+                target = int(request.POST.get("seat", "")[:4])
             except ValueError:
                 raise TableRefused("Say which seat to open.") from None
-            table_open_seat(table=table, by_seat=seat, seat=target)
+            version = request.POST.get("version", "")[:20]
+            if not version:  # asked, and answered, first: "Remove Di from seat 3?"
+                raise TableRefused("Tap “Open this seat”, then confirm it: nothing was changed.")
+            try:
+                table_open_seat(table=table, by_seat=seat, seat=target, version=version)
+            except TableRefused as error:
+                if str(error) == STALE:  # cards were played while the host decided: asked again
+                    asked_again.append(target)
+                    raise TableRefused(MOVED_WHILE_ASKED) from None
+                raise
         elif action == "end":
             table_end(table=table, by_seat=seat)
         elif action == "new-link":
@@ -366,7 +403,11 @@ def table_host_view(request: HtmxHttpRequest, private_table_id: int) -> HttpResp
         else:
             raise TableRefused(f"Choose one of: {', '.join(HOST_ACTIONS)}.")
 
-    return _write(request, table_id, control)
+    asked_again: list[int] = []
+    response = _write(request, table_id, control)
+    if asked_again and not request.htmx:
+        return redirect(f"{reverse('table_play', args=[table_id])}?open={asked_again[0]}")
+    return response
 
 
 # -- the event stream -----------------------------------------------------------------------------

@@ -96,6 +96,36 @@
     landOnlyWhatIsNew(furthest);
     remember();
   });
+  // The invitation: the phone's own share sheet where the browser has one, else a copy button
+  // (the link itself stays on the page, wrapped, for a long press without either).
+  function offerInvite() {
+    const share = document.querySelector(".share-link");
+    const copy = document.querySelector(".copy-link");
+    if (share && typeof navigator.share === "function") {
+      share.hidden = false;
+    } else if (copy && navigator.clipboard) {
+      copy.hidden = false;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", offerInvite);
+  document.addEventListener("click", function (event) {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target && target.closest(".share-link, .copy-link");
+    if (!button) {
+      return;
+    }
+    const link = button.dataset.link;
+    const said = document.querySelector(".invite-send .copied");
+    if (button.classList.contains("share-link")) {
+      navigator.share({ title: document.title, url: link }).catch(function () {});
+    } else {
+      navigator.clipboard.writeText(link).then(function () {
+        if (said) { said.textContent = "Copied."; }
+      }, function () {
+        if (said) { said.textContent = "Could not copy: press and hold the link instead."; }
+      });
+    }
+  });
   document.addEventListener("click", function (event) {
     const target = event.target instanceof Element ? event.target : null;
     if (target && target.closest("#screen .felt, #screen .my-hand") && skip() &&

@@ -11,6 +11,8 @@ import pytest
 from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Playwright
 
+from tests import playwright_loop
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _connections_closed_before_playwright_stops(playwright: Playwright) -> Iterator[None]:
@@ -20,7 +22,16 @@ def _connections_closed_before_playwright_stops(playwright: Playwright) -> Itera
     Playwright and the worker's test database cannot be dropped at the end (PostgreSQL: "is being
     accessed by other users"). Set up after Playwright starts, this closes them before it stops."""
     yield
+    playwright_loop.put_back()
     connections.close_all()
+
+
+@pytest.fixture(scope="session")
+def browser(browser: Browser) -> Iterator[Browser]:
+    """pytest-playwright's browser, closed at the end of the session with Playwright's event loop in
+    place, should the session end on a test that set it aside (``tests/playwright_loop.py``)."""
+    yield browser
+    playwright_loop.put_back()
 
 
 @pytest.fixture

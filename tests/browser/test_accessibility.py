@@ -6,6 +6,7 @@ and every violation of any impact is written to ``test-results/axe.json`` for a 
 """
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,40 +93,50 @@ def axe_violations(page: Page) -> list[dict]:
     )
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_main_pages_have_no_serious_accessibility_violations(live_server, new_phone, scheme: str):
+SCHEMES = ("light", "dark")
+
+
+def in_each_scheme(page: Page) -> Iterator[str]:
+    """The page loaded once, shown in light then in dark colours (the phone's own setting)."""
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        yield scheme
+
+
+def test_main_pages_have_no_serious_accessibility_violations(live_server, new_phone):
+    """Every main page, light and dark: axe finds nothing serious."""
     urls, ann = page_urls(live_server)
-    contexts = {
-        False: new_phone(color_scheme=scheme),
-        True: with_session(new_phone(color_scheme=scheme), live_server, ann),
-    }
+    contexts = {False: new_phone(), True: with_session(new_phone(), live_server, ann)}
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    found: dict[str, list[dict]] = {}
+    found: dict[str, dict[str, list[dict]]] = {scheme: {} for scheme in SCHEMES}
     for name, (url, logged_in) in urls.items():
         page = contexts[logged_in].new_page()
         errors = watch_console(page)
         page.goto(url)
-        found[name] = axe_violations(page)
-        # caret="initial": hiding the caret injects a style tag, which the CSP (rightly) refuses.
-        page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
+        for scheme in in_each_scheme(page):
+            found[scheme][name] = axe_violations(page)
+            # caret="initial": hiding the caret injects a style tag, which the CSP (rightly) refuses.
+            page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
         assert errors == [], (name, errors)
         page.close()
 
-    (RESULTS / f"axe-{scheme}.json").write_text(json.dumps(found, indent=2))
+    for scheme in SCHEMES:
+        (RESULTS / f"axe-{scheme}.json").write_text(json.dumps(found[scheme], indent=2))
     blocking = {
-        name: [v for v in violations if v["impact"] in BLOCKING] for name, violations in found.items()
+        f"{name}-{scheme}": [v for v in violations if v["impact"] in BLOCKING]
+        for scheme in SCHEMES
+        for name, violations in found[scheme].items()
     }
     assert {name: v for name, v in blocking.items() if v} == {}
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_help_pages_have_no_serious_accessibility_violations(live_server, new_phone, scheme: str):
-    """Every help page, as a visitor reads it at 375×812: axe finds nothing serious, nothing is wider
-    than the phone."""
+def test_help_pages_have_no_serious_accessibility_violations(live_server, new_phone):
+    """Every help page, as a visitor reads it at 375×812, light and dark: axe finds nothing
+    serious, nothing is wider than the phone."""
     from scorepad.views.help import HELP_TOPICS
 
-    phone = new_phone(color_scheme=scheme)
+    phone = new_phone()
     SHOTS.mkdir(parents=True, exist_ok=True)
     found: dict[str, list[dict]] = {}
     for path in ["/help/", *(f"/help/{topic.slug}/" for topic in HELP_TOPICS)]:
@@ -133,10 +144,11 @@ def test_help_pages_have_no_serious_accessibility_violations(live_server, new_ph
         errors = watch_console(page)
         page.goto(live_server.url + path)
         name = "help-" + (path.strip("/").split("/")[-1] if path != "/help/" else "index")
-        found[name] = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
-        page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
+        for scheme in in_each_scheme(page):
+            found[f"{name}-{scheme}"] = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
+            page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True, caret="initial")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375, (name, scheme)
         assert errors == [], (name, errors)
-        assert page.evaluate("document.documentElement.scrollWidth") <= 375, name
         page.close()
 
     assert {name: v for name, v in found.items() if v} == {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -175,63 +176,9 @@ def at_the_decision(page: Page, name: str, stage: str) -> None:
     assert_fits_the_phone(page)
 
 
-def play_hand(page: Page, name: str, opening: int | None = None) -> dict[str, int]:
-    """Bid ``opening`` in the "Other bid" box (saying yes when asked) or the highest quick bid
-    once, then pass; name the first trump, pass the first cards, play the first playable card each
-    time, until the hand summary shows. Counts each kind of tap; checks the table at each one."""
-    taps = {"bid": 0, "trump": 0, "pass": 0, "card": 0}
-    summary = page.get_by_role("region", name="Hand summary")
-    while not summary.is_visible():
-        before = version(page)
-        bids = page.get_by_role("region", name="Your bid")
-        if bids.is_visible():
-            at_the_decision(page, name, f"bid {taps['bid'] + 1}")
-            if taps["bid"] == 0:
-                shot(page, f"{name}-bid")
-            if taps["bid"] == 0 and opening is not None:
-                page.get_by_label("Other bid").fill(str(opening))
-                page.get_by_role("button", name="Bid", exact=True).click()
-                page.get_by_role("button", name=f"Yes, bid {opening}").click()
-            else:
-                chips = bids.locator("button.chip")
-                (chips.last if taps["bid"] == 0 else chips.first).click()
-            taps["bid"] += 1
-        elif page.get_by_role("region", name="Name trump").is_visible():
-            at_the_decision(page, name, "trump")
-            shot(page, f"{name}-trump")
-            page.get_by_role("region", name="Name trump").locator("button[name=trump]").first.click()
-            taps["trump"] += 1
-        elif page.locator("input[name=pass]").first.is_visible():
-            at_the_decision(page, name, "pass")
-            boxes = page.locator("input[name=pass]")
-            count = int(page.locator("form.pass-form").get_attribute("data-pass-count"))
-            button = page.locator(".pass-button")
-            for box in boxes.all()[:count]:
-                expect(button).to_be_disabled()  # not until exactly `count` are chosen
-                box.check()
-            chosen = page.evaluate(CHOSEN_CONTRASTS)
-            assert len(chosen) == count, (name, chosen)
-            assert min(chosen) >= 4.5, (name, chosen)  # the chosen cards read at AA, dark too
-            shot(page, f"{name}-pass")
-            button.click()
-            taps["pass"] += 1
-        else:
-            card = page.locator(".my-hand button.card:enabled").first
-            expect(card).to_be_visible()
-            at_the_decision(page, name, f"card {taps['card'] + 1}")
-            if taps["card"] in (0, 2):
-                shot(page, f"{name}-play-{taps['card'] + 1}")
-            card.click()
-            taps["card"] += 1
-        answered(page, before)
-    at_the_decision(page, name, "summary")
-    shot(page, f"{name}-summary")
-    return taps
-
-
 PHONES = {  # the smallest in dark mode, so a dark table is played through too
-    "375x812": {"viewport": {"width": 375, "height": 812}},
-    "360x740": {"viewport": {"width": 360, "height": 740}},
+    "375x812": {"viewport": {"width": 375, "height": 812}, "color_scheme": "light"},
+    "360x740": {"viewport": {"width": 360, "height": 740}, "color_scheme": "light"},
     "320x568": {"viewport": {"width": 320, "height": 568}, "color_scheme": "dark"},
 }
 HANDS = {  # variant label, seed, opening bid (None: the quick bids)
@@ -241,16 +188,101 @@ HANDS = {  # variant label, seed, opening bid (None: the quick bids)
 }
 
 
-@pytest.mark.parametrize("phone", PHONES)
+def as_phone(page: Page, phone: str) -> None:
+    """The same page as on ``phone`` (one of ``PHONES``): its screen's size and colours."""
+    page.set_viewport_size(PHONES[phone]["viewport"])
+    page.emulate_media(color_scheme=PHONES[phone]["color_scheme"])
+
+
+def play_hand(
+    page: Page, name: str, opening: int | None = None, phones: tuple[str, ...] = ()
+) -> dict[str, int]:
+    """Bid ``opening`` in the "Other bid" box (saying yes when asked) or the highest quick bid
+    once, then pass; name the first trump, pass the first cards, play the first playable card each
+    time, until the hand summary shows. Counts each kind of tap; checks the table at each one.
+
+    With ``phones``, the table is checked at each decision as each of them shows it (``name``
+    followed by the phone), and each tap is made on the next of them in turn."""
+    taps = {"bid": 0, "trump": 0, "pass": 0, "card": 0}
+    views = [(f"{name}-{phone}", phone) for phone in phones] or [(name, "")]
+
+    def each_phone(turn: int) -> Iterator[str]:
+        """Each phone's name for the table as it shows it; then the page is the ``turn``-th's."""
+        for view, phone in views:
+            if phone:
+                as_phone(page, phone)
+            yield view
+        if phones:
+            as_phone(page, phones[turn % len(phones)])
+
+    summary = page.get_by_role("region", name="Hand summary")
+    turn = 0
+    while not summary.is_visible():
+        before = version(page)
+        bids = page.get_by_role("region", name="Your bid")
+        if bids.is_visible():
+            for view in each_phone(turn):
+                at_the_decision(page, view, f"bid {taps['bid'] + 1}")
+                if taps["bid"] == 0:
+                    shot(page, f"{view}-bid")
+            if taps["bid"] == 0 and opening is not None:
+                page.get_by_label("Other bid").fill(str(opening))
+                page.get_by_role("button", name="Bid", exact=True).click()
+                page.get_by_role("button", name=f"Yes, bid {opening}").click()
+            else:
+                chips = bids.locator("button.chip")
+                (chips.last if taps["bid"] == 0 else chips.first).click()
+            taps["bid"] += 1
+        elif page.get_by_role("region", name="Name trump").is_visible():
+            for view in each_phone(turn):
+                at_the_decision(page, view, "trump")
+                shot(page, f"{view}-trump")
+            page.get_by_role("region", name="Name trump").locator("button[name=trump]").first.click()
+            taps["trump"] += 1
+        elif page.locator("input[name=pass]").first.is_visible():
+            for view in each_phone(turn):
+                at_the_decision(page, view, "pass")
+            boxes = page.locator("input[name=pass]")
+            count = int(page.locator("form.pass-form").get_attribute("data-pass-count"))
+            button = page.locator(".pass-button")
+            for box in boxes.all()[:count]:
+                expect(button).to_be_disabled()  # not until exactly `count` are chosen
+                box.check()
+            for view in each_phone(turn):
+                chosen = page.evaluate(CHOSEN_CONTRASTS)
+                assert len(chosen) == count, (view, chosen)
+                assert min(chosen) >= 4.5, (view, chosen)  # the chosen cards read at AA, dark too
+                shot(page, f"{view}-pass")
+            button.click()
+            taps["pass"] += 1
+        else:
+            card = page.locator(".my-hand button.card:enabled").first
+            expect(card).to_be_visible()
+            for view in each_phone(turn):
+                at_the_decision(page, view, f"card {taps['card'] + 1}")
+                if taps["card"] in (0, 2):
+                    shot(page, f"{view}-play-{taps['card'] + 1}")
+            card.click()
+            taps["card"] += 1
+        answered(page, before)
+        turn += 1
+    for view in each_phone(turn):
+        at_the_decision(page, view, "summary")
+        shot(page, f"{view}-summary")
+    return taps
+
+
 @pytest.mark.parametrize("variant", HANDS)
-def test_a_whole_hand_on_one_screen(live_server, new_phone, seeded, variant, phone):
+def test_a_whole_hand_on_one_screen(live_server, new_phone, seeded, variant):
+    """One hand of each variant, the table checked at every decision on each of the three phones
+    (the page resized, its colours switched), each tap made on the next of them in turn."""
     label, seed, opening = HANDS[variant]
     seeded(seed)
-    page = new_phone(**PHONES[phone]).new_page()
+    page = new_phone(**PHONES["375x812"]).new_page()
     errors = watch_console(page)
     deal(page, live_server.url, label)
 
-    taps = play_hand(page, f"practice-{variant}-{phone}", opening)
+    taps = play_hand(page, f"practice-{variant}", opening, tuple(PHONES))
 
     cards = {"classic": 12, "double-deck": 20, "six-handed": 8}[variant]
     assert taps["card"] == cards or taps["trump"] == 0  # every card, unless the hand was not played

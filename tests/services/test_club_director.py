@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorepad.models import ClubEvent, ClubResult, ClubRound, ClubTable, Correction, Hand, TableHand
+from scorepad.models import ClubEvent, ClubResult, ClubRound, ClubTable, Correction, Game, Hand, TableHand
 from scorepad.selectors.club_director import (
     event_by_standings_token,
     live_standings,
@@ -31,6 +31,17 @@ from scorepad.services.clubs import (
     round_close,
     table_hand_confirm,
     table_hand_dispute,
+)
+from scorepad.services.games import (
+    ClubGameRefused,
+    UndoneHand,
+    game_delete,
+    hand_delete,
+    hand_edit,
+    hand_record,
+    hand_redo,
+    hand_throw_in,
+    hand_undo,
 )
 from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
 
@@ -284,6 +295,46 @@ def test_another_events_table_is_refused_in_words(household, ann):
     with pytest.raises(ServiceError, match="not a table of this event"):
         table_unlock(event=event, made_by=ann, card_id=other.card_id, version=0, reason="")
     assert not Correction.objects.exists()
+
+
+def _confirmed(table):
+    th = _enter(table, 0)
+    return table_hand_confirm(table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1)
+
+
+WRITES_BY_THE_SCOREPAD = {
+    "edit": lambda game, hand: hand_edit(
+        game=game, hand_id=hand.pk, version=hand.version, data={**CLUB_MADE, "bid": 50, "meld": [60, 5]}
+    ),
+    "delete": lambda game, hand: hand_delete(game=game, hand_id=hand.pk, version=hand.version),
+    "undo": lambda game, hand: hand_undo(game=game, hand_id=hand.pk, version=hand.version),
+    "redo": lambda game, hand: hand_redo(
+        game=game, undone=UndoneHand(number=1, fields=dict(CLUB_MADE, meld=[60, 5]), revision=game.revision)
+    ),
+    "record": lambda game, hand: hand_record(game=game, number=1, data=CLUB_MADE),
+    "throw in": lambda game, hand: hand_throw_in(game=game, number=1),
+    "delete the game": lambda game, hand: game_delete(game=game),
+}
+
+
+@pytest.mark.parametrize("write", WRITES_BY_THE_SCOREPAD.values(), ids=WRITES_BY_THE_SCOREPAD.keys())
+def test_a_club_tables_game_changes_only_through_the_table_and_the_director(household, ann, write):
+    _event, table = _playing(household, ann)
+    th = _confirmed(table)
+    game = Game.objects.get(pk=table.game_id)
+    hand = Hand.objects.get(pk=th.hand_id)
+    revision = game.revision
+
+    with pytest.raises(ClubGameRefused, match="the director's correction"):
+        write(game, hand)
+
+    assert list(Game.objects.get(pk=game.pk).hands.values_list("pk", "version", "bid", "meld")) == [
+        (hand.pk, hand.version, 20, [10, 5])
+    ]
+    assert Game.objects.get(pk=game.pk).revision == revision
+    assert TableHand.objects.get(pk=th.pk).state == TableHand.State.CONFIRMED
+    # Only the confirmation is in the trail: no correction came of the refused write.
+    assert list(Correction.objects.values_list("what", flat=True)) == ["Hand 1 at table 1, round 1 confirmed"]
 
 
 def test_a_disputed_hand_is_the_directors_alone_and_the_trail_says_who_did_what(household, ann):

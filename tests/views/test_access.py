@@ -79,6 +79,7 @@ PUBLIC = {
     "table_play": "a seat's own screen, by its account or its signed cookie; anyone else is told in words",
     "table_act": "as table_play",
     "table_next": "as table_play",
+    "table_rematch": "as table_play",
     "table_say": "as table_play",
     "table_quit": "as table_play",
     "table_host": "as table_play (the host's seat only)",
@@ -107,6 +108,14 @@ def walk(
 
 
 ROUTES = sorted(set(walk(get_resolver().url_patterns)))
+
+
+@pytest.fixture(autouse=True)
+def _daily_bots_that_think_little(monkeypatch):
+    """Who may open the daily deal does not depend on how its bots think: an attempt started here
+    plays against easy bots, and the expert's result on the deal is worked out with few playouts."""
+    monkeypatch.setattr("scorepad.services.daily.DAILY_STRENGTH", "easy")
+    monkeypatch.setattr("scorepad.services.daily.REVIEW_PLAYOUTS", 8)
 
 
 @pytest.fixture

@@ -23,6 +23,22 @@ def test_sign_up_logs_the_new_user_in(client):
     assert b"New household" in home.content
 
 
+@pytest.mark.parametrize("back", ["-1", "0", "[]", "login", "//evil.example/", "https://evil.example/"])
+def test_sign_up_with_a_forged_way_back_goes_home(client, back):
+    data = {"username": "bea", "password1": PASSWORD, "password2": PASSWORD, "next": back}
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+
+
+@pytest.mark.parametrize("back", ["-1", "[]", "//evil.example/", "https://evil.example/"])
+def test_log_in_with_a_forged_way_back_goes_to_the_default_page(client, ann, back):
+    data = {"username": "ann", "password": PASSWORD, "next": back}
+    response = client.post(reverse("login"), data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+
+
 def test_sign_up_shows_a_password_mismatch_next_to_the_field(client):
     response = client.post(reverse("signup"), {"username": "bea", "password1": PASSWORD, "password2": "x"})
     assert response.status_code == 200

@@ -276,3 +276,48 @@ def test_standings_say_the_last_finished_round_and_how_they_rank(client, ann, ev
     room = reverse("club_standings_live", args=[standings_token_of(event)])
     assert f'<a href="{room}?big=1">Live standings for the room</a>' in page
     assert "Ranked by rounds won, then by total points" in client.get(room).content.decode()
+
+
+def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member(ann, event, table):
+    entered = _enter(table)
+    table_hand_confirm(table=table, table_hand_id=entered.pk, version=entered.version, phone="p2", side=1)
+    bea = make_user("bea")
+    event.household.members.add(bea)
+    hand, game = entered.hand, table.game
+    version = hand.version
+    forged = {**CLUB_HAND_FORM, "bid": "50", "meld_0": "60", "number": "0", "version": str(hand.version)}
+    for user in (bea, ann):  # another member, and the director too: the scorepad keeps no trail
+        phone = Client()
+        phone.force_login(user)
+        page = phone.get(reverse("game", args=[game.pk])).content.decode()
+        assert "only the director corrects them" in page
+        for offered in (
+            'id="hand-form"',
+            "Undo hand",
+            ">Edit</a>",
+            ">Delete</a>",
+            "Delete this game",
+            "Abandon",
+        ):
+            assert offered not in page
+        said = [
+            phone.post(reverse("hand_edit", args=[game.pk, hand.pk]), {**forged, "dealer": "0"}, follow=True),
+            phone.post(reverse("hand_delete", args=[game.pk, hand.pk]), {"version": version}, follow=True),
+            phone.post(reverse("game_undo", args=[game.pk]), {"hand_id": hand.pk, "version": version}),
+            phone.post(reverse("game_redo", args=[game.pk])),
+            phone.post(reverse("hand_create", args=[game.pk]), {**forged, "number": "1", "dealer": "1"}),
+            phone.post(reverse("hand_create", args=[game.pk]), {"thrown_in": "1", "number": "1"}),
+            phone.post(reverse("game_delete", args=[game.pk]), follow=True),
+        ]
+        for response in said:
+            assert response.status_code < 500
+        assert phone.get(reverse("hand_edit", args=[game.pk, hand.pk])).status_code == 302
+        words = [response.content.decode() for response in said]
+        assert "changed only by the director&#x27;s correction" in words[0]
+        assert "changed only by the director&#x27;s correction" in words[1]
+        assert "changed only by the director&#x27;s correction" in words[6]
+    stored = TableHand.objects.select_related("hand").get(pk=entered.pk)
+    assert (stored.hand.bid, stored.hand.meld, stored.state) == (20, [10, 5], TableHand.State.CONFIRMED)
+    assert list(game.hands.values_list("pk", flat=True)) == [hand.pk]
+    # The trail has the confirmation, and no change came of the scorepad's refused writes.
+    assert list(Correction.objects.values_list("what", flat=True)) == ["Hand 1 at table 1, round 1 confirmed"]

@@ -7,7 +7,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
+from scorepad.forms.fields import NOT_LISTED
 from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
 from scorepad.services.clubs import round_close, round_start
 from scorepad.services.households import player_create
@@ -521,3 +523,26 @@ def test_the_director_chooses_matchpoints_and_every_standings_screen_says_so(mem
     final = member.get(reverse("club_final", args=[event.pk])).content.decode()
     assert "<th>Matchpoints</th>" in final
     assert '<td class="num">½</td>' in final  # two teams, no hands: a tie
+
+
+@pytest.mark.parametrize("player", ["99999999999999999999", "-1", "9" * 400, "x", "\x00"])
+def test_a_forged_roster_player_at_check_in_is_refused_in_words(member, event, player):
+    entrants = event.entrants.count()
+    page = member.post(
+        reverse("club_check_in", args=[event.pk]),
+        {"version": event.version, "players": [player], "newcomers": ""},
+        follow=True,
+    )
+    assert page.status_code == 200
+    said = page.content.decode()
+    assert "is not one of the available choices" in said or escape(NOT_LISTED) in said
+    assert event.entrants.count() == entrants
+
+
+@pytest.mark.parametrize("version", ["99999999999999999999", "-1", "9" * 400])
+def test_a_forged_version_at_check_in_is_refused_in_words(member, event, version):
+    page = member.post(
+        reverse("club_check_in", args=[event.pk]), {"version": version, "newcomers": "Zed"}, follow=True
+    )
+    assert page.status_code == 200
+    assert "This page is out of date" in page.content.decode()

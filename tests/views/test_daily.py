@@ -183,6 +183,20 @@ def test_a_visitors_score_is_not_among_the_players(client, deal, today, django_u
     )
 
 
+@pytest.mark.parametrize(
+    "back", ["-1", "0", "[]", "daily", "home", "", "//evil.example/", "https://evil.example/", "/x\x00"]
+)
+def test_a_forged_way_back_from_the_settings_goes_to_the_daily_page(member, back):
+    response = member.post(reverse("daily_settings"), {"show_name": "1", "next": back})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("daily")
+
+
+def test_the_settings_go_back_to_the_page_they_were_sent_from(member, today):
+    page = reverse("daily_deal", args=[today, "classic"])
+    assert member.post(reverse("daily_settings"), {"next": page})["Location"] == page
+
+
 def test_starting_is_limited_like_practice(client, deal, today, settings):
     settings.CPU_BUDGETS = {**settings.CPU_BUDGETS, "practice-start": (1, 3, 600)}
     play(client, today)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from scorepad.engine.game import from_json
 from scorepad.models import Household, Player, PracticeGame
 from scorepad.services.practice import practice_start
-from tests.sample_games import make_household
+from tests.sample_games import CLASSIC_PLAYING, import_game, make_household
 
 # Every test here acts as Ann, signed in.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("member")]
@@ -93,3 +93,20 @@ def test_a_paste_of_ten_megabytes_gets_a_page_in_words_not_a_bare_400(client, an
     assert "That could not be read" in page
     assert "file</strong> instead of pasting it" in page
     assert "Back to your households" in page
+
+
+@pytest.mark.parametrize("field", ["number", "version"])
+@pytest.mark.parametrize("value", ["99999999999999999999", "-1"])
+def test_a_forged_hidden_number_of_a_hand_is_refused_by_the_form_in_words(client, ann, field, value):
+    household = make_household(ann)
+    game = import_game(household, CLASSIC_PLAYING, ("Ann", "Bo", "Cy", "Di"))
+    hands = game.hands.count()
+    hand = game.hands.order_by("number").first()
+    form = {"bidder": "0", "bid": "25", "trump": "H", "meld_0": "10", "meld_1": "5", "tricks_0": "15"}
+    form |= {"tricks_1": "10", "number": str(hands), "version": str(hand.version), field: value}
+    url = reverse("hand_edit", args=[game.pk, hand.pk]) if field == "version" else None
+    response = client.post(url or reverse("hand_create", args=[game.pk]), form)
+    assert response.status_code == 200
+    said = html.unescape(response.content.decode())
+    assert "This page is out of date: reload it and enter the hand again." in said
+    assert game.hands.count() == hands

@@ -73,6 +73,16 @@ def open_table(variant_id: str = "classic", bots: int = 0) -> tuple[PrivateTable
     return table, phones
 
 
+def open_seat(host: Client, table: PrivateTable, seat: int) -> None:
+    """The host opens ``seat`` as the page asks it: the question, then the confirmation naming the
+    table's version."""
+    asked = host.get(reverse("table_play", args=[table.pk]), {"open": str(seat)}).content.decode()
+    version = re.search(r'name="version" value="(\d+)"><button type="submit" class="primary">', asked)
+    assert version, "the host was not asked to confirm"
+    form = {"action": "open-seat", "seat": str(seat), "version": version.group(1)}
+    assert host.post(reverse("table_host", args=[table.pk]), form).status_code == 302
+
+
 def card_labels_in(html: str, variant_id: str) -> set[str]:
     """Every card of the deck named in ``html`` in any of its forms: as a screen reader says it
     ("Ace of clubs"), as it is written on the card ("A♣"), or by its code in a form's value ("AC")."""
@@ -177,7 +187,7 @@ def test_a_forged_seat_cookie_is_refused_in_words():
 
 def test_a_taken_seat_is_refused_in_words_while_another_is_free():
     table, phones = open_table()
-    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "3"})
+    open_seat(phones[0], table, 3)
     late = Client()
     response = late.post(reverse("table_take", args=[table.link_token, 1]), {"name": "Late"})
     assert response.status_code == 409
@@ -186,7 +196,7 @@ def test_a_taken_seat_is_refused_in_words_while_another_is_free():
 
 def test_a_removed_player_is_refused_and_the_old_link_stops_working():
     table, phones = open_table()
-    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "3"})
+    open_seat(phones[0], table, 3)
     assert TableSeat.objects.get(table=table, seat=3).kind == TableSeat.OPEN
     response = phones[3].get(reverse("table_play", args=[table.pk]))
     assert response.status_code == 403
@@ -346,7 +356,7 @@ def test_a_trick_the_bots_finish_stays_on_view_with_who_took_it():
         table.refresh_from_db()
     state = from_json(table.state)
     last = state.tricks[-1]
-    winner = "Ann" if last.winner == 0 else "Bot (Steady)"
+    winner = "Ann" if last.winner == 0 else f"Bot {last.winner + 1}"
     words = visible_words(phones[0].get(reverse("table_play", args=[table.pk])).content.decode())
     assert f"Last trick, taken by {winner}:" in words
     shown = words.split("Last trick", 1)[1]
@@ -354,16 +364,18 @@ def test_a_trick_the_bots_finish_stays_on_view_with_who_took_it():
     assert re.findall(r"(?:10|[AKQJ9])[♠♥♦♣]", shown)[: len(last.cards)] == written
 
 
-def test_bots_are_named_by_their_strength_as_practice_names_them():
+def test_bots_are_named_by_their_strength_as_practice_names_them_and_told_apart_by_seat():
     table, phones = open_table(bots=2)
+    assert "Bot (Steady)" in visible_words(Client().get(reverse("tables_new")).content.decode())
     pages = {
-        "start": Client().get(reverse("tables_new")).content.decode(),
         "join": Client().get(reverse("table_join", args=[table.link_token])).content.decode(),
         "table": phones[0].get(reverse("table_play", args=[table.pk])).content.decode(),
     }
     for name, page in pages.items():
         words = visible_words(page)
-        assert "Bot (Steady)" in words, name
+        assert "Bot 3 (Steady)" in words, name  # two bots at the table: each its own name
+        assert "Bot 4 (Steady)" in words, name
+        assert "Bot (Steady)" not in words, name
         assert "heuristic" not in words, name
 
 
@@ -374,7 +386,7 @@ def test_an_account_opens_a_table_under_its_own_name_and_sits_down_under_it():
     form = phone.get(reverse("tables_new")).context["form"]
     assert form["host_name"].value() == "bea"
     table, phones = open_table(bots=2)
-    phones[0].post(reverse("table_host", args=[table.pk]), {"action": "open-seat", "seat": "1"})
+    open_seat(phones[0], table, 1)
     page = phone.get(reverse("table_join", args=[table.link_token])).content.decode()
     assert 'name="name" maxlength="40" value="bea"' in page
 
@@ -481,3 +493,16 @@ def test_a_quiet_stream_only_reads_and_the_clock_has_the_bots_take_a_turn_they_w
     assert table.version > waiting
     assert TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON
     assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is True  # drawn anew
+
+
+@pytest.mark.parametrize("name", ["a\x00b", "\x00", "Ann\x07"])
+def test_a_name_with_control_characters_is_refused_in_words_and_no_seat_is_taken(name):
+    host = Client()
+    form = form_defaults(host, "classic") | {"host_name": "Ann", "variant": "classic", "grace": "60"}
+    form |= {f"seat_{seat}": "open" for seat in (1, 2, 3)}
+    assert host.post(reverse("tables_new"), form).status_code == 302
+    table = PrivateTable.objects.latest("id")
+    response = Client().post(reverse("table_take", args=[table.link_token, 1]), {"name": name})
+    assert response.status_code == 409
+    assert "cannot hold control characters" in response.content.decode()
+    assert TableSeat.objects.get(table=table, seat=1).kind == TableSeat.OPEN
