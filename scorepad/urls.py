@@ -135,7 +135,8 @@ urlpatterns = [
     path("club/<int:event_id>/rounds/start/", clubs.club_round_start, name="club_round_start"),
     path("club/<int:event_id>/rounds/close/", clubs.club_round_close, name="club_round_close"),
     path("club/<int:event_id>/tables/", clubs.club_tables, name="club_tables"),
-    path("club/<int:event_id>/tables/<int:table_id>/qr.svg", clubs.club_table_qr, name="club_table_qr"),
+    path("club/<int:event_id>/tables/make/", clubs.club_cards_make, name="club_cards_make"),
+    path("club/<int:event_id>/tables/<int:card_id>/qr.svg", clubs.club_table_qr, name="club_table_qr"),
     path("club/t/<token:table_token>/", clubs.club_table, name="club_table"),
     path("club/t/<token:table_token>/hand/", clubs.club_table_hand, name="club_table_hand"),
     path("club/t/<token:table_token>/confirm/", clubs.club_table_confirm, name="club_table_confirm"),
@@ -146,12 +147,12 @@ urlpatterns = [
     path("club/<int:event_id>/director/clock/", club_director.club_clock, name="club_clock"),
     path("club/<int:event_id>/director/bell/", club_director.club_bell, name="club_bell"),
     path(
-        "club/<int:event_id>/tables/<int:table_id>/unlock/",
+        "club/<int:event_id>/tables/<int:card_id>/unlock/",
         club_director.club_table_unlock,
         name="club_table_unlock",
     ),
     path(
-        "club/<int:event_id>/tables/<int:table_id>/pin/", club_director.club_table_pin, name="club_table_pin"
+        "club/<int:event_id>/tables/<int:card_id>/pin/", club_director.club_table_pin, name="club_table_pin"
     ),
     path(
         "club/<int:event_id>/hands/<int:table_hand_id>/settle/",

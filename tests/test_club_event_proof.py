@@ -198,7 +198,13 @@ def test_a_whole_club_night(member, household):
             r"value=\"http://testserver/club/t/([^/]+)/\"",
             tables_page,
         )
+        if round_number == 1:
+            cards = links
+        # One card per physical table, printed once: the same link and PIN every round.
+        assert links == cards
+        assert len(cards) == TABLES
         expected = expected_tables(round_number)
+        links = [link for link in cards if int(link[0]) in expected]
         assert sorted(int(number) for number, _, _ in links) == sorted(expected)
 
         winners_points = []

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,6 +66,8 @@ from typing import Literal
 
 type EventKind = Literal["teams", "progressive", "six-handed"]
 type ByeScore = Literal["winners_average", "fixed", "nothing"]
+# How entrants are ranked: "" the format's usual (teams by wins then points, players by points).
+type Ranking = Literal["", "points", "wins_points", "matchpoints"]
 
 TEAMS: EventKind = "teams"
 PROGRESSIVE: EventKind = "progressive"
@@ -501,6 +503,7 @@ class Standing:
     rounds_played: int
     byes: int
     tied: bool  # shares its rank with another entrant
+    matchpoints: Fraction = Fraction(0)  # each round: 1 per entrant scoring fewer, ½ per tie
 
 
 def winners_average(results: Sequence[RoundResult], round_number: int) -> int:
@@ -522,9 +525,13 @@ def standings(
     kind: EventKind,
     byes: Sequence[tuple[int, int]] = (),
     bye_rule: ByeRule = ByeRule(),
+    ranking: Ranking = "",
 ) -> list[Standing]:
-    """Everyone's rank: teams by wins then points, players by points; equal records share a rank.
-    ``byes`` are (entrant, round) pairs, as ``byes(movement)`` gives them."""
+    """Everyone's rank by ``ranking``: by default teams by wins then points, players by points;
+    or total points, wins then points, or matchpoints (each round, one for every entrant who
+    played it and scored fewer, a half for each who scored the same; a bye scores the round's
+    average, half of those who played it less one). Equal records share a rank. ``byes`` are
+    (entrant, round) pairs, as ``byes(movement)`` gives them."""
     seen = Counter((result.entrant, result.round) for result in results)
     twice = [key for key, count in seen.items() if count > 1]
     if twice:
@@ -534,10 +541,19 @@ def standings(
         if (entrant, round_number) in seen:
             raise EventError(f"entrant {entrant} has a result for round {round_number}, where it had a bye")
     entrants = sorted({r.entrant for r in results} | {entrant for entrant, _ in byes})
-    unranked = [_tally(entrant, results, byes, bye_rule) for entrant in entrants]
+    earned = _matchpoints(results, byes)
+    unranked = [
+        dataclasses.replace(
+            _tally(entrant, results, byes, bye_rule), matchpoints=earned.get(entrant, Fraction(0))
+        )
+        for entrant in entrants
+    ]
+    rule = ranking or ("wins_points" if kind == TEAMS else "points")
 
-    def record(standing: Standing) -> tuple[int, ...]:
-        return (standing.wins, standing.points) if kind == TEAMS else (standing.points,)
+    def record(standing: Standing) -> tuple[Fraction | int, ...]:
+        if rule == "matchpoints":
+            return (standing.matchpoints, standing.points)
+        return (standing.wins, standing.points) if rule == "wins_points" else (standing.points,)
 
     # Best record first; equal records in entrant order (a display order, not a tie-break).
     unranked.sort(key=lambda standing: (tuple(-value for value in record(standing)), standing.entrant))
@@ -549,6 +565,31 @@ def standings(
         rank = ranked[-1].rank if same else position + 1
         ranked.append(dataclasses.replace(standing, rank=rank, tied=sharing[record(standing)] > 1))
     return ranked
+
+
+def matchpoints_words(value: Fraction) -> str:
+    """Matchpoints as a scorer writes them: "7", "7½", "½"."""
+    whole, half = divmod(value * 2, 2)
+    if not half:
+        return str(int(whole))
+    return f"{int(whole) or ''}½"
+
+
+def _matchpoints(results: Sequence[RoundResult], byes: Sequence[tuple[int, int]]) -> dict[int, Fraction]:
+    """Each entrant's matchpoints over the rounds: per round, one for every other entrant who
+    played it and scored fewer, a half for each who scored the same; a bye, the round's average."""
+    earned: defaultdict[int, Fraction] = defaultdict(Fraction)
+    rounds = sorted({result.round for result in results})
+    for round_number in rounds:
+        played = [result for result in results if result.round == round_number]
+        for result in played:
+            fewer = sum(other.points < result.points for other in played)
+            same = sum(other.points == result.points for other in played) - 1
+            earned[result.entrant] += fewer + Fraction(same, 2)
+    for entrant, round_number in byes:
+        played_count = sum(result.round == round_number for result in results)
+        earned[entrant] += Fraction(max(0, played_count - 1), 2)
+    return dict(earned)
 
 
 def _tally(

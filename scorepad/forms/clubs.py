@@ -45,6 +45,13 @@ class EventForm(forms.Form):
     bye_points = forms.IntegerField(
         label="Fixed bye score", required=False, min_value=0, max_value=NUMBER_LIMIT
     )
+    ranking = forms.ChoiceField(
+        label="The standings rank by",
+        choices=ClubEvent.Ranking.choices,
+        required=False,
+        initial=ClubEvent.Ranking.USUAL,
+        error_messages={"invalid_choice": "Choose how the standings rank."},
+    )
 
     # House rules (RULES.md §4) the director may set for every table; blank: the variant's own.
     HOUSE_RULES = (
@@ -96,6 +103,16 @@ class VersionForm(forms.Form):
 
     version = hidden_number(error_messages=VERSION_ERRORS)
     accept = forms.BooleanField(required=False)
+
+
+class CardsForm(forms.Form):
+    """The table cards to make before the first round: how many tables."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=VERSION_ERRORS)
+    count = forms.IntegerField(
+        label="Tables",
+        error_messages={"required": "Say how many tables.", "invalid": "Say how many tables, as a number."},
+    )
 
 
 class LeaveForm(forms.Form):

@@ -6,33 +6,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0001_initial'),
+        ("scorepad", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PracticeGame',
+            name="PracticeGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('classic', 'Classic (4 players, partners)'), ('double-deck', 'Double-deck (4 players, partners)'), ('six-handed', 'Six-handed (Schoneboom family rules)')], max_length=20)),
-                ('settings', models.JSONField(blank=True, default=dict)),
-                ('strength', models.CharField(max_length=20)),
-                ('seed', models.BigIntegerField()),
-                ('state', models.JSONField()),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('undo', models.JSONField(blank=True, default=list)),
-                ('hands', models.JSONField(blank=True, default=list)),
-                ('finished', models.BooleanField(default=False)),
-                ('won', models.BooleanField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='practice_games', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[
+                            ("classic", "Classic (4 players, partners)"),
+                            ("double-deck", "Double-deck (4 players, partners)"),
+                            ("six-handed", "Six-handed (Schoneboom family rules)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("settings", models.JSONField(blank=True, default=dict)),
+                ("strength", models.CharField(max_length=20)),
+                ("seed", models.BigIntegerField()),
+                ("state", models.JSONField()),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("undo", models.JSONField(blank=True, default=list)),
+                ("hands", models.JSONField(blank=True, default=list)),
+                ("finished", models.BooleanField(default=False)),
+                ("won", models.BooleanField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="practice_games",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
     ]

@@ -18,75 +18,81 @@ def store_dealers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0003_scoreboard_links'),
+        ("scorepad", "0003_scoreboard_links"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='abandoned',
+            model_name="game",
+            name="abandoned",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='game',
-            name='revision',
+            model_name="game",
+            name="revision",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='dealer',
+            model_name="hand",
+            name="dealer",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.RunPython(store_dealers, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name='hand',
-            name='dealer',
+            model_name="hand",
+            name="dealer",
             field=models.PositiveSmallIntegerField(),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='thrown_in',
+            model_name="hand",
+            name="thrown_in",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='version',
+            model_name="hand",
+            name="version",
             field=models.PositiveIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='household',
-            name='restored_from',
+            model_name="household",
+            name="restored_from",
             field=models.CharField(blank=True, max_length=64, null=True, unique=True),
         ),
         migrations.AddField(
-            model_name='invite',
-            name='revoked_at',
+            model_name="invite",
+            name="revoked_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='player',
-            name='retired',
+            model_name="player",
+            name="retired",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='hand',
-            name='bid',
+            model_name="hand",
+            name="bid",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='hand',
-            name='bidder',
+            model_name="hand",
+            name="bidder",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='hand',
-            name='meld',
+            model_name="hand",
+            name="meld",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('thrown_in', True), models.Q(('bid__isnull', False), ('bidder__isnull', False), ('meld__isnull', False)), _connector='OR'), name='played_hand_has_a_bid'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("thrown_in", True),
+                    models.Q(("bid__isnull", False), ("bidder__isnull", False), ("meld__isnull", False)),
+                    _connector="OR",
+                ),
+                name="played_hand_has_a_bid",
+            ),
         ),
     ]

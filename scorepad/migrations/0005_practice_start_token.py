@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0004_scorepad_corrections'),
+        ("scorepad", "0004_scorepad_corrections"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='practicegame',
-            name='start_token',
+            model_name="practicegame",
+            name="start_token",
             field=models.CharField(blank=True, editable=False, max_length=64, null=True, unique=True),
         ),
     ]

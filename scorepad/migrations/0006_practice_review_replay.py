@@ -5,30 +5,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0005_practice_start_token'),
+        ("scorepad", "0005_practice_start_token"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='practicegame',
-            name='replay_hand',
+            model_name="practicegame",
+            name="replay_hand",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='practicegame',
-            name='replay_of',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='replays', to='scorepad.practicegame'),
+            model_name="practicegame",
+            name="replay_of",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="replays",
+                to="scorepad.practicegame",
+            ),
         ),
         migrations.AddField(
-            model_name='practicegame',
-            name='review_version',
+            model_name="practicegame",
+            name="review_version",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='practicegame',
-            name='reviews',
+            model_name="practicegame",
+            name="reviews",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0006_practice_review_replay'),
+        ("scorepad", "0006_practice_review_replay"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='household',
-            name='restored_from',
+            model_name="household",
+            name="restored_from",
             field=models.CharField(blank=True, db_index=True, max_length=64, null=True),
         ),
     ]

@@ -29,6 +29,7 @@ __all__ = [
     "ClubResult",
     "ClubRound",
     "ClubTable",
+    "ClubTableCard",
     "Correction",
     "TableHand",
 ]
@@ -63,6 +64,12 @@ class ClubEvent(models.Model):
         FINISH = "finish", "It is finished and counts"
         VOID = "void", "It does not count"
 
+    class Ranking(models.TextChoices):  # ``engine.events.Ranking``
+        USUAL = "", "The format's usual: teams by rounds won, then total points; players by total points"
+        POINTS = "points", "Total points"
+        WINS_POINTS = "wins_points", "Rounds won, then total points"
+        MATCHPOINTS = "matchpoints", "Matchpoints: each round, 1 for every entrant scoring fewer, ½ for a tie"
+
     class Status(models.TextChoices):
         SETUP = "setup", "Checking in"
         PLAYING = "playing", "Playing"
@@ -81,6 +88,7 @@ class ClubEvent(models.Model):
     bye_score = models.CharField(max_length=20, choices=ByeScore.choices, default=ByeScore.WINNERS_AVERAGE)
     bye_points = models.IntegerField(default=0)  # for ByeScore.FIXED
     bell = models.CharField(max_length=10, choices=Bell.choices, default=Bell.FINISH)
+    ranking = models.CharField(max_length=12, choices=Ranking.choices, default=Ranking.USUAL, blank=True)
     prizes = models.JSONField(default=list, blank=True)  # awarded: "winners", "high_round", "high_average"
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     current_round = models.PositiveSmallIntegerField(default=0)
@@ -172,8 +180,31 @@ def _table_pin() -> str:  # the column's default, named by the migrations
     return new_table_pin()
 
 
+class ClubTableCard(models.Model):
+    """One physical table of an event, for the whole night: its link (``token``) and PIN, printed
+    once on a card. Each round's ``ClubTable`` of that number plays under it, so the table's phone
+    stays on one link and follows the movement from round to round."""
+
+    event = models.ForeignKey(ClubEvent, on_delete=models.CASCADE, related_name="table_cards")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=32, unique=True, default=_table_token)
+    pin = models.CharField(max_length=PIN_DIGITS, default=_table_pin)
+    # How often the director unlocked the table or changed its PIN: wrong PINs are counted under
+    # it (``throttle.PinGuess``), so each time the counts start afresh; a page showing an older
+    # one is stale.
+    pin_unlocks = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="unique_club_table_card")]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.event}"
+
+
 class ClubTable(models.Model):
-    """One table of one round: its link (``token``), its PIN and the scorepad game it plays.
+    """One table of one round: the physical table it plays at (``card``: its link and PIN for the
+    night) and the scorepad game it plays.
 
     ``seats`` lists, in the engine's seat order, the entrant ids there: two for a teams table
     (North–South, East–West), four players for progressive (North, East, South, West), six for a
@@ -181,15 +212,10 @@ class ClubTable(models.Model):
 
     round = models.ForeignKey(ClubRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=32, unique=True, default=_table_token)
-    pin = models.CharField(max_length=PIN_DIGITS, default=_table_pin)
+    card = models.ForeignKey(ClubTableCard, on_delete=models.CASCADE, related_name="tables")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="club_table")
     seats = models.JSONField(default=list)  # entrant ids in the engine's seat order
     version = models.PositiveIntegerField(default=1)
-    # How often the director unlocked the table or changed its PIN: wrong PINs are counted under
-    # it (``throttle.PinGuess``), so each time the counts start afresh; a page showing an older
-    # one is stale.
-    pin_unlocks = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round__number", "number"]
@@ -197,6 +223,19 @@ class ClubTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number}, {self.round}"
+
+    @property
+    def token(self) -> str:
+        """The physical table's link, the same every round."""
+        return self.card.token
+
+    @property
+    def pin(self) -> str:
+        return self.card.pin
+
+    @property
+    def pin_unlocks(self) -> int:
+        return self.card.pin_unlocks
 
 
 class TableHand(models.Model):
@@ -247,13 +286,18 @@ class ClubResult(models.Model):
 
 
 class Correction(models.Model):
-    """The audit trail: every change the director makes after the fact (a hand, a result, a seat),
-    what it was before and after, by whom and why."""
+    """The trail: every confirmation and dispute a table's phone makes, and every change the
+    director makes (an override, a correction, a table unlocked), what it was before and after, by
+    whom and why. A phone has no account: ``made_by`` is then empty and ``made_by_words`` says whose
+    phone it was ("East–West's phone")."""
 
     event = models.ForeignKey(ClubEvent, on_delete=models.CASCADE, related_name="corrections")
     table = models.ForeignKey(ClubTable, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    made_by_words = models.CharField(max_length=120, blank=True)
     what = models.CharField(max_length=200)  # in words: "Hand 3 at table 2, round 1"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
@@ -265,3 +309,8 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"correction: {self.what}"
+
+    @property
+    def who(self) -> str:
+        """The director's name, or whose phone it was."""
+        return self.made_by.get_username() if self.made_by is not None else self.made_by_words

@@ -27,7 +27,7 @@ class HandLine:
     version: int
     state: str
     state_words: str
-    entered_here: bool  # by this phone: the other side countersigns it here, or on their phone
+    entered_here: bool  # by this phone or its side: the other side countersigns it here, or on their phone
     dispute: str
     words: str  # the hand as entered, for the other side to read before confirming it
 
@@ -54,6 +54,23 @@ def seat_lines(view: TableView) -> list[SeatLine]:
     ]
 
 
+def side_places(event: ClubEvent) -> list[str]:
+    """Where each side of a table sits, the same every round: a phone enters for a place at the
+    physical table and keeps it as the movement brings new players."""
+    if event.format == ClubEvent.Format.SIX_HANDED:
+        return list(events.seat_words(event.format))  # type: ignore[arg-type]
+    return ["North–South", "East–West"]
+
+
+def round_seating(view: TableView) -> str:
+    """Who sits where this round, on one line: "Round 3: North–South Team 1 (Ann & Bob),
+    East–West Team 7 (Cy & Di)"."""
+    return f"Round {view.round.number}: " + ", ".join(
+        f"{line.where} {line.label}" + (f" ({line.players})" if line.players != line.label else "")
+        for line in seat_lines(view)
+    )
+
+
 STATE_WORDS: dict[str, str] = {
     TableHand.State.ENTERED: "waiting for the other side to confirm",
     TableHand.State.CONFIRMED: "confirmed",
@@ -61,7 +78,9 @@ STATE_WORDS: dict[str, str] = {
 }
 
 
-def hand_lines(view: TableView, phone: str) -> list[HandLine]:
+def hand_lines(view: TableView, phone: str, side: int) -> list[HandLine]:
+    """Each hand at the table for one phone: a hand its side entered (on this phone or another of
+    the side's) is offered the other side's countersign here, never a "Confirm" it would refuse."""
     lines = []
     for row in view.sheet.rows:
         th = view.hands.get(row.hand_id)
@@ -77,7 +96,7 @@ def hand_lines(view: TableView, phone: str) -> list[HandLine]:
                 th.version,
                 th.state,
                 STATE_WORDS[th.state],
-                th.entered_by == phone,
+                th.entered_by == phone or th.entered_side == side,
                 th.dispute,
                 hand_words(row),
             )

@@ -50,6 +50,7 @@ logger = logging.getLogger(__name__)
 
 STANDINGS_SALT = "scorepad.clubs.standings"
 STANDINGS_CACHE_SECONDS = 600
+ROWS_PER_COLUMN = 15  # a room's screen: more entrants than this go side by side
 
 
 # ---- the bell -------------------------------------------------------------------------------------
@@ -213,6 +214,7 @@ class LiveRow:
     wins: int
     points: int
     rounds: int
+    matchpoints: str = ""  # "7½", shown when the event ranks by matchpoints
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,23 @@ class LiveStandings:
     closed_rounds: int
     rows: tuple[LiveRow, ...]
     fingerprint: str
+    ranking: str = ""  # ``ClubEvent.ranking``: the screen says how the rows rank
+    ends_at: datetime | None = None  # the bell of the round being played, if it has one
+    updated_at: datetime | None = None  # when these standings were worked out (the last change)
+
+    @property
+    def columns(self) -> tuple[tuple[LiveRow, ...], ...]:
+        """The rows in columns of at most ``ROWS_PER_COLUMN``, as even as they go: a room's screen
+        shows 40 teams or 60 players at once, side by side (a phone reads them one after another)."""
+        if not self.rows:
+            return ()
+        count = -(-len(self.rows) // ROWS_PER_COLUMN)
+        size = -(-len(self.rows) // count)
+        return tuple(self.rows[start : start + size] for start in range(0, len(self.rows), size))
+
+    @property
+    def crowded(self) -> bool:
+        return len(self.columns) > 1
 
 
 def _confirmed_totals(sheet: Scoresheet, states: Mapping[int, str]) -> list[int]:
@@ -310,7 +329,7 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
         results = results + _playing_results(event, playing)
         round_number = playing.number
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     entrants = {entrant.number: entrant for entrant in entrants_with_players(event)}
     rows = tuple(
         LiveRow(
@@ -321,19 +340,23 @@ def _live_standings(event: ClubEvent, fingerprint: str) -> LiveStandings:
             s.wins,
             s.points,
             s.rounds_played,
+            events.matchpoints_words(s.matchpoints),
         )
         for s in ranked
     )
     closed = ClubRound.objects.filter(event=event, status=ClubRound.Status.CLOSED).count()
     teams = event.format == ClubEvent.Format.TEAMS
-    return LiveStandings(event.name, teams, round_number, closed, rows, fingerprint)
+    ends_at = playing.ends_at if round_number and playing is not None else None
+    return LiveStandings(
+        event.name, teams, round_number, closed, rows, fingerprint, event.ranking, ends_at, timezone.now()
+    )
 
 
 def live_standings(event: ClubEvent, fingerprint: str | None = None) -> LiveStandings:
     """The standings now, from the cache when nothing changed since they were last worked out
     (``fingerprint``: ``standings_fingerprint`` just read, to save reading it again)."""
     fingerprint = fingerprint or standings_fingerprint(event.pk)
-    key = f"club-standings:v1:{event.pk}:{fingerprint}"
+    key = f"club-standings:v2:{event.pk}:{fingerprint}"
     kept = _cache_get_many([key]).get(key)
     if isinstance(kept, LiveStandings):
         return kept

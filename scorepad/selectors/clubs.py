@@ -26,6 +26,7 @@ from ..models import (
     ClubResult,
     ClubRound,
     ClubTable,
+    ClubTableCard,
     Player,
     TableHand,
 )
@@ -44,8 +45,28 @@ def household_events(household_id: int, user: User) -> QuerySet[ClubEvent]:
     return ClubEvent.objects.filter(household_id=household_id, director=user)
 
 
-def table_by_token(token: str) -> ClubTable | None:
-    return ClubTable.objects.select_related("round__event__household", "game").filter(token=token).first()
+def card_by_token(token: str) -> ClubTableCard | None:
+    """The physical table whose link (printed on its card) is ``token``."""
+    return ClubTableCard.objects.select_related("event__household").filter(token=token).first()
+
+
+def card_table(card: ClubTableCard) -> ClubTable | None:
+    """What a physical table plays now: its table of the latest round that seated it (None before
+    its first round)."""
+    return (
+        ClubTable.objects.select_related("round__event__household", "game", "card")
+        .filter(card=card)
+        .order_by("-round__number")
+        .first()
+    )
+
+
+def event_cards(event: ClubEvent) -> list[ClubTableCard]:
+    return list(event.table_cards.order_by("number"))
+
+
+def event_card(event: ClubEvent, card_id: int) -> ClubTableCard:
+    return get_object_or_404(ClubTableCard, pk=card_id, event=event)
 
 
 def event_table(event: ClubEvent, table_id: int) -> ClubTable:
@@ -249,7 +270,7 @@ def table_hand(table: ClubTable, table_hand_id: int) -> TableHand | None:
 
 
 def round_tables(club_round: ClubRound) -> list[ClubTable]:
-    return list(club_round.tables.select_related("game").order_by("number"))
+    return list(club_round.tables.select_related("game", "card").order_by("number"))
 
 
 def current_round(event: ClubEvent) -> ClubRound | None:
@@ -289,12 +310,16 @@ class StandingRow:
     entrant: ClubEntrant
     label: str
 
+    @property
+    def matchpoints(self) -> str:
+        return events.matchpoints_words(self.standing.matchpoints)
+
 
 def event_standings(event: ClubEvent) -> list[StandingRow]:
     results, byes = event_results(event)
     entrants = {entrant.number: entrant for entrant in entrants_with_players(event)}
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     return [StandingRow(s, entrants[s.entrant], entrant_label(event, entrants[s.entrant])) for s in ranked]
 
 
@@ -302,7 +327,7 @@ def event_prizes(event: ClubEvent, min_rounds: int | None = None, places: int = 
     """Places, the best single round and the best average (over at least half the rounds, by default)."""
     results, byes = event_results(event)
     kind: events.EventKind = event.format  # type: ignore[assignment]
-    ranked = events.standings(results, kind, byes, bye_rule(event))
+    ranked = events.standings(results, kind, byes, bye_rule(event), event.ranking)  # type: ignore[arg-type]
     least = min_rounds if min_rounds is not None else max(1, (event.rounds + 1) // 2)
     return events.prizes(ranked, results, least, places)
 
@@ -343,6 +368,11 @@ def where_next(event: ClubEvent, entrant_ids: list[int]) -> list[NextPlace]:
 
 def variant_seats(event: ClubEvent) -> int:
     return get_variant(event.variant).seats
+
+
+def closed_rounds(event: ClubEvent) -> int:
+    """How many rounds are finished: the standings count those, not one just started."""
+    return event.club_rounds.filter(status=ClubRound.Status.CLOSED).count()
 
 
 def club_round(event: ClubEvent, number: int) -> ClubRound | None:

@@ -18,12 +18,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import ClubEvent, ClubRound, ClubTable, Correction, Hand, TableHand
+from ..models import ClubEvent, ClubRound, ClubTable, ClubTableCard, Correction, Hand, TableHand
 from ..models.clubs import new_table_pin
 from ..selectors.club_director import keep_table_points
 from ..selectors.games import Scoresheet
 from . import ServiceError
-from .clubs import event_bump, locked_event, results_refresh, standings_changed
+from .clubs import event_bump, hand_snapshot, locked_event, results_refresh, standings_changed
 from .games import hand_delete, hand_edit
 from .households import refuse_unprintable
 
@@ -54,20 +54,6 @@ def _event_hand(event: ClubEvent, hand_id: int) -> tuple[Hand, ClubTable]:
         )
     table = ClubTable.objects.select_related("round").get(game_id=hand.game_id)
     return hand, table
-
-
-def hand_snapshot(hand: Hand, table_hand: TableHand | None) -> dict[str, Any]:
-    """What the trail keeps of a hand: its number, dealer, §9.3 entry and confirmation state."""
-    names = list(hand.game.seats.order_by("position").values_list("player__name", flat=True))
-    return {
-        "number": hand.number + 1,
-        "dealer": hand.dealer,
-        "bidder_name": names[hand.bidder] if hand.bidder is not None and hand.bidder < len(names) else "",
-        "thrown_in": hand.thrown_in,
-        "entry": None if hand.thrown_in else hand.entry(),
-        "state": table_hand.state if table_hand else "",
-        "dispute": table_hand.dispute if table_hand else "",
-    }
 
 
 def _where(table: ClubTable, number: int) -> str:
@@ -200,65 +186,60 @@ PIN_STALE = (
 )
 
 
-def _pin_table(event: ClubEvent, table_id: int, version: int) -> ClubTable:
-    """One of the event's tables, locked, as the page showed it (``pin_unlocks``); else refused."""
-    table = ClubTable.objects.select_for_update().select_related("round").filter(pk=table_id).first()
-    if table is None or table.round.event_id != event.pk:
+def _pin_card(event: ClubEvent, card_id: int, version: int) -> ClubTableCard:
+    """One of the event's table cards, locked, as the page showed it (``pin_unlocks``); else refused."""
+    card = ClubTableCard.objects.select_for_update().filter(pk=card_id).first()
+    if card is None or card.event_id != event.pk:
         raise ServiceError("That is not a table of this event. Nothing was changed.")
-    if table.pin_unlocks != version:
-        raise ServiceError(PIN_STALE.format(number=table.number))
-    return table
+    if card.pin_unlocks != version:
+        raise ServiceError(PIN_STALE.format(number=card.number))
+    return card
 
 
 def _optional_reason(reason: str) -> str:
     return _reason(reason) if reason.strip() else ""
 
 
-def _table_where(table: ClubTable) -> str:
-    return f"Table {table.number}, round {table.round.number}"
+def _card_trail(event: ClubEvent, made_by: User, card: ClubTableCard, did: str, reason: str) -> Correction:
+    words = {"unlocked": ("wrong PINs counted", "counted afresh"), "a new PIN": ("the old PIN", "a new PIN")}
+    before, after = words[did]
+    return Correction.objects.create(
+        event=event,
+        table=card.tables.order_by("-round__number").first(),
+        made_by=made_by,
+        what=f"Table {card.number}: {did}",
+        before={"words": before},
+        after={"words": after},
+        reason=reason,
+    )
 
 
 @transaction.atomic
-def table_unlock(*, event: ClubEvent, made_by: User, table_id: int, version: int, reason: str) -> Correction:
-    """Clear a table's counts of wrong PINs (kept under its ``pin_unlocks``): phones locked out by
-    guesses, their own or anyone's, may type the PIN again. The trail keeps who and when."""
+def table_unlock(*, event: ClubEvent, made_by: User, card_id: int, version: int, reason: str) -> Correction:
+    """Clear a table's counts of wrong PINs (kept under its card's ``pin_unlocks``): phones locked
+    out by guesses, their own or anyone's, may type the PIN again. The trail keeps who and when."""
     reason = _optional_reason(reason)
-    table = _pin_table(event, table_id, version)
-    table.pin_unlocks += 1
-    table.save(update_fields=["pin_unlocks"])
-    return Correction.objects.create(
-        event=event,
-        table=table,
-        made_by=made_by,
-        what=f"{_table_where(table)}: unlocked",
-        before={"words": "wrong PINs counted"},
-        after={"words": "counted afresh"},
-        reason=reason,
-    )
+    card = _pin_card(event, card_id, version)
+    card.pin_unlocks += 1
+    card.save(update_fields=["pin_unlocks"])
+    return _card_trail(event, made_by, card, "unlocked", reason)
 
 
 @transaction.atomic
 def table_pin_change(
-    *, event: ClubEvent, made_by: User, table_id: int, version: int, reason: str
+    *, event: ClubEvent, made_by: User, card_id: int, version: int, reason: str
 ) -> Correction:
-    """Give a table a new PIN (the old one is refused from now on) and clear its counts of wrong
-    PINs. Phones that already opened the table stay in. The trail keeps no PIN, only the change."""
+    """Give a table a new PIN for the rest of the night (the old one is refused from now on) and
+    clear its counts of wrong PINs. Phones that already opened the table stay in. The trail keeps
+    no PIN, only the change."""
     reason = _optional_reason(reason)
-    table = _pin_table(event, table_id, version)
-    old = table.pin
-    while table.pin == old:
-        table.pin = new_table_pin()
-    table.pin_unlocks += 1
-    table.save(update_fields=["pin", "pin_unlocks"])
-    return Correction.objects.create(
-        event=event,
-        table=table,
-        made_by=made_by,
-        what=f"{_table_where(table)}: a new PIN",
-        before={"words": "the old PIN"},
-        after={"words": "a new PIN"},
-        reason=reason,
-    )
+    card = _pin_card(event, card_id, version)
+    old = card.pin
+    while card.pin == old:
+        card.pin = new_table_pin()
+    card.pin_unlocks += 1
+    card.save(update_fields=["pin", "pin_unlocks"])
+    return _card_trail(event, made_by, card, "a new PIN", reason)
 
 
 # ---- the round clock ------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ from ..models import (
     ClubResult,
     ClubRound,
     ClubTable,
+    ClubTableCard,
+    Correction,
+    Hand,
     Household,
     Player,
     TableHand,
@@ -50,6 +53,7 @@ from .households import player_create, refuse_unprintable
 MAX_ROUNDS = 30
 MAX_ROUND_MINUTES = 240
 MAX_HANDS_PER_ROUND = 50
+MAX_TABLE_CARDS = 100
 FORMAT_VARIANTS: dict[str, tuple[str, ...]] = {
     ClubEvent.Format.TEAMS: ("classic", "double-deck"),
     ClubEvent.Format.PROGRESSIVE: ("classic", "double-deck"),
@@ -101,6 +105,7 @@ def event_create(
     hands_per_round: int | None = None,
     bye_score: str = ClubEvent.ByeScore.WINNERS_AVERAGE,
     bye_points: int = 0,
+    ranking: str = ClubEvent.Ranking.USUAL,
 ) -> ClubEvent:
     """A club night for ``household``'s roster, in check-in until its first round starts."""
     name = " ".join(name.split())
@@ -133,6 +138,10 @@ def event_create(
         raise ServiceError(f"Say how many hands a table plays each round (1 to {MAX_HANDS_PER_ROUND}).")
     if bye_score not in ClubEvent.ByeScore.values:
         raise ServiceError("Choose how a bye scores.")
+    if ranking not in ClubEvent.Ranking.values:
+        raise ServiceError(
+            "Choose how the standings rank: total points, rounds won then points, or matchpoints."
+        )
     return ClubEvent.objects.create(
         household=household,
         director=director,
@@ -146,6 +155,7 @@ def event_create(
         hands_per_round=hands_per_round if round_end == ClubEvent.RoundEnd.HANDS else None,
         bye_score=bye_score,
         bye_points=bye_points if bye_score == ClubEvent.ByeScore.FIXED else 0,
+        ranking=ranking,
     )
 
 
@@ -241,7 +251,8 @@ def entrant_leave(*, event: ClubEvent, version: int, entrant_id: int) -> ClubEnt
 
 def round_start(*, event: ClubEvent, version: int, accept_repeats: bool = False) -> ClubRound:
     """Seat the next round by the movement (computed before any row is locked: a progressive
-    search can take a while), one scorepad game and one PIN per table."""
+    search can take a while), one scorepad game per table. Each table plays under its number's
+    card (its link and PIN for the night), made the first time that number is needed."""
     plan = next_round_plan(event)
     return _start(event=event, version=version, plan=plan, accept_repeats=accept_repeats)
 
@@ -277,8 +288,9 @@ def _start(*, event: ClubEvent, version: int, plan: RoundPlan, accept_repeats: b
             players=_game_seats(event, planned.seats),
             first_dealer=0,
         )
+        card, _ = ClubTableCard.objects.get_or_create(event=event, number=planned.number)
         ClubTable.objects.create(
-            round=club_round, number=planned.number, game=game, seats=[e.pk for e in planned.seats]
+            round=club_round, number=planned.number, card=card, game=game, seats=[e.pk for e in planned.seats]
         )
     event.current_round = plan.number
     event.status = ClubEvent.Status.PLAYING
@@ -343,6 +355,18 @@ def _open_hands_words(club_round: ClubRound) -> list[str]:
         + ("disputed" if th.state == TableHand.State.DISPUTED else "not confirmed")
         for th in waiting
     ]
+
+
+@transaction.atomic
+def table_cards_make(*, event: ClubEvent, version: int, count: int) -> list[ClubTableCard]:
+    """The cards of tables 1 to ``count`` (those missing made), to print before the first round:
+    each physical table's link and PIN for the whole night."""
+    event = locked_event(event, version)
+    if not 1 <= count <= MAX_TABLE_CARDS:
+        raise ServiceError(f"Say how many tables, 1 to {MAX_TABLE_CARDS}.")
+    cards = [ClubTableCard.objects.get_or_create(event=event, number=n)[0] for n in range(1, count + 1)]
+    event_bump(event)
+    return cards
 
 
 @transaction.atomic
@@ -476,6 +500,20 @@ def _current_table_hand(table: ClubTable, table_hand_id: int, version: int) -> T
     return table_hand
 
 
+def hand_snapshot(hand: Hand, table_hand: TableHand | None) -> dict[str, Any]:
+    """What the trail keeps of a hand: its number, dealer, §9.3 entry and confirmation state."""
+    names = list(hand.game.seats.order_by("position").values_list("player__name", flat=True))
+    return {
+        "number": hand.number + 1,
+        "dealer": hand.dealer,
+        "bidder_name": names[hand.bidder] if hand.bidder is not None and hand.bidder < len(names) else "",
+        "thrown_in": hand.thrown_in,
+        "entry": None if hand.thrown_in else hand.entry(),
+        "state": table_hand.state if table_hand else "",
+        "dispute": table_hand.dispute if table_hand else "",
+    }
+
+
 def _may_answer(table_hand: TableHand, phone: str, side: int, countersign: bool) -> None:
     """The other side answers for a hand: from its own phone, or on the entering phone by an
     explicit countersign after reading it."""
@@ -486,23 +524,63 @@ def _may_answer(table_hand: TableHand, phone: str, side: int, countersign: bool)
         )
 
 
+DISPUTED_WORDS = (
+    "Hand {number} is disputed: only the director settles it now (the director's table lists it). "
+    "Nothing was changed."
+)
+
+
+def _phone_words(table: ClubTable, table_hand: TableHand, side: int, countersign: bool) -> str:
+    """Who answered, for the trail: "East–West's phone", or "North–South, countersigned on
+    East–West's phone" when the other side tapped the entering phone."""
+    names = scoresheet(table.game).side_names
+    own = names[side] if 0 <= side < len(names) else f"side {side + 1}"
+    if not countersign:
+        return f"{own}'s phone"
+    others = " and ".join(name for index, name in enumerate(names) if index != table_hand.entered_side)
+    return f"{others}, countersigned on {own}'s phone"
+
+
+def _phone_trail(
+    table: ClubTable, table_hand: TableHand, before: dict[str, Any], who: str, did: str, reason: str = ""
+) -> Correction:
+    club_round = ClubRound.objects.get(pk=table.round_id)
+    return Correction.objects.create(
+        event_id=club_round.event_id,
+        table=table,
+        hand_number=table_hand.hand.number + 1,
+        made_by=None,
+        made_by_words=who,
+        what=f"Hand {table_hand.hand.number + 1} at table {table.number}, round {club_round.number} {did}",
+        before=before,
+        after=hand_snapshot(table_hand.hand, table_hand),
+        reason=reason,
+    )
+
+
 @transaction.atomic
 def table_hand_confirm(
     *, table: ClubTable, table_hand_id: int, version: int, phone: str, side: int, countersign: bool = False
 ) -> TableHand:
-    """The other side agrees with a hand as entered."""
+    """The other side agrees with a hand as entered (the trail keeps whose phone and when). A
+    disputed hand is the director's: no phone confirms it."""
+    table = ClubTable.objects.select_related("game").get(pk=table.pk)
     table_hand = _current_table_hand(table, table_hand_id, version)
     club_round = ClubRound.objects.get(pk=table.round_id)
     _check_table_open(table, club_round.number, table.number)
     if table_hand.state == TableHand.State.CONFIRMED:
         raise ServiceError(f"Hand {table_hand.hand.number + 1} is already confirmed.")
+    if table_hand.state == TableHand.State.DISPUTED:
+        raise ServiceError(DISPUTED_WORDS.format(number=table_hand.hand.number + 1))
     _may_answer(table_hand, phone, side, countersign)
+    before = hand_snapshot(table_hand.hand, table_hand)
     table_hand.state = TableHand.State.CONFIRMED
     table_hand.confirmed_by, table_hand.countersigned = phone, countersign
     table_hand.confirmed_at = timezone.now()
     table_hand.dispute = ""
     table_hand.version += 1
     table_hand.save()
+    _phone_trail(table, table_hand, before, _phone_words(table, table_hand, side, countersign), "confirmed")
     standings_changed(club_round.event_id)
     return table_hand
 
@@ -521,10 +599,21 @@ def table_hand_dispute(
     reason: str,
     countersign: bool = False,
 ) -> TableHand:
-    """The other side does not agree with a hand: it is marked for the director, with their words."""
+    """The other side does not agree with a hand: it is marked for the director, with their words,
+    and from then on only the director settles it (the trail keeps whose phone and when)."""
+    table = ClubTable.objects.select_related("game").get(pk=table.pk)
     table_hand = _current_table_hand(table, table_hand_id, version)
     club_round = ClubRound.objects.get(pk=table.round_id)
     _check_table_open(table, club_round.number, table.number)
+    if table_hand.state == TableHand.State.CONFIRMED:
+        raise ServiceError(
+            f"Hand {table_hand.hand.number + 1} is already confirmed: ask the director to correct it."
+        )
+    if table_hand.state == TableHand.State.DISPUTED:
+        raise ServiceError(
+            f"Hand {table_hand.hand.number + 1} is already disputed: the director settles it. "
+            "Nothing was changed."
+        )
     _may_answer(table_hand, phone, side, countersign)
     reason = " ".join(reason.split())
     if not reason:
@@ -532,9 +621,13 @@ def table_hand_dispute(
     if len(reason) > DISPUTE_MAX:
         raise ServiceError(f"Say it in at most {DISPUTE_MAX} characters.")
     refuse_unprintable(reason, "The dispute")
+    before = hand_snapshot(table_hand.hand, table_hand)
     table_hand.state = TableHand.State.DISPUTED
     table_hand.dispute = reason
     table_hand.version += 1
     table_hand.save(update_fields=["state", "dispute", "version"])
+    _phone_trail(
+        table, table_hand, before, _phone_words(table, table_hand, side, countersign), "disputed", reason
+    )
     standings_changed(club_round.event_id)
     return table_hand

@@ -49,10 +49,12 @@ from ..selectors.club_director import (
     trump_words,
 )
 from ..selectors.clubs import (
+    closed_rounds,
     current_round,
     director_event,
     entrant_label,
     entrants_with_players,
+    event_card,
     event_prizes,
     event_standings,
     open_hands,
@@ -102,7 +104,7 @@ def club_director(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "clock_form": ClockForm(initial={"version": event.version, "minutes": event.round_minutes or 20}),
         "bell_form": BellForm(initial={"version": event.version, "bell": event.bell}),
         "open_hands": open_hands(event),
-        "trail": [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)],
+        "trail": _trail(event),
         "standings_url": reverse("club_standings_live", args=[standings_token_of(event)]),
         "poll_seconds": PROGRESS_POLL_SECONDS,
     }
@@ -138,32 +140,35 @@ def club_hand_settle(
 
 
 @director_tap(ReasonForm, page="club_tables")
-def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
+def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
     """A table locked by wrong PINs is unlocked: its counts start afresh (the trail keeps it)."""
-    correction = table_unlock(
+    table_unlock(
         event=event,
         made_by=signed_in(request),
-        table_id=table_id,
+        card_id=card_id,
         version=data["version"],
         reason=data["reason"],
     )
-    assert correction.table is not None
-    return f"Table {correction.table.number} is unlocked: its phones may type the PIN again."
+    card = event_card(event, card_id)
+    return f"Table {card.number} is unlocked: its phones may type the PIN again."
 
 
 @director_tap(ReasonForm, page="club_tables")
-def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], table_id: int) -> str:
-    """A table is given a new PIN (the old one is refused; the trail keeps the change, not the PIN)."""
-    correction = table_pin_change(
+def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
+    """A table is given a new PIN for the rest of the night (the old one is refused; the trail
+    keeps the change, not the PIN)."""
+    table_pin_change(
         event=event,
         made_by=signed_in(request),
-        table_id=table_id,
+        card_id=card_id,
         version=data["version"],
         reason=data["reason"],
     )
-    table = correction.table
-    assert table is not None
-    return f"Table {table.number}'s new PIN is {table.pin}: phones that already opened the table stay in."
+    card = event_card(event, card_id)
+    return (
+        f"Table {card.number}'s new PIN is {card.pin}, for the rest of the night: phones that already "
+        "opened the table stay in. Write it on its card."
+    )
 
 
 def _hand_or_404(event: ClubEvent, hand_id: int) -> Any:
@@ -442,6 +447,11 @@ async def standings_stream(event_id: int, standings_token: str, shown: str) -> A
 # ---- the end: final standings, prizes, print, CSV -------------------------------------------------
 
 
+def _trail(event: ClubEvent) -> list[tuple[Any, str, str]]:
+    """The trail, newest first: each entry with what it was and what it became, in words."""
+    return [(c, snapshot_words(c.before), snapshot_words(c.after)) for c in corrections(event)]
+
+
 def _labels(event: ClubEvent) -> dict[int, str]:
     return {entrant.number: entrant_label(event, entrant) for entrant in entrants_with_players(event)}
 
@@ -472,6 +482,10 @@ def club_final(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         "prizes": prizes,
         "form": PrizesForm(initial={"version": event.version, "prizes": event.prizes}),
         "printed_at": timezone.now(),
+        "trail": _trail(event),
+        "teams": event.format == ClubEvent.Format.TEAMS,
+        # Standings count closed rounds only: "after round 2" once round 2 is closed, not started.
+        "closed_rounds": closed_rounds(event),
     }
     return render(request, "scorepad/club/director_final.html", context)
 

@@ -1,9 +1,11 @@
-"""Club night: the director's pages (new event, check-in, start and close rounds, the tables' links
-and QR codes) and a table's phone (its PIN, then the hand form, the other side's confirmation, and
-at the round's end where each goes next).
+"""Club night: the director's pages (new event, check-in, start and close rounds, the table cards:
+each physical table's link, QR code and PIN for the whole night) and a table's phone (its PIN, then
+who sits where this round, the hand form, the other side's confirmation, and at the round's end
+where each goes next, until the next round seats the table again).
 
-A table's phone needs no account: the table's link and its PIN give a signed cookie for that table
-only (its path is the table's link), naming the phone and the side it enters for. Wrong PINs are
+A table's phone needs no account: the card's link and its PIN give a signed cookie for that table
+only (its path is the card's link), naming the phone and the side it enters for, all night: each
+round the same link shows that round's table. Wrong PINs are
 counted per phone and per network, never against the table for everyone (``throttle.PinGuess``);
 the director can unlock a table or give it a new PIN (``views.club_director``). The hand form is
 the scorepad's own (``HandForm``, the ``hand-form`` partial of ``game.html``) and a hand is recorded
@@ -30,27 +32,29 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import throttle
-from ..forms.clubs import AnswerForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
+from ..forms.clubs import AnswerForm, CardsForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
 from ..forms.games import HandForm, Intent, intent_of, new_entry_key, stepped_bid
 from ..forms.meld import calculator_url
-from ..models import ClubEvent, ClubTable
-from ..pages.clubs import hand_lines, plan_lines, seat_lines, where_next_lines
+from ..models import ClubEvent, ClubTable, ClubTableCard
+from ..pages.clubs import hand_lines, plan_lines, round_seating, seat_lines, side_places, where_next_lines
 from ..pages.qr import qr_svg
 from ..selectors.access import get_household_for_user
-from ..selectors.club_director import keep_table_points
+from ..selectors.club_director import keep_table_points, standings_token_of
 from ..selectors.clubs import (
     TableView,
+    card_by_token,
+    card_table,
     check_in_roster,
     current_round,
     director_event,
     entrants_with_players,
+    event_card,
+    event_cards,
     event_standings,
-    event_table,
     household_events,
     next_round_plan,
     open_hands,
     round_tables,
-    table_by_token,
     table_view,
     where_next,
 )
@@ -64,6 +68,7 @@ from ..services.clubs import (
     newcomer_names,
     round_close,
     round_start,
+    table_cards_make,
     table_hand_confirm,
     table_hand_dispute,
     table_hand_record,
@@ -104,6 +109,7 @@ def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
                 hands_per_round=data["hands_per_round"],
                 bye_score=data["bye_score"],
                 bye_points=data["bye_points"] or 0,
+                ranking=data["ranking"] or "",
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -131,6 +137,8 @@ def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> 
         "tables": round_tables(playing) if playing else [],
         "open_hands": open_hands(event),
         "standings": event_standings(event),
+        "teams": event.format == ClubEvent.Format.TEAMS,
+        "room_url": reverse("club_standings_live", args=[standings_token_of(event)]),
         **extra,
     }
 
@@ -214,7 +222,10 @@ def club_leave(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any])
 @director_tap(VersionForm)
 def club_round_start(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
     club_round = round_start(event=event, version=data["version"], accept_repeats=data["accept"])
-    return f"Round {club_round.number} started: give each table its link and PIN."
+    return (
+        f"Round {club_round.number} started: the tables' phones show who sits where (the same link and PIN "
+        "as on each table's card)."
+    )
 
 
 @director_tap(VersionForm)
@@ -225,28 +236,44 @@ def club_round_close(request: HtmxHttpRequest, event: ClubEvent, data: dict[str,
 
 @login_required
 def club_tables(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    """Every table of the round being played: its link, PIN and QR code, to print or show; whether
-    wrong PINs locked it for new phones, and the director's way to unlock it or give a new PIN."""
+    """The table cards, printed once for the night: each physical table's link, QR code and PIN
+    (the same every round), who sits there in the round being played, whether wrong PINs locked it
+    for new phones, and the director's way to unlock it or give it a new PIN."""
     event = director_event(request.user, event_id)
     playing = current_round(event)
-    tables = round_tables(playing) if playing else []
-    links = [
+    seated = {table.number: table for table in round_tables(playing)} if playing else {}
+    cards = [
         (
-            table,
-            request.build_absolute_uri(reverse("club_table", args=[table.token])),
-            throttle.in_words(wait) if (wait := throttle.pin_table_wait(pin_counts_key(table))) else "",
+            card,
+            request.build_absolute_uri(reverse("club_table", args=[card.token])),
+            throttle.in_words(wait) if (wait := throttle.pin_table_wait(pin_counts_key(card))) else "",
+            seated.get(card.number),
         )
-        for table in tables
+        for card in event_cards(event)
     ]
-    return render(request, "scorepad/club/tables.html", {"event": event, "round": playing, "links": links})
+    plan = next_round_plan(event) if not cards else None
+    context = {
+        "event": event,
+        "round": playing,
+        "cards": cards,
+        "make_count": len(plan.tables) if plan and not plan.problem else 1,
+        "plan": plan,
+    }
+    return render(request, "scorepad/club/tables.html", context)
+
+
+@director_tap(CardsForm, page="club_tables")
+def club_cards_make(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any]) -> str:
+    cards = table_cards_make(event=event, version=data["version"], count=data["count"])
+    return f"{len(cards)} table cards, one per table for the whole night: print them once."
 
 
 @login_required
-def club_table_qr(request: HtmxHttpRequest, event_id: int, table_id: int) -> HttpResponse:
+def club_table_qr(request: HtmxHttpRequest, event_id: int, card_id: int) -> HttpResponse:
     """The table's link as a QR code (SVG), made here: no outside service sees the link."""
     event = director_event(request.user, event_id)
-    table = event_table(event, table_id)
-    link = request.build_absolute_uri(reverse("club_table", args=[table.token]))
+    card = event_card(event, card_id)
+    link = request.build_absolute_uri(reverse("club_table", args=[card.token]))
     response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
@@ -255,31 +282,31 @@ def club_table_qr(request: HtmxHttpRequest, event_id: int, table_id: int) -> Htt
 # ---- a table's phone ------------------------------------------------------------------------------
 
 
-def _table_or_404(token: str) -> ClubTable:
-    table = table_by_token(token)
-    if table is None:
+def _card_or_404(token: str) -> ClubTableCard:
+    card = card_by_token(token)
+    if card is None:
         raise Http404("There is no such table: check the link or ask the director.")
-    return table
+    return card
 
 
-def _phone_of(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | None:
+def _phone_of(request: HtmxHttpRequest, card: ClubTableCard) -> tuple[str, int] | None:
     """(phone id, side) from this table's cookie, or None: no PIN typed here yet (or another table's)."""
     try:
         raw = request.get_signed_cookie(
             TABLE_COOKIE, salt=TABLE_COOKIE_SALT, max_age=TABLE_COOKIE_HOURS * 3600
         )
         data = json.loads(raw or "")
-        if data["t"] != table.pk:
+        if data["c"] != card.pk:
             return None
         return str(data["p"]), int(data["s"])
     except (KeyError, ValueError, TypeError, signing.BadSignature):
         return None
 
 
-def pin_counts_key(table: ClubTable) -> str:
+def pin_counts_key(card: ClubTableCard) -> str:
     """Under what the table's wrong PINs are counted: its link, and how often the director
     unlocked it or changed its PIN (each time, the counts start afresh)."""
-    return f"{table.token}:{table.pin_unlocks}"
+    return f"{card.token}:{card.pin_unlocks}"
 
 
 def _phone_id(request: HtmxHttpRequest) -> str:
@@ -288,18 +315,18 @@ def _phone_id(request: HtmxHttpRequest) -> str:
     return value if PHONE_ID.fullmatch(value) else ""
 
 
-def _pin_guess(request: HtmxHttpRequest, table: ClubTable) -> throttle.PinGuess:
+def _pin_guess(request: HtmxHttpRequest, card: ClubTableCard) -> throttle.PinGuess:
     return throttle.PinGuess(
-        table=pin_counts_key(table),
+        table=pin_counts_key(card),
         phone=_phone_id(request),
-        holds_table=_phone_of(request, table) is not None,
+        holds_table=_phone_of(request, card) is not None,
     )
 
 
 def _pin_page(
-    request: HtmxHttpRequest, table: ClubTable, form: PinForm, status: int = 200, refusal: str = ""
+    request: HtmxHttpRequest, card: ClubTableCard, form: PinForm, status: int = 200, refusal: str = ""
 ) -> HttpResponse:
-    context = {"table": table, "event": table.round.event, "form": form, "refusal": refusal}
+    context = {"card": card, "event": card.event, "form": form, "refusal": refusal}
     response = render(request, "scorepad/club/pin.html", context, status=status)
     if not _phone_id(request):  # a cookie, no session row: its wrong PINs are its own
         response.set_cookie(
@@ -313,38 +340,63 @@ def _pin_page(
     return response
 
 
-def _side_names(table: ClubTable) -> list[str]:
-    return scoresheet(table.game).side_names
+def _side_names(card: ClubTableCard, table: ClubTable | None) -> list[str]:
+    """The sides a phone may enter for: where they sit at the table, the same every round, with
+    who sits there now ("North–South (Ann & Bob)")."""
+    places = side_places(card.event)
+    if table is None:
+        return places
+    names = scoresheet(table.game).side_names
+    return [f"{place} ({name})" for place, name in zip(places, names, strict=False)]
+
+
+def _pin_form(card: ClubTableCard, table: ClubTable | None, data: QueryDict | None = None) -> PinForm:
+    return PinForm(data, side_names=_side_names(card, table))
 
 
 def club_table(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
-    """A table's phone: the PIN first, then the table."""
-    table = _table_or_404(table_token)
+    """A table's phone, all night: the PIN first, then the table as seated in the latest round."""
+    card = _card_or_404(table_token)
+    table = card_table(card)
     if request.method == "POST" and "pin" in request.POST:
-        return _check_pin(request, table)
-    phone = _phone_of(request, table)
+        return _check_pin(request, card, table)
+    phone = _phone_of(request, card)
     if phone is None:
-        return _pin_page(request, table, PinForm(side_names=_side_names(table)))
+        return _pin_page(request, card, _pin_form(card, table))
+    if table is None:
+        return render(request, "scorepad/club/table_waiting.html", {"card": card, "event": card.event})
+    if request.htmx and _moved_on(request, table):
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"  # a new round at this table: the whole page, its forms and heading
+        return response
     return _render_table(request, table_view(table), phone)
 
 
-def _check_pin(request: HtmxHttpRequest, table: ClubTable) -> HttpResponse:
-    form = PinForm(request.POST, side_names=_side_names(table))
-    guess = _pin_guess(request, table)
+def _moved_on(request: HtmxHttpRequest, table: ClubTable) -> bool:
+    """Whether a page waiting after round ``?after=`` now sees a later round at its table."""
+    try:
+        return int(request.GET.get("after", "")) < table.round.number
+    except ValueError:
+        return False
+
+
+def _check_pin(request: HtmxHttpRequest, card: ClubTableCard, table: ClubTable | None) -> HttpResponse:
+    form = _pin_form(card, table, request.POST)
+    guess = _pin_guess(request, card)
     if over := throttle.pin_refusal(request, guess):
-        response = _pin_page(request, table, form, status=throttle.TOO_MANY_REQUESTS, refusal=over.words)
+        response = _pin_page(request, card, form, status=throttle.TOO_MANY_REQUESTS, refusal=over.words)
         response["Retry-After"] = str(over.seconds)
         return response
     if not form.is_valid():
-        return _pin_page(request, table, form)
-    if not secrets.compare_digest(form.cleaned_data["pin"], table.pin):
+        return _pin_page(request, card, form)
+    if not secrets.compare_digest(form.cleaned_data["pin"], card.pin):
         throttle.pin_wrong(request, guess)
         form.add_error("pin", "That is not this table's PIN: check the table number, or ask the director.")
-        return _pin_page(request, table, form)
+        return _pin_page(request, card, form)
     throttle.pin_right(request, guess)
-    url = reverse("club_table", args=[table.token])
+    url = reverse("club_table", args=[card.token])
     response = redirect(url)
-    value = json.dumps({"t": table.pk, "p": secrets.token_urlsafe(9), "s": form.cleaned_data["side"]})
+    value = json.dumps({"c": card.pk, "p": secrets.token_urlsafe(9), "s": form.cleaned_data["side"]})
     response.set_signed_cookie(
         TABLE_COOKIE,
         value,
@@ -407,7 +459,10 @@ def _table_context(
         "advisor_url": calculator_url(view.sheet, url),
         "brief": True,
         "seats": seat_lines(view),
-        "hands": hand_lines(view, phone[0]),
+        "seating": round_seating(view),
+        # The movement left this table empty in the round being played: its phone waits.
+        "idle_round": view.event.current_round if view.event.current_round > view.round.number else None,
+        "hands": hand_lines(view, phone[0], phone[1]),
         "side_name": view.sheet.side_names[phone[1]] if phone[1] < len(view.sheet.side_names) else "",
         "where_next": where_next_lines(where_next(view.event, list(view.table.seats))) if after else [],
         **extra,
@@ -421,22 +476,40 @@ def _render_table(
     return page_or_partial(request, "scorepad/club/table.html", "club-table", context, status=status)
 
 
-def _phone_or_pin(request: HtmxHttpRequest, table: ClubTable) -> tuple[str, int] | HttpResponse:
-    phone = _phone_of(request, table)
+def _phone_or_pin(
+    request: HtmxHttpRequest, card: ClubTableCard, table: ClubTable | None
+) -> tuple[str, int] | HttpResponse:
+    phone = _phone_of(request, card)
     if phone is None:
         words = "This phone has not opened this table: type its PIN first. Nothing was recorded."
-        return _pin_page(request, table, PinForm(side_names=_side_names(table)), status=403, refusal=words)
+        return _pin_page(request, card, _pin_form(card, table), status=403, refusal=words)
     return phone
+
+
+def _table_now(
+    request: HtmxHttpRequest, table_token: str
+) -> tuple[ClubTable, tuple[str, int]] | HttpResponse:
+    """The table a phone's post is for (its card's latest round) and the phone, or the page to
+    answer with: the PIN first, or that no round has seated the table yet."""
+    card = _card_or_404(table_token)
+    table = card_table(card)
+    phone = _phone_or_pin(request, card, table)
+    if isinstance(phone, HttpResponse):
+        return phone
+    if table is None:
+        context = {"card": card, "event": card.event}
+        return render(request, "scorepad/club/table_waiting.html", context, status=409)
+    return table, phone
 
 
 @require_POST
 def club_table_hand(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     """The table's hand form: record (or throw in) a hand, or the form's helpers (preview, bid steps,
     counting meld), as on the scorepad's game page."""
-    table = _table_or_404(table_token)
-    phone = _phone_or_pin(request, table)
-    if isinstance(phone, HttpResponse):
-        return phone
+    found = _table_now(request, table_token)
+    if isinstance(found, HttpResponse):
+        return found
+    table, phone = found
     view = table_view(table)
     intent = intent_of(request.POST, frozenset(Intent))
     if intent == Intent.PREVIEW:
@@ -519,10 +592,10 @@ def club_table_dispute(request: HtmxHttpRequest, table_token: str) -> HttpRespon
 
 
 def _answer(request: HtmxHttpRequest, table_token: str, *, dispute: bool) -> HttpResponse:
-    table = _table_or_404(table_token)
-    phone = _phone_or_pin(request, table)
-    if isinstance(phone, HttpResponse):
-        return phone
+    found = _table_now(request, table_token)
+    if isinstance(found, HttpResponse):
+        return found
+    table, phone = found
     form = AnswerForm(request.POST)
     if not form.is_valid():
         return _render_table(request, table_view(table), phone, status=400, refusal=first_error(form))

@@ -24,6 +24,7 @@ from scorepad.engine.events import (
     RoundResult,
     Table,
     byes,
+    matchpoints_words,
     next_seats,
     prizes,
     progressive_movement,
@@ -324,6 +325,37 @@ def test_a_bye_scores_a_fixed_score_or_nothing_when_the_director_says_so(rule, t
 def test_more_wins_outrank_more_points():
     results = [RoundResult(1, 1, 200, won=True), RoundResult(2, 1, 900)]
     assert [(s.rank, s.entrant) for s in standings(results, TEAMS)] == [(1, 1), (2, 2)]
+
+
+def test_the_director_may_rank_teams_by_total_points_alone():
+    results = [RoundResult(1, 1, 200, won=True), RoundResult(2, 1, 900)]
+    assert [(s.rank, s.entrant) for s in standings(results, TEAMS, ranking="points")] == [(1, 2), (2, 1)]
+
+
+def test_matchpoints_give_one_per_entrant_scoring_fewer_a_half_per_tie_and_a_bye_the_average():
+    # Round 1: 300, 200, 200, 100 among four; entrant 5 sits out. Round 2: entrant 1 sits out.
+    results = [
+        RoundResult(1, 1, 300, won=True),
+        RoundResult(2, 1, 200),
+        RoundResult(3, 1, 200, won=True),
+        RoundResult(4, 1, 100),
+        RoundResult(2, 2, 50),
+        RoundResult(3, 2, 400, won=True),
+        RoundResult(4, 2, 400),
+        RoundResult(5, 2, 10),
+    ]
+    table = standings(results, TEAMS, [(5, 1), (1, 2)], ByeRule("nothing"), ranking="matchpoints")
+    earned = {s.entrant: s.matchpoints for s in table}
+    assert earned == {
+        1: 3 + Fraction(3, 2),  # beat all three, then a bye: half of three
+        2: Fraction(3, 2) + 1,  # tied one, beat one; then beat one
+        3: Fraction(3, 2) + Fraction(5, 2),  # tied one, beat one; then tied one, beat two
+        4: 0 + Fraction(5, 2),
+        5: Fraction(3, 2) + 0,
+    }
+    assert [(s.rank, s.entrant) for s in table] == [(1, 1), (2, 3), (3, 4), (4, 2), (5, 5)]
+    assert [matchpoints_words(earned[n]) for n in (1, 2, 5)] == ["4½", "2½", "1½"]
+    assert matchpoints_words(Fraction(1, 2)) == "½"
 
 
 def test_progressive_standings_by_total_share_ranks_on_equal_totals():

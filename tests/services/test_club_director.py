@@ -263,25 +263,27 @@ def test_a_fingerprint_is_shared_by_the_polls_of_a_moment_then_read_again(househ
 
 def test_the_director_unlocks_a_table_and_the_trail_says_so(household, ann):
     event, table = _playing(household, ann)
-    correction = table_unlock(event=event, made_by=ann, table_id=table.pk, version=0, reason="")
+    correction = table_unlock(event=event, made_by=ann, card_id=table.card_id, version=0, reason="")
     table.refresh_from_db()
     assert table.pin_unlocks == 1  # its wrong PINs are counted afresh
     assert correction.table == table
     assert correction.made_by == ann
-    assert correction.what == "Table 1, round 1: unlocked"
+    assert correction.what == "Table 1: unlocked"
     with pytest.raises(ServiceError, match="unlocked or given a new PIN on another screen"):
-        table_unlock(event=event, made_by=ann, table_id=table.pk, version=0, reason="")  # sent twice
+        table_unlock(event=event, made_by=ann, card_id=table.card_id, version=0, reason="")  # sent twice
     assert Correction.objects.count() == 1
 
 
 def test_the_director_gives_a_table_a_new_pin_kept_out_of_the_trail(household, ann):
     event, table = _playing(household, ann)
     old = table.pin
-    correction = table_pin_change(event=event, made_by=ann, table_id=table.pk, version=0, reason="PIN seen")
+    correction = table_pin_change(
+        event=event, made_by=ann, card_id=table.card_id, version=0, reason="PIN seen"
+    )
     table.refresh_from_db()
     assert table.pin != old
     assert table.pin_unlocks == 1
-    assert correction.what == "Table 1, round 1: a new PIN"
+    assert correction.what == "Table 1: a new PIN"
     assert correction.reason == "PIN seen"
     assert old not in str(correction.before)
     assert table.pin not in str(correction.after)
@@ -291,7 +293,8 @@ def test_another_events_table_is_refused_in_words(household, ann):
     event, _ = _playing(household, ann)
     _, other = _playing(household, ann, prefix="Q")
     with pytest.raises(ServiceError, match="not a table of this event"):
-        table_unlock(event=event, made_by=ann, table_id=other.pk, version=0, reason="")
+        table_unlock(event=event, made_by=ann, card_id=other.card_id, version=0, reason="")
+    assert not Correction.objects.exists()
 
 
 def _confirmed(table):
@@ -330,4 +333,55 @@ def test_a_club_tables_game_changes_only_through_the_table_and_the_director(hous
     ]
     assert Game.objects.get(pk=game.pk).revision == revision
     assert TableHand.objects.get(pk=th.pk).state == TableHand.State.CONFIRMED
-    assert not Correction.objects.exists()
+    # Only the confirmation is in the trail: no correction came of the refused write.
+    assert list(Correction.objects.values_list("what", flat=True)) == ["Hand 1 at table 1, round 1 confirmed"]
+
+
+def test_a_disputed_hand_is_the_directors_alone_and_the_trail_says_who_did_what(household, ann):
+    event, table = _playing(household, ann)
+    th = _enter(table, 0)
+    th = table_hand_dispute(
+        table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1, reason="meld was 10"
+    )
+    for phone, side, countersign in (("p1", 0, True), ("p2", 1, False)):
+        with pytest.raises(ServiceError, match="Hand 1 is disputed: only the director settles it now"):
+            table_hand_confirm(
+                table=table,
+                table_hand_id=th.pk,
+                version=th.version,
+                phone=phone,
+                side=side,
+                countersign=countersign,
+            )
+    with pytest.raises(ServiceError, match="already disputed: the director settles it"):
+        table_hand_dispute(
+            table=table, table_hand_id=th.pk, version=th.version, phone="p2", side=1, reason="again"
+        )
+    assert TableHand.objects.get(pk=th.pk).state == TableHand.State.DISPUTED
+    with pytest.raises(ServiceError, match="Say why"):
+        hand_settle(event=event, made_by=ann, table_hand_id=th.pk, version=th.version, reason=" ")
+    hand_settle(event=event, made_by=ann, table_hand_id=th.pk, version=th.version, reason="we counted it")
+
+    dispute, settled = reversed(Correction.objects.filter(event=event))
+    assert dispute.made_by is None
+    assert dispute.who == "P1a & P1b's phone"
+    assert dispute.what == "Hand 1 at table 1, round 1 disputed"
+    assert dispute.reason == "meld was 10"
+    assert dispute.after["state"] == "disputed"
+    assert settled.who == ann.get_username()
+    assert settled.reason == "we counted it"
+    assert settled.after["state"] == "confirmed"
+
+
+def test_every_confirmation_is_in_the_trail_a_countersign_named_as_such(household, ann):
+    event, table = _playing(household, ann)
+    first, second = _enter(table, 0), _enter(table, 1, key="second")
+    table_hand_confirm(table=table, table_hand_id=first.pk, version=first.version, phone="p2", side=1)
+    table_hand_confirm(
+        table=table, table_hand_id=second.pk, version=second.version, phone="p1", side=0, countersign=True
+    )
+    by_phone, countersigned = reversed(Correction.objects.filter(event=event))
+    assert (by_phone.what, by_phone.who) == ("Hand 1 at table 1, round 1 confirmed", "P1a & P1b's phone")
+    assert by_phone.before["state"] == "entered"
+    assert by_phone.after["state"] == "confirmed"
+    assert countersigned.who == "P1a & P1b, countersigned on P0a & P0b's phone"

@@ -149,6 +149,7 @@ def world(db):
         "day": lambda: timezone.localdate().isoformat(),  # today's daily deal
         "event_id": lambda: table.round.event_id,  # A's club night, member A directing
         "table_id": lambda: table.pk,  # … the table of its round 1
+        "card_id": lambda: table.card_id,  # … that table's card for the night
         "table_token": lambda: table.token,  # … that table's phone link
         "table_hand_id": lambda: table_hand.pk,  # … a hand entered there, waiting for the other side
         "club_hand_id": lambda: table_hand.hand_id,  # … the same hand in the table's game

@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
 from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
-from scorepad.services.clubs import round_close, table_hand_confirm
+from scorepad.services.clubs import round_close, round_start, table_hand_confirm
 from tests.sample_games import CLUB_HAND_FORM, CLUB_MADE, club_event, club_hand, make_user, numbered_pairs
 
 pytestmark = pytest.mark.django_db
@@ -220,7 +220,7 @@ def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, e
     tables_page = client.get(reverse("club_tables", args=[event.pk])).content.decode()
     assert "Locked for phones that have not opened it" in tables_page
     done = client.post(
-        reverse("club_table_unlock", args=[event.pk, table.pk]),
+        reverse("club_table_unlock", args=[event.pk, table.card_id]),
         {"version": "0", "reason": "phones locked out"},
         follow=True,
     )
@@ -228,7 +228,7 @@ def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, e
     url = reverse("club_table", args=[table.token])
     assert Client().post(url, {"pin": table.pin, "side": 0}, REMOTE_ADDR="10.1.1.1").status_code == 302
     trail = client.get(reverse("club_director", args=[event.pk])).content.decode()
-    assert "Table 1, round 1: unlocked" in trail
+    assert "Table 1: unlocked" in trail
     assert "phones locked out" in trail
 
 
@@ -237,17 +237,18 @@ def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann
     holder = Client()
     assert holder.post(url, {"pin": table.pin, "side": 0}).status_code == 302
     client.force_login(ann)
-    done = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
+    done = client.post(
+        reverse("club_table_pin", args=[event.pk, table.card_id]), {"version": "0"}, follow=True
+    )
     fresh = ClubTable.objects.get(pk=table.pk)
-    assert escape(f"Table 1's new PIN is {fresh.pin}") in done.content.decode()
+    assert escape(f"Table 1's new PIN is {fresh.pin}, for the rest of the night") in done.content.decode()
     assert Client().post(url, {"pin": table.pin, "side": 0}).status_code == 200  # the old PIN: wrong
     assert Client().post(url, {"pin": fresh.pin, "side": 0}).status_code == 302
     assert holder.get(url).status_code == 200
-    assert (
-        "Table 1, round 1: a new PIN"
-        in client.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "Table 1: a new PIN" in client.get(reverse("club_director", args=[event.pk])).content.decode()
+    again = client.post(
+        reverse("club_table_pin", args=[event.pk, table.card_id]), {"version": "0"}, follow=True
     )
-    again = client.post(reverse("club_table_pin", args=[event.pk, table.pk]), {"version": "0"}, follow=True)
     assert "unlocked or given a new PIN on another screen" in again.content.decode()
     assert ClubTable.objects.get(pk=table.pk).pin == fresh.pin
 
@@ -255,8 +256,26 @@ def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann
 def test_only_the_director_unlocks_or_changes_a_pin(client, event, table):
     client.force_login(make_user("mallory"))
     for name in ("club_table_unlock", "club_table_pin"):
-        assert client.post(reverse(name, args=[event.pk, table.pk]), {"version": "0"}).status_code == 404
+        assert client.post(reverse(name, args=[event.pk, table.card_id]), {"version": "0"}).status_code == 404
     assert ClubTable.objects.get(pk=table.pk).pin_unlocks == 0
+
+
+def test_standings_say_the_last_finished_round_and_how_they_rank(client, ann, event, table):
+    client.force_login(ann)
+    event = ClubEvent.objects.get(pk=event.pk)
+    final = client.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "no round finished yet" in final
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version, accept_repeats=True)
+    final = client.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "standings after round 1 (not final)" in final  # round 2 has started, not finished
+    assert "Ranked by rounds won, then by total points; equal records share a rank." in final
+    page = client.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Ranked by rounds won, then by total points" in page
+    room = reverse("club_standings_live", args=[standings_token_of(event)])
+    assert f'<a href="{room}?big=1">Live standings for the room</a>' in page
+    assert "Ranked by rounds won, then by total points" in client.get(room).content.decode()
 
 
 def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member(ann, event, table):
@@ -300,4 +319,5 @@ def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member
     stored = TableHand.objects.select_related("hand").get(pk=entered.pk)
     assert (stored.hand.bid, stored.hand.meld, stored.state) == (20, [10, 5], TableHand.State.CONFIRMED)
     assert list(game.hands.values_list("pk", flat=True)) == [hand.pk]
-    assert not Correction.objects.exists()
+    # The trail has the confirmation, and no change came of the scorepad's refused writes.
+    assert list(Correction.objects.values_list("what", flat=True)) == ["Hand 1 at table 1, round 1 confirmed"]

@@ -281,7 +281,7 @@ def test_after_the_round_the_table_sees_where_each_goes_next(member, event):
 
 def test_the_qr_code_is_an_svg_of_the_tables_link(member, event):
     table = _started(event)[0]
-    response = member.get(reverse("club_table_qr", args=[event.pk, table.pk]))
+    response = member.get(reverse("club_table_qr", args=[event.pk, table.card_id]))
     assert response["Content-Type"] == "image/svg+xml"
     assert response.content.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')  # else <img> draws nothing
     tables_page = member.get(reverse("club_tables", args=[event.pk])).content.decode()
@@ -371,6 +371,158 @@ def test_the_tables_stepper_and_count_it_work_as_on_the_scorepad(event):
     assert query["return"][0].startswith(reverse("club_table", args=[table.token]) + "?")
     assert query["meld_now"] == ["24"]  # the partner's meld already typed adds (RULES.md §1.4)
     assert query["trump"] == ["H"]
+
+
+def test_once_disputed_the_other_side_is_offered_no_confirm_and_the_director_sees_it(member, event):
+    table = _started(event)[0]
+    north_south, east_west = _phone(table, 0), _phone(table, 1)
+    _send(north_south, table)
+    entered = TableHand.objects.get(table=table)
+    east_west.post(
+        reverse("club_table_dispute", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "reason": "Our meld was 10"},
+    )
+    page = north_south.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "Countersign" not in page
+    assert ">Confirm<" not in page
+    assert "Only the director settles a disputed hand now" in page
+    disputed = TableHand.objects.get(pk=entered.pk)
+    refused = north_south.post(
+        reverse("club_table_confirm", args=[table.token]),
+        {"table_hand": disputed.pk, "version": disputed.version, "countersign": "1"},
+    )
+    assert refused.status_code == 409
+    assert "Hand 1 is disputed: only the director settles it now" in refused.content.decode()
+    assert TableHand.objects.get(pk=entered.pk).state == "disputed"
+    director = member.get(reverse("club_director", args=[event.pk])).content.decode()
+    assert "Hands for the director (1)" in director
+    assert "Hand 1 at table 1, round 1 disputed</strong> by P2a &amp; P2b&#x27;s phone" in director
+    final = member.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "Hand 1 at table 1, round 1 disputed" in final  # on the printout too
+
+
+def test_a_second_phone_of_the_entering_side_is_offered_the_countersign_not_confirm(event):
+    table = _started(event)[0]
+    first, second = _phone(table, 0), _phone(table, 0)
+    _send(first, table)
+    page = second.get(reverse("club_table", args=[table.token])).content.decode()
+    assert "Countersign: the other side read it and agrees" in page
+    assert ">Confirm<" not in page
+
+
+def _next_round(event):
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version, accept_repeats=True)
+    return ClubRound.objects.get(event=event, number=event.current_round + 1)
+
+
+def test_one_card_per_table_all_night_and_its_phone_follows_the_movement(event):
+    first = _started(event)[0]
+    phone = _phone(first, side=1)
+    url = reverse("club_table", args=[first.token])
+    page = phone.get(url).content.decode()
+    assert "Round 1: North–South Team 1 (P0a &amp; P0b), East–West Team 3 (P2a &amp; P2b)" in page
+    second_round = _next_round(event)
+    again = second_round.tables.get(number=1)
+    assert again.card_id == first.card_id  # the same link and PIN: nothing new to hand out
+    assert again.token == first.token
+    assert again.pin == first.pin
+    page = phone.get(url).content.decode()  # the same phone, no PIN typed again
+    assert "Round 2: North–South Team 1 (P0a &amp; P0b), East–West Team 4 (P3a &amp; P3b)" in page
+    assert "?round=2&amp;table=1" in page
+    assert _send(phone, again, key="round2key1").status_code == 302
+    assert TableHand.objects.get(table=again).entered_side == 1  # it still enters for East–West
+    _next_round(event)
+    assert ClubTable.objects.filter(round__event=event).count() == 6
+    assert event.table_cards.count() == 2  # handouts for the night: one per table
+
+
+def test_a_phone_waiting_after_a_round_reloads_when_the_next_one_seats_its_table(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    url = reverse("club_table", args=[table.token]) + "?after=1"
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version)
+    waiting = phone.get(url, headers={"HX-Request": "true"})
+    assert waiting.status_code == 200
+    assert "Round 1 is over" in waiting.content.decode()
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version)
+    moved = phone.get(url, headers={"HX-Request": "true"})
+    assert moved["HX-Refresh"] == "true"
+
+
+def test_a_page_left_open_from_the_last_round_is_refused_in_words(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    _next_round(event)
+    late = _send(phone, table)  # the form of round 1, sent during round 2
+    assert late.status_code == 409
+    assert "entered for table 1, round 1, but this is table 1 of round 2" in late.content.decode()
+
+
+def test_the_director_makes_and_prints_the_cards_before_the_first_round(member, event):
+    tables_url = reverse("club_tables", args=[event.pk])
+    page = member.get(tables_url).content.decode()
+    assert 'name="count"' in page
+    assert 'value="2"' in page  # the tables round 1 would seat
+    bad = member.post(
+        reverse("club_cards_make", args=[event.pk]), {"version": event.version, "count": "0"}, follow=True
+    )
+    assert "Say how many tables, 1 to 100." in bad.content.decode()
+    done = member.post(
+        reverse("club_cards_make", args=[event.pk]), {"version": event.version, "count": "2"}, follow=True
+    )
+    assert "2 table cards, one per table for the whole night" in done.content.decode()
+    cards = list(event.table_cards.order_by("number"))
+    waiting = _phone_by_card(cards[0])
+    assert (
+        "No round has seated this table yet"
+        in waiting.get(reverse("club_table", args=[cards[0].token])).content.decode()
+    )
+    table = _started(ClubEvent.objects.get(pk=event.pk))[0]
+    assert table.card_id == cards[0].pk
+    page = member.get(tables_url).content.decode()
+    assert page.count('class="panel club-table-card"') == 2
+    assert f"/club/t/{cards[1].token}/" in page
+    assert "2 cards to hand out" in page
+
+
+def _phone_by_card(card):
+    phone = Client()
+    assert (
+        phone.post(reverse("club_table", args=[card.token]), {"pin": card.pin, "side": 0}).status_code == 302
+    )
+    return phone
+
+
+def test_the_director_chooses_matchpoints_and_every_standings_screen_says_so(member, household):
+    new_event = {
+        "name": "Matchpoint night",
+        "format": "teams",
+        "variant": "classic",
+        "rounds": "2",
+        "round_end": "target",
+        "bye_score": "winners_average",
+    }
+    url = reverse("club_event_new", args=[household.pk])
+    refused = member.post(url, {**new_event, "ranking": "coin toss"})
+    assert "Choose how the standings rank." in refused.content.decode()
+    member.post(url, {**new_event, "ranking": "matchpoints"})
+    event = ClubEvent.objects.get(name="Matchpoint night")
+    assert event.ranking == "matchpoints"
+    event = club_check_in(event, numbered_pairs(2))
+    round_start(event=event, version=event.version)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version)
+    page = member.get(reverse("club_event", args=[event.pk])).content.decode()
+    assert "Ranked by matchpoints (each round, 1 for every entrant scoring fewer, ½ for a tie" in page
+    assert "<th>Matchpoints</th>" in page
+    final = member.get(reverse("club_final", args=[event.pk])).content.decode()
+    assert "<th>Matchpoints</th>" in final
+    assert '<td class="num">½</td>' in final  # two teams, no hands: a tie
 
 
 @pytest.mark.parametrize("player", ["99999999999999999999", "-1", "9" * 400, "x", "\x00"])

@@ -178,6 +178,7 @@ def world(member, ann, household) -> dict[str, object]:
         "share_token": scoreboard_link_create(game=game, user=ann).token,
         "event_id": club_table.round.event_id,
         "table_id": club_table.pk,
+        "card_id": club_table.card_id,
         "table_hand_id": entered.pk,
         "club_hand_id": entered.hand_id,
         "table_token": club_table.token,

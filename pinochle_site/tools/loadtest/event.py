@@ -147,7 +147,9 @@ def prepare(options: EventOptions, run_id: str) -> Setup:
         entrant_check_in(event=event, version=event.version, newcomers=[f"T{team}a", f"T{team}b"])
     event = ClubEvent.objects.get(pk=event.pk)
     round_start(event=event, version=event.version)
-    tables = list(ClubTable.objects.filter(round__event=event).select_related("round").order_by("number"))
+    tables = list(
+        ClubTable.objects.filter(round__event=event).select_related("round", "card").order_by("number")
+    )
     connections.close_all()  # SQLite: hold no lock while the server writes
     return Setup(director, household, event, tables, standings_token_of(event))
 
