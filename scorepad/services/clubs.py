@@ -45,7 +45,7 @@ from ..selectors.clubs import (
     next_round_plan,
     player_busy_elsewhere,
 )
-from ..selectors.games import scoresheet
+from ..selectors.games import scoresheet, side_names
 from . import ServiceError
 from .games import game_start, hand_record, hand_throw_in
 from .households import player_create, refuse_unprintable
@@ -532,8 +532,10 @@ DISPUTED_WORDS = (
 
 def _phone_words(table: ClubTable, table_hand: TableHand, side: int, countersign: bool) -> str:
     """Who answered, for the trail: "East–West's phone", or "North–South, countersigned on
-    East–West's phone" when the other side tapped the entering phone."""
-    names = scoresheet(table.game).side_names
+    East–West's phone" when the other side tapped the entering phone. The names only: the game
+    is not scored for them (the phone's page after the answer scores it, once)."""
+    players = [seat.player for seat in table.game.seats.select_related("player")]
+    names = side_names(table.game.rules, players)
     own = names[side] if 0 <= side < len(names) else f"side {side + 1}"
     if not countersign:
         return f"{own}'s phone"
