@@ -311,7 +311,7 @@ for _ in range(2):
         began = time.process_time()
         while time.process_time() - began < 0.3:
             pass
-        os.write(1, b"spent\n")  # one write: two workers' prints had interleaved ("spentspent")
+        os.write(1, b"spent\\n")  # one write: two workers' prints had interleaved ("spentspent")
         time.sleep(30)
         sys.exit()
 time.sleep(30)
