@@ -130,15 +130,28 @@ def publish(channel: str) -> None:
     if not CHANNEL_NAME.fullmatch(channel):
         raise ValueError(f"not a channel name: {channel!r}")
     url = redis_url()
-    if url:
+    if url and not _resting("publish", url):
         try:
             _redis_client(url).publish(CHANNEL, channel)
             return
         except CACHE_ERRORS as error:  # Redis down: this server's streams still hear it
+            _failed_at[("publish", url)] = time.monotonic()
             log.warning("%s: could not publish through Redis (%s)", channel, error)
-    else:
+    elif not url:
         _tell_neighbours(channel)
     deliver(channel)
+
+
+# Redis just failed a call: for this long this process does not ask it again for the same thing
+# (the marks go to the seats' rows, a change to this server's streams only), so a Redis down or
+# paused costs one short timeout, not one per mark or per hand entered.
+CACHE_REST_SECONDS = 5.0
+_failed_at: dict[tuple[str, str], float] = {}  # by what failed ("publish", "mark") and Redis URL
+
+
+def _resting(what: str, url: str) -> bool:
+    failed_at = _failed_at.get((what, url))
+    return failed_at is not None and time.monotonic() - failed_at < CACHE_REST_SECONDS
 
 
 # -- one machine: the web workers tell each other through their mailboxes --------------------------
@@ -275,20 +288,12 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
                 await asyncio.wait_for(client.aclose(), REDIS_TIMEOUT_SECONDS)
 
 
-# The cache just failed a mark: the marks go to the seats' rows this long without asking it, so
-# a Redis that is down or paused costs the streams' marks one short timeout, not one each.
-CACHE_REST_SECONDS = 5.0
-_mark_failed_at: float | None = None
-
-
 def _cache_resting() -> bool:
-    failed = _mark_failed_at
-    return failed is not None and time.monotonic() - failed < CACHE_REST_SECONDS
+    return _resting("mark", redis_url())
 
 
 def _cache_failed() -> None:
-    global _mark_failed_at
-    _mark_failed_at = time.monotonic()
+    _failed_at[("mark", redis_url())] = time.monotonic()
 
 
 def mark_present(table_id: int, seat: int, connection: str) -> None:

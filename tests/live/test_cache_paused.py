@@ -73,7 +73,7 @@ class PausedCache:
 def paused_cache(monkeypatch) -> Iterator[PausedCache]:
     cache = PausedCache()
     monkeypatch.setattr(bus, "cache", cache)
-    monkeypatch.setattr(bus, "_mark_failed_at", None)
+    monkeypatch.setattr(bus, "_failed_at", {})
     yield cache
     cache.resumed.set()
     bus._presence_thread.submit(lambda: None).result(DEADLINE)  # its goodbyes done, with this cache
@@ -165,3 +165,24 @@ def test_the_subscription_to_a_redis_that_does_not_answer_gives_up_and_closes_it
 
         assert run_alone(asyncio.wait_for(listen_then_stop(), DEADLINE * 3))
         assert closed
+
+
+def test_after_a_publish_fails_the_changes_go_to_this_servers_streams_without_asking_redis(
+    settings, monkeypatch
+):
+    settings.CACHES = {"default": cache_settings("redis://127.0.0.1:1/0")}
+    monkeypatch.setattr(bus, "_failed_at", {})
+    asked: list[str] = []
+
+    class Paused:
+        def publish(self, channel: str, message: str) -> None:
+            asked.append(message)
+            raise RedisTimeout("Timeout reading from socket")
+
+    told: list[str] = []
+    monkeypatch.setattr(bus, "_redis_client", lambda url: Paused())
+    monkeypatch.setattr(bus, "deliver", told.append)
+    bus.publish(bus.table_channel(1))
+    bus.publish(bus.table_channel(2))
+    assert asked == ["table:1"]
+    assert told == ["table:1", "table:2"]
