@@ -225,7 +225,7 @@ def cache_settings(url: str) -> dict[str, object]:
         # a quarter of a second per call, then the caller goes on without it (scorepad/throttle.py
         # counts in its own process, the tallies are scored from the database).
         options = {"socket_timeout": CACHE_TIMEOUT_SECONDS, "socket_connect_timeout": CACHE_TIMEOUT_SECONDS}
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "OPTIONS": options}
+        return {"BACKEND": "pinochle_site.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r} is not a Redis URL: use redis://host:6379/0 (rediss:// for TLS), "
         "or leave it unset for a cache on this machine only."

@@ -83,8 +83,8 @@ def test_pages_render_before_collectstatic_and_use_hashed_names_after(client, se
     ("url", "backend"),
     [
         ("", "pinochle_site.cache.FileCache"),
-        ("redis://cache.internal:6379/0", "django.core.cache.backends.redis.RedisCache"),
-        ("rediss://cache.internal:6380/1", "django.core.cache.backends.redis.RedisCache"),
+        ("redis://cache.internal:6379/0", "pinochle_site.cache.RedisCache"),
+        ("rediss://cache.internal:6380/1", "pinochle_site.cache.RedisCache"),
     ],
 )
 def test_cache_url_chooses_one_redis_for_every_server_and_unset_keeps_this_machines_files(url, backend):

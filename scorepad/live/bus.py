@@ -27,6 +27,7 @@ import socket
 import threading
 import time
 from collections import defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from datetime import timedelta
 from pathlib import Path
@@ -43,6 +44,7 @@ from ..throttle import CACHE_ERRORS
 __all__ = [
     "PRESENCE_SECONDS",
     "Listener",
+    "forget_present_soon",
     "listen",
     "mark_present",
     "present",
@@ -128,15 +130,28 @@ def publish(channel: str) -> None:
     if not CHANNEL_NAME.fullmatch(channel):
         raise ValueError(f"not a channel name: {channel!r}")
     url = redis_url()
-    if url:
+    if url and not _resting("publish", url):
         try:
             _redis_client(url).publish(CHANNEL, channel)
             return
         except CACHE_ERRORS as error:  # Redis down: this server's streams still hear it
+            _failed_at[("publish", url)] = time.monotonic()
             log.warning("%s: could not publish through Redis (%s)", channel, error)
-    else:
+    elif not url:
         _tell_neighbours(channel)
     deliver(channel)
+
+
+# Redis just failed a call: for this long this process does not ask it again for the same thing
+# (the marks go to the seats' rows, a change to this server's streams only), so a Redis down or
+# paused costs one short timeout, not one per mark or per hand entered.
+CACHE_REST_SECONDS = 5.0
+_failed_at: dict[tuple[str, str], float] = {}  # by what failed ("publish", "mark") and Redis URL
+
+
+def _resting(what: str, url: str) -> bool:
+    failed_at = _failed_at.get((what, url))
+    return failed_at is not None and time.monotonic() - failed_at < CACHE_REST_SECONDS
 
 
 # -- one machine: the web workers tell each other through their mailboxes --------------------------
@@ -221,8 +236,13 @@ def _redis_client(url: str) -> Any:
 
     client = _clients.get(url)
     if client is None:
-        client = _clients[url] = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        client = _clients[url] = redis.Redis.from_url(
+            url, socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS
+        )
     return client
+
+
+REDIS_TIMEOUT_SECONDS = 0.5  # a Redis that does not answer within this is taken for down
 
 
 _subscribed: asyncio.Event | None = None
@@ -246,10 +266,14 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
     import redis.asyncio as aioredis
 
     while True:
+        # No socket timeout on the subscription's reads: a quiet channel sends nothing for hours.
+        # Connecting and subscribing have one; the keepalive finds a Redis gone away meanwhile.
+        client = aioredis.Redis.from_url(
+            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, socket_keepalive=True
+        )
         try:
-            client = aioredis.Redis.from_url(url)
             async with client.pubsub() as pubsub:
-                await pubsub.subscribe(CHANNEL)
+                await asyncio.wait_for(pubsub.subscribe(CHANNEL), REDIS_TIMEOUT_SECONDS * 2)
                 subscribed.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
@@ -259,24 +283,53 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
         except Exception as error:  # Redis restarting: try again shortly, streams keep polling
             log.warning("table events: Redis subscription lost (%s); retrying", error)
             await asyncio.sleep(1)
+        finally:  # its connections closed now, not when the garbage collector finds them
+            with suppress(Exception):
+                await asyncio.wait_for(client.aclose(), REDIS_TIMEOUT_SECONDS)
+
+
+def _cache_resting() -> bool:
+    return _resting("mark", redis_url())
+
+
+def _cache_failed() -> None:
+    _failed_at[("mark", redis_url())] = time.monotonic()
 
 
 def mark_present(table_id: int, seat: int, connection: str) -> None:
     """``seat``'s phone is connected now, by the stream ``connection`` (in the seat's row while the
-    cache does not answer)."""
-    try:
-        cache.set(f"table:{table_id}:seat:{seat}:seen", connection, PRESENCE_SECONDS * 2)
-    except CACHE_ERRORS:
-        with suppress(DatabaseError):
-            TableSeat.objects.filter(table_id=table_id, seat=seat).update(seen_at=timezone.now())
+    cache does not answer). It waits on the cache: never call it on an event loop."""
+    if not _cache_resting():
+        try:
+            cache.set(f"table:{table_id}:seat:{seat}:seen", connection, PRESENCE_SECONDS * 2)
+            return
+        except CACHE_ERRORS:
+            _cache_failed()
+    with suppress(DatabaseError):
+        TableSeat.objects.filter(table_id=table_id, seat=seat).update(seen_at=timezone.now())
 
 
 def forget_present(table_id: int, seat: int, connection: str) -> None:
-    """The stream ``connection`` closed: the seat is away, unless a newer stream (a reload) marked it."""
+    """The stream ``connection`` closed: the seat is away, unless a newer stream (a reload) marked it.
+    It waits on the cache: a stream calls ``forget_present_soon``."""
+    if _cache_resting():  # the mark expires by itself
+        return
     key = f"table:{table_id}:seat:{seat}:seen"
-    with suppress(*CACHE_ERRORS):
+    try:
         if cache.get(key) == connection:
             cache.delete(key)
+    except CACHE_ERRORS:
+        _cache_failed()
+
+
+# The streams' goodbyes, one at a time in a thread of their own: none waits on its event loop, nor
+# takes a request thread from the pages while the cache does not answer.
+_presence_thread = ThreadPoolExecutor(1, thread_name_prefix="presence")
+
+
+def forget_present_soon(table_id: int, seat: int, connection: str) -> Future[None]:
+    """``forget_present`` in the presence thread, not waited for (a closing stream's ``finally``)."""
+    return _presence_thread.submit(forget_present, table_id, seat, connection)
 
 
 _cache_down_since: float | None = None  # when this process found the cache not answering

@@ -483,7 +483,8 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         ):
             yield event
     finally:
-        bus.forget_present(table_id, seat, connection)  # gone at once, not when the mark expires
+        # Gone at once, not when the mark expires; in a thread, not waiting: the cache may not answer.
+        bus.forget_present_soon(table_id, seat, connection)
 
 
 def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[str, bool]:
