@@ -202,6 +202,12 @@ EXCHANGE_LIMITS = {"restore": (10, 30, 60 * 60), "export": (60, 180, 60 * 60)}
 # Visitors' practice games kept per browser: starting another deletes the oldest, which the browser
 # could no longer open anyway.
 PRACTICE_GAMES_PER_VISITOR = 20
+# Open event streams (a phone's table, a room's standings screen), counted in each web process:
+# per table seat (a reload opens the new stream before the old one closes), per address, and in
+# all. Each idle stream holds memory and a share of the event loop (scorepad/live/stream_caps.py).
+STREAMS_PER_SEAT = 3
+STREAMS_PER_ADDRESS = 20
+STREAMS_PER_PROCESS = envint("STREAMS_PER_PROCESS", 300)
 # Behind a reverse proxy every request comes from the proxy: read the client's address from the
 # X-Forwarded-For entry the proxy appends (it must set it), so the limits are per client.
 BEHIND_PROXY = envbool("BEHIND_PROXY")

@@ -18,7 +18,7 @@ from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,9 +26,10 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
+from .. import throttle
 from ..forms.club_director import BellForm, ClockForm, PrizesForm, ReasonForm
 from ..forms.games import NO_MARRIAGE, HandForm, Intent, intent_of, stepped_bid
-from ..live import bus
+from ..live import bus, stream_caps
 from ..live.feeds import shared_feed
 from ..live.request_threads import in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event
@@ -75,6 +76,7 @@ from ..services.club_director import (
 from ..services.games import HandRefused
 from .clubs import back_to, director_tap, first_error
 from .games import preview_words
+from .limits import stream_refused
 from .rendering import HtmxHttpRequest, go_to, page_or_partial, signed_in, wants_partial
 
 log = logging.getLogger(__name__)
@@ -409,9 +411,10 @@ async def club_standings_events(request: HtmxHttpRequest, standings_token: str) 
         return HttpResponse(body, content_type="text/event-stream")
     if not await in_request_thread(_event_exists, standings_token):
         raise Http404(NO_STANDINGS)
-    response = StreamingHttpResponse(
-        standings_stream(event_id, standings_token, shown), content_type="text/event-stream"
-    )
+    place = stream_caps.take(address=throttle.client_address(request))  # per address and process
+    if isinstance(place, str):
+        return await stream_refused(request, place, "standings")
+    response = stream_caps.StreamsResponse(place, standings_stream(event_id, standings_token, shown))
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
     response["X-Robots-Tag"] = "noindex"

@@ -8,11 +8,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import throttle
+from ..live.streams import sse_event, sse_text
 from .rendering import HtmxHttpRequest, page_or_partial, wants_partial
 
 View = Callable[..., HttpResponse]
@@ -84,3 +87,21 @@ def exchange_limited(
         return wrapped
 
     return decorate
+
+
+STREAM_REFUSED_SECONDS = 60  # a phone refused a stream asks again after this
+
+
+async def stream_refused(request: HtmxHttpRequest, words: str, event: str) -> HttpResponse:
+    """An event stream over its cap (``live.stream_caps``). A browser's EventSource reads no body
+    but a 200's, and on any other status htmx's SSE extension retries within a second, then ever
+    less often, showing nothing. So an EventSource (``Accept: text/event-stream``) is answered 200
+    with the words as the stream's ``event`` (swapped in where its screen was) and told to come back
+    only after ``STREAM_REFUSED_SECONDS``, then the stream ends; anything else gets the 429 page."""
+    if "text/event-stream" in request.headers.get("Accept", ""):
+        body = f"retry: {STREAM_REFUSED_SECONDS * 1000}\n\n" + sse_event(event, sse_text(escape(words)))
+        response = HttpResponse(body, content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["Retry-After"] = str(STREAM_REFUSED_SECONDS)
+        return response
+    return await sync_to_async(too_many_requests)(request, words, STREAM_REFUSED_SECONDS)

@@ -19,7 +19,7 @@ from asgiref.sync import sync_to_async
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
-from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,7 +31,7 @@ from ..engine.game import seat_view
 from ..engine.variants import VARIANTS
 from ..forms.practice import variant_from
 from ..forms.tables import TableForm
-from ..live import bus
+from ..live import bus, stream_caps
 from ..live.request_threads import in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event, sse_text
 from ..models import PrivateTable, TableSeat
@@ -62,7 +62,7 @@ from ..services.tables import (
     table_say,
     table_take_seat,
 )
-from .limits import limited, too_many_requests
+from .limits import limited, stream_refused, too_many_requests
 from .rendering import HtmxHttpRequest
 
 TEMPLATE = "scorepad/table.html"
@@ -447,7 +447,11 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
         # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
         html, _ = await sync_to_async(_screen_html)(request, table_id, seat)
         return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
-    response = StreamingHttpResponse(seat_stream(request, table_id, seat), content_type="text/event-stream")
+    # Capped per seat (a reload's new stream opens before the old one closes), address and process.
+    place = stream_caps.take(address=throttle.client_address(request), seat=f"{table_id}:{seat}")
+    if isinstance(place, str):
+        return await stream_refused(request, place, "screen")
+    response = stream_caps.StreamsResponse(place, seat_stream(request, table_id, seat))
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a reverse proxy passes each event on at once
     return response
