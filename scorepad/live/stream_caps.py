@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import aclosing
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -85,7 +84,7 @@ class StreamsResponse(StreamingHttpResponse):
     """An event stream whose place is given back when the response is closed, even if its stream
     never started (the phone went away first) and so never ran its own ``finally``."""
 
-    def __init__(self, place: Place, stream: AsyncGenerator[str]) -> None:
+    def __init__(self, place: Place, stream: AsyncIterator[str]) -> None:
         super().__init__(_holding(place, stream), content_type="text/event-stream")
         self.place = place
 
@@ -96,10 +95,13 @@ class StreamsResponse(StreamingHttpResponse):
             self.place.give_back()
 
 
-async def _holding(place: Place, stream: AsyncGenerator[str]) -> AsyncIterator[str]:
+async def _holding(place: Place, stream: AsyncIterator[str]) -> AsyncIterator[str]:
     try:
-        async with aclosing(stream):  # the stream's own ``finally`` runs now, not when collected
-            async for event in stream:
-                yield event
+        async for event in stream:
+            yield event
     finally:
-        place.give_back()
+        try:
+            if isinstance(stream, AsyncGenerator):  # its own ``finally`` runs now, not when collected
+                await stream.aclose()
+        finally:
+            place.give_back()

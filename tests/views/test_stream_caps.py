@@ -12,6 +12,9 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from scorepad.live import stream_caps
+from tests.views.test_club_standings_stream import Screen, _events_url, run_alone
+from tests.views.test_club_standings_stream import event as event  # a fixture
+from tests.views.test_club_standings_stream import roster as roster  # a fixture
 from tests.views.test_tables import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,7 +76,7 @@ def test_a_seat_past_its_streams_is_told_in_words_and_to_come_back_later(setting
             for opened in streams:
                 await _close(opened)
 
-    asyncio.run(run())
+    run_alone(run())
     assert stream_caps.open_streams() == 0
 
 
@@ -94,7 +97,7 @@ def test_an_address_past_its_streams_is_refused_whatever_the_seats(settings):
         accepted = await _open(name, cookies[2], table.pk)
         await _close(accepted)
 
-    asyncio.run(run())
+    run_alone(run())
     assert stream_caps.open_streams() == 0
 
 
@@ -112,7 +115,34 @@ def test_the_process_caps_every_stream_together(settings):
         finally:
             await _close(opened)
 
-    asyncio.run(run())
+    run_alone(run())
+    assert stream_caps.open_streams() == 0
+
+
+def test_a_rooms_standings_screens_are_capped_per_address(settings, event):
+    settings.STREAMS_PER_ADDRESS = 1
+    url = _events_url(event)
+
+    async def run() -> None:
+        response = await AsyncClient().get(url, headers=EVENT_STREAM)
+        screen = Screen(response)
+        try:
+            assert "round 1 being played" in await screen.next_standings(10)
+            refused = (await AsyncClient().get(url, headers=EVENT_STREAM)).content.decode()
+            assert "event: standings" in refused
+            assert "Your network already has 1 screens" in refused
+        finally:
+            await screen.close()
+            await sync_to_async(response.close)()
+        again = await AsyncClient().get(url, headers=EVENT_STREAM)
+        screen = Screen(again)
+        try:
+            assert "round 1 being played" in await screen.next_standings(10)
+        finally:
+            await screen.close()
+            await sync_to_async(again.close)()
+
+    run_alone(run())
     assert stream_caps.open_streams() == 0
 
 
