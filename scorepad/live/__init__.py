@@ -10,6 +10,8 @@
 - ``request_threads``: every ordinary request runs whole in one of the worker's threads; a
   stream's reads wait their turn there too (``in_request_thread``).
 - ``request_slots``: at most a few streams of a worker start at once.
+- ``stream_caps``: how many streams may be open at once, per table seat, per address and per
+  web process, counted in the process.
 - ``clock``: the private tables' clock, which moves a table nobody's request moves (bots that
   were busy, a player away past the grace), one runner per table at a time, wherever it lives.
 
