@@ -13,7 +13,9 @@ from django.core.cache import cache
 from django.test import Client
 from hypothesis import settings as hypothesis_settings
 
+from scorepad.engine import scoring
 from scorepad.models import Game, Household
+from scorepad.selectors import games as selectors_games
 from scorepad.services.households import household_create, player_create
 from tests import playwright_loop
 from tests.helpers import PASSWORD
@@ -183,3 +185,18 @@ def _no_bot_left_thinking(request):
         while bot_pool.thinking_now() and time.monotonic() < give_up:
             time.sleep(0.05)
     assert bot_pool.thinking_now() == 0, f"{request.node.nodeid} left a bot thinking"
+
+
+@pytest.fixture
+def scored(monkeypatch) -> list[int]:
+    """The number of hands in each game the one scorer (``score_game``) scores."""
+    calls: list[int] = []
+    real = scoring.score_game
+
+    def counting(variant, settings, entries):
+        calls.append(len(entries))
+        return real(variant, settings, entries)
+
+    monkeypatch.setattr(scoring, "score_game", counting)
+    monkeypatch.setattr(selectors_games, "score_game", counting)
+    return calls

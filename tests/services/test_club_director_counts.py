@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.engine import scoring
 from scorepad.models import ClubEvent, ClubTable, TableHand
-from scorepad.selectors import games as selectors_games
 from scorepad.selectors.club_director import live_standings
 from scorepad.services.club_director import hand_correct
 from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
@@ -18,21 +16,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def roster():
     return ()
-
-
-@pytest.fixture
-def scored(monkeypatch) -> list[int]:
-    """The number of hands in each game the one scorer (``score_game``) scores."""
-    calls: list[int] = []
-    real = scoring.score_game
-
-    def counting(variant, settings, entries):
-        calls.append(len(entries))
-        return real(variant, settings, entries)
-
-    monkeypatch.setattr(scoring, "score_game", counting)
-    monkeypatch.setattr(selectors_games, "score_game", counting)
-    return calls
 
 
 def test_a_correction_scores_its_tables_game_once_for_the_standings_too(

@@ -7,9 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.engine import scoring
 from scorepad.models import ClubRound, TableHand
-from scorepad.selectors import games as selectors_games
 from scorepad.selectors.club_director import live_standings, standings_token_of
 from scorepad.services.clubs import round_start
 from scorepad.views.club_director import streamed_standings
@@ -22,21 +20,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def roster():
     return ()
-
-
-@pytest.fixture
-def scored(monkeypatch) -> list[int]:
-    """The number of hands in each game the one scorer (``score_game``) scores."""
-    calls: list[int] = []
-    real = scoring.score_game
-
-    def counting(variant, settings, entries):
-        calls.append(len(entries))
-        return real(variant, settings, entries)
-
-    monkeypatch.setattr(scoring, "score_game", counting)
-    monkeypatch.setattr(selectors_games, "score_game", counting)
-    return calls
 
 
 def _phone(table, side: int) -> Client:
