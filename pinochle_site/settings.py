@@ -5,6 +5,7 @@ Safe for a laptop with nothing set (SQLite, DEBUG off, a generated secret key ke
 redirects and HSTS. pinochle_site/DEPLOYMENT.md lists every variable.
 """
 
+import hashlib
 import os
 import secrets
 import sys
@@ -216,10 +217,23 @@ BEHIND_PROXY = envbool("BEHIND_PROXY")
 CACHE_TIMEOUT_SECONDS = 0.25  # a Redis on the same network answers in a millisecond
 
 
-def cache_settings(url: str) -> dict[str, object]:
+def database_namespace(database: dict[str, object]) -> str:
+    """A short name for this installation's database, put before every key and channel it uses in
+    a shared Redis: two installations on one Redis (staging beside production, two test runs) then
+    never read each other's cached standings or hear each other's table changes, though their
+    events and tables have the same ids."""
+    identity = ":".join(str(database.get(part, "")) for part in ("ENGINE", "HOST", "PORT", "NAME"))
+    return "p" + hashlib.blake2b(identity.encode(), digest_size=5).hexdigest()
+
+
+# CACHE_NAMESPACE names the installation outright (several databases behind one, say).
+CACHE_NAMESPACE = os.getenv("CACHE_NAMESPACE", "").strip() or database_namespace(DATABASES["default"])
+
+
+def cache_settings(url: str, namespace: str = CACHE_NAMESPACE) -> dict[str, object]:
     """The counters' cache: with ``CACHE_URL`` (``redis://host:6379/0``) one Redis shared by every
-    server, through Django's own backend; unset, files in VAR_DIR (mode 0700), shared by every
-    gunicorn worker on this machine only."""
+    server, through Django's own backend, each key under the installation's ``namespace``; unset,
+    files in VAR_DIR (mode 0700), shared by every gunicorn worker on this machine only."""
     if not url:
         return {
             "BACKEND": "pinochle_site.cache.FileCache",
@@ -231,7 +245,12 @@ def cache_settings(url: str) -> dict[str, object]:
         # a quarter of a second per call, then the caller goes on without it (scorepad/throttle.py
         # counts in its own process, the tallies are scored from the database).
         options = {"socket_timeout": CACHE_TIMEOUT_SECONDS, "socket_connect_timeout": CACHE_TIMEOUT_SECONDS}
-        return {"BACKEND": "pinochle_site.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
+        return {
+            "BACKEND": "pinochle_site.cache.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": namespace,
+            "OPTIONS": options,
+        }
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r} is not a Redis URL: use redis://host:6379/0 (rediss:// for TLS), "
         "or leave it unset for a cache on this machine only."

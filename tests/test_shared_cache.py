@@ -17,8 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.connection import ConnectionProxy
 
-from pinochle_site.settings import cache_settings
+from pinochle_site.settings import cache_settings, database_namespace
 from scorepad import throttle
+from scorepad.live import bus
 from tests.helpers import PASSWORD, log_in
 from tests.views.test_practice import answer_of, start
 
@@ -106,3 +107,32 @@ def test_servers_counting_at_the_same_moment_lose_no_attempt(monkeypatch, redis_
         redis = server(redis_settings)._cache.get_client(write=True)
         if keys := redis.keys(f"{redis_settings['KEY_PREFIX']}:*"):
             redis.delete(*keys)
+
+
+def test_two_installations_on_one_redis_never_read_each_others_keys(redis_settings):
+    """A staging and a production database (or two test runs) share one Redis: their events and
+    tables have the same ids, so a cached standings of one must never be the other's."""
+    databases = [
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": f"/srv/{name}/pinochle.sqlite3"}
+        for name in ("staging", "production")
+    ]
+    namespaces = [f"{redis_settings['KEY_PREFIX']}-{database_namespace(db)}" for db in databases]
+    staging, production = (server(cache_settings(redis_settings["LOCATION"], ns)) for ns in namespaces)
+    assert database_namespace(databases[0]) == database_namespace(dict(databases[0]))
+    try:
+        staging.set("club-standings:v2:1:same-fingerprint", "staging's standings")
+        assert production.get("club-standings:v2:1:same-fingerprint") is None
+        production.set("club-standings:v2:1:same-fingerprint", "production's standings")
+        assert staging.get("club-standings:v2:1:same-fingerprint") == "staging's standings"
+    finally:
+        redis = staging._cache.get_client(write=True)
+        if keys := redis.keys(f"{redis_settings['KEY_PREFIX']}-*"):
+            redis.delete(*keys)
+
+
+def test_each_installation_hears_only_its_own_table_changes(settings):
+    """The bus's one Redis channel is named after the installation too."""
+    settings.CACHE_NAMESPACE = "staging"
+    staging = bus.redis_channel()
+    settings.CACHE_NAMESPACE = "production"
+    assert bus.redis_channel() != staging

@@ -53,13 +53,19 @@ __all__ = [
     "table_channel",
 ]
 
-CHANNEL = "pinochle:tables"  # the one Redis channel: each message names its own channel
+
 CHANNEL_NAME = re.compile(r"[a-z-]{1,40}:[0-9]{1,18}")
 PRESENCE_SECONDS = 10  # a stream marks its seat this often; a seat unmarked for 2× that is away
 # The cache just stopped answering: everyone is taken for there this long, while the phones that
 # are mark their seats' rows instead.
 CACHE_DOWN_GRACE_SECONDS = PRESENCE_SECONDS * 2
 log = logging.getLogger(__name__)
+
+
+def redis_channel() -> str:
+    """The one Redis channel of this installation (each message names its own channel in it)."""
+    return f"pinochle:{settings.CACHE_NAMESPACE}:tables"
+
 
 _lock = threading.Lock()
 _listeners: dict[str, set[Listener]] = defaultdict(set)
@@ -132,7 +138,7 @@ def publish(channel: str) -> None:
     url = redis_url()
     if url and not _resting("publish", url):
         try:
-            _redis_client(url).publish(CHANNEL, channel)
+            _redis_client(url).publish(redis_channel(), channel)
             return
         except CACHE_ERRORS as error:  # Redis down: this server's streams still hear it
             _failed_at[("publish", url)] = time.monotonic()
@@ -273,7 +279,7 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
         )
         try:
             async with client.pubsub() as pubsub:
-                await asyncio.wait_for(pubsub.subscribe(CHANNEL), REDIS_TIMEOUT_SECONDS * 2)
+                await asyncio.wait_for(pubsub.subscribe(redis_channel()), REDIS_TIMEOUT_SECONDS * 2)
                 subscribed.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
