@@ -346,15 +346,18 @@ def present(table_id: int, seat: int) -> bool:
     does not answer, whether the stream marked the seat's row lately; for the first moments after
     it stopped answering (the phones there have not marked their rows yet) everyone is there."""
     global _cache_down_since
-    try:
-        seen = cache.get(f"table:{table_id}:seat:{seat}:seen")
-    except CACHE_ERRORS:
-        now = time.monotonic()
-        if _cache_down_since is None:
-            _cache_down_since = now
-        if now - _cache_down_since < CACHE_DOWN_GRACE_SECONDS:
-            return True
-        since = timezone.now() - timedelta(seconds=PRESENCE_SECONDS * 2)
-        return TableSeat.objects.filter(table_id=table_id, seat=seat, seen_at__gte=since).exists()
-    _cache_down_since = None
-    return seen is not None
+    if not _cache_resting():  # a cache that just failed is not asked again for every seat
+        try:
+            seen = cache.get(f"table:{table_id}:seat:{seat}:seen")
+        except CACHE_ERRORS:
+            _cache_failed()
+        else:
+            _cache_down_since = None
+            return seen is not None
+    now = time.monotonic()
+    if _cache_down_since is None:
+        _cache_down_since = now
+    if now - _cache_down_since < CACHE_DOWN_GRACE_SECONDS:
+        return True
+    since = timezone.now() - timedelta(seconds=PRESENCE_SECONDS * 2)
+    return TableSeat.objects.filter(table_id=table_id, seat=seat, seen_at__gte=since).exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from django.test import AsyncClient
 from django.urls import reverse
+from django.utils import timezone
 from redis.exceptions import TimeoutError as RedisTimeout
 
 from pinochle_site.settings import cache_settings
@@ -188,3 +190,19 @@ def test_after_a_publish_fails_the_changes_go_to_this_servers_streams_without_as
     bus.publish(bus.table_channel(2))
     assert asked == ["table:1"]
     assert told == ["table:1", "table:2"]
+
+
+def test_after_the_cache_fails_the_clock_asks_it_once_whose_phones_are_there(paused_cache, monkeypatch):
+    """The clock asks for every seat of every due table: a cache that does not answer must cost one
+    timeout, not one per seat. Meanwhile everyone counts as there (their phones have not marked
+    their rows yet); after the grace, a seat's row says."""
+    table, _ = open_table()
+    paused_cache.pause()
+    paused_cache.resumed.set()  # each call fails at once now, as with a Redis that refuses
+    monkeypatch.setattr(bus, "_cache_down_since", None)
+    assert all(bus.present(table.pk, seat) for seat in range(4))
+    assert len(paused_cache.threads) == 1
+    monkeypatch.setattr(bus, "_cache_down_since", time.monotonic() - bus.CACHE_DOWN_GRACE_SECONDS)
+    TableSeat.objects.filter(table=table, seat=2).update(seen_at=timezone.now())
+    assert [bus.present(table.pk, seat) for seat in range(4)] == [False, False, True, False]
+    assert len(paused_cache.threads) == 1
