@@ -9,6 +9,7 @@ import hashlib
 import os
 import secrets
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
@@ -217,7 +218,7 @@ BEHIND_PROXY = envbool("BEHIND_PROXY")
 CACHE_TIMEOUT_SECONDS = 0.25  # a Redis on the same network answers in a millisecond
 
 
-def database_namespace(database: dict[str, object]) -> str:
+def database_namespace(database: Mapping[str, object]) -> str:
     """A short name for this installation's database, put before every key and channel it uses in
     a shared Redis: two installations on one Redis (staging beside production, two test runs) then
     never read each other's cached standings or hear each other's table changes, though their

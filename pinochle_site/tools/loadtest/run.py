@@ -106,7 +106,8 @@ class Options:
     practice_strength: str = "expert"
     # What the visitors do on their turns, and how often: (kind, weight) of ``MIX_KINDS``.
     practice_mix: tuple[tuple[str, float], ...] = ONLY_MOVES
-    tables: int = 0  # private tables meanwhile: two people (phones on event streams) and two bots each
+    tables: int = 0  # private tables meanwhile: people's phones on event streams, bots in the other seats
+    table_people: int = 2  # people (phones) at each table
     table_think: float = 3.0  # mean seconds a person at a table takes to read the screen and tap
     seed: int = 1
     keep: bool = False
@@ -191,13 +192,14 @@ class Report:
     alone_ms: dict[str, float] | None = None
     alone_errors: int = 0
     slowdown: float = 0.0
-    # Private tables (--tables): phones, a card's time to the other person's phone, writes
+    # Private tables (--tables): phones, a card's time until every other person's phone shows it, writes
     # acknowledged and lost, errors, and the server's CPU per connected phone (playing: beyond what
     # the scorekeepers use alone; idle: after the run, nobody else there).
     tables: int = 0
     table_think: float = 0.0
+    table_people: int = 0
     table_phones: int = 0
-    card_to_other_ms: dict[str, float] | None = None
+    card_to_phones_ms: dict[str, float] | None = None
     table_post_ms: dict[str, float] | None = None
     table_writes: int = 0
     table_lost: list[str] = field(default_factory=list)
@@ -672,7 +674,15 @@ async def _tables(port: int, options: Options, stats: Stats, end: float) -> None
     variants = tuple(options.variants)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
         stats.tables = await asyncio.get_running_loop().run_in_executor(
-            apart, tables_apart, HOST, port, options.tables, ends, options.table_think, variants
+            apart,
+            tables_apart,
+            HOST,
+            port,
+            options.tables,
+            ends,
+            options.table_think,
+            variants,
+            options.table_people,
         )
 
 
@@ -935,7 +945,8 @@ def _tables_report(options: Options, stats: Stats, elapsed: float, alone: Stats 
         "tables": options.tables,
         "table_think": options.table_think,
         "table_phones": tables.phones,
-        "card_to_other_ms": _percentiles(tables.card_to_other),
+        "table_people": options.table_people,
+        "card_to_phones_ms": _percentiles(tables.card_to_phones),
         "table_post_ms": _percentiles(tables.post),
         "table_writes": sum(tables.acknowledged.values()),
         "table_lost": lost[:5],

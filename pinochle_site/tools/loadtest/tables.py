@@ -11,6 +11,8 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from scorepad.engine.variants import VARIANTS
+
 from .browser import Browser, BrowserError, Form, read_forms
 from .streams import EventStream
 
@@ -120,16 +122,22 @@ def _filled(form: Form, values: dict[str, str]) -> list[tuple[str, str]]:
 # ---- private tables under load (``manage.py loadtest --tables N``) ------------------------------
 
 REFUSED = 'class="notice refused"'
-TABLE_SEATS = ["bot:heuristic", "open", "bot:heuristic"]  # seats 2-4: two people and two bots each
+
+
+def people_seats(seats: int, people: int) -> list[int]:
+    """Where ``people`` people sit at a table of ``seats``, spread round it (two at a four-seat
+    table are partners, 0 and 2); bots take the rest."""
+    return sorted({round(n * seats / people) % seats for n in range(people)})
 
 
 @dataclass
 class TableStats:
-    """What the tables' phones saw: each card's time to the other person's phone, errors, and every
+    """What the tables' phones saw: each card's time until every other person's phone shows it,
+    errors, and every
     write acknowledged (an answer that showed no refusal) per table, to check none was lost. Every
     answer is a 200 (a refusal is shown in it): anything else is an error."""
 
-    card_to_other: list[float] = field(default_factory=list)  # seconds
+    card_to_phones: list[float] = field(default_factory=list)  # seconds
     post: list[float] = field(default_factory=list)  # seconds
     errors: list[str] = field(default_factory=list)
     acknowledged: dict[int, int] = field(default_factory=dict)  # table id: writes acknowledged
@@ -137,7 +145,7 @@ class TableStats:
     phones: int = 0
 
 
-async def table_pair(
+async def table_phones(
     index: int,
     host: str,
     port: int,
@@ -145,30 +153,35 @@ async def table_pair(
     times: tuple[float, float],
     think: float,
     variant: str,
+    people: int,
 ) -> None:
-    """Two people at one table (with two bots), each phone on its event stream, each answering at a
-    person's pace what its latest screen asks until the first of ``times`` (``time.monotonic()``),
-    then both phones connected and idle until the second."""
+    """``people`` people at one table (bots in the other seats), each phone on its event stream,
+    each answering at a person's pace what its latest screen asks until the first of ``times``
+    (``time.monotonic()``), then every phone connected and idle until the second."""
     deadline, idle_until = times
     rng = random.Random(f"table:{index}")
+    seated = people_seats(VARIANTS[variant].seats, people)
     # Each phone its own address (TEST-NET-2/3), as phones on their own networks: per-address limits.
-    first = TablePhone(Browser(host, port, extra_headers={"X-Forwarded-For": _address(2 * index)}))
-    second = TablePhone(Browser(host, port, extra_headers={"X-Forwarded-For": _address(2 * index + 1)}))
+    phones = [
+        TablePhone(Browser(host, port, extra_headers={"X-Forwarded-For": _address(people * index + n)}))
+        for n in range(people)
+    ]
+    others = ["open" if seat in seated else "bot:heuristic" for seat in range(1, VARIANTS[variant].seats)]
     try:
-        await first.open_table(variant, f"Host {index}", TABLE_SEATS)
-        await second.join(first.link_token, 2, f"Guest {index}")
+        await phones[0].open_table(variant, f"Host {index}", others)
+        for n, seat in enumerate(seated[1:], 1):
+            await phones[n].join(phones[0].link_token, seat, f"Guest {index}-{n}")
     except (BrowserError, OSError, StopIteration) as error:
         stats.errors.append(f"table {index}: could not sit down: {error}")
         return
-    stats.acknowledged.setdefault(first.table_id, 0)
-    phones = (first, second)
-    seen: list[dict[int, float]] = [{}, {}]  # per phone: version → when its screen arrived
-    latest: list[str] = ["", ""]
+    stats.acknowledged.setdefault(phones[0].table_id, 0)
+    seen: list[dict[int, float]] = [{} for _ in phones]  # per phone: version → when its screen arrived
+    latest: list[str] = ["" for _ in phones]
     streams = [phone.stream() for phone in phones]
     try:
         for stream in streams:
             await stream.open()
-        stats.phones += 2
+        stats.phones += people
         readers = [asyncio.create_task(_read(s, seen[n], latest, n)) for n, s in enumerate(streams)]
         while time.monotonic() < deadline:
             acted = False
@@ -177,7 +190,7 @@ async def table_pair(
                     continue
                 html, latest[n] = latest[n], ""
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)  # a person reads and taps
-                await _answer(phone, html, rng, stats, seen[1 - n])
+                await _answer(phone, html, rng, stats, [seen[m] for m in range(people) if m != n])
                 acted = True
             if not acted:
                 await asyncio.sleep(0.05)
@@ -185,7 +198,7 @@ async def table_pair(
         for reader in readers:
             reader.cancel()
     except (BrowserError, OSError, TimeoutError) as error:
-        stats.errors.append(f"table {first.table_id}: {error}")
+        stats.errors.append(f"table {phones[0].table_id}: {error}")
     finally:
         for stream in streams:
             await stream.close()
@@ -194,16 +207,22 @@ async def table_pair(
 
 
 def tables_apart(
-    host: str, port: int, count: int, times: tuple[float, float], think: float, variants: tuple[str, ...]
+    host: str,
+    port: int,
+    count: int,
+    times: tuple[float, float],
+    think: float,
+    variants: tuple[str, ...],
+    people: int,
 ) -> TableStats:
-    """``count`` tables' phones (``table_pair``), run in a process of their own (spawned by the load
+    """``count`` tables' phones (``table_phones``), run in a process of their own (spawned by the load
     test): their screens are read and parsed there, so a burst of them never keeps the scorekeepers'
     answers waiting on the load test's own event loop and counted as the server's time."""
     stats = TableStats()
 
     async def every_table() -> None:
         variant = [variants[n % len(variants)] for n in range(count)]
-        phones = (table_pair(n, host, port, stats, times, think, variant[n]) for n in range(count))
+        phones = (table_phones(n, host, port, stats, times, think, variant[n], people) for n in range(count))
         await asyncio.gather(*phones)
 
     asyncio.run(every_table())
@@ -223,9 +242,10 @@ async def _read(stream: EventStream, seen: dict[int, float], latest: list[str], 
 
 
 async def _answer(
-    phone: TablePhone, html: str, rng: random.Random, stats: TableStats, other_seen: dict[int, float]
+    phone: TablePhone, html: str, rng: random.Random, stats: TableStats, others_seen: list[dict[int, float]]
 ) -> None:
-    """Tap what ``html`` (this phone's latest screen) asks, if anything; time a card to the other."""
+    """Tap what ``html`` (this phone's latest screen) asks, if anything; time a card until every other
+    phone shows it."""
     forms = read_forms(html)
     form = next((f for f in forms if f.action.endswith(("/act/", "/next/"))), None)
     if form is None:
@@ -251,12 +271,14 @@ async def _answer(
     if kind == "card":
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            arrived = [at for v, at in other_seen.items() if v > version]
-            if arrived:
-                stats.card_to_other.append(min(arrived) - sent)
+            arrived = [
+                min((at for v, at in seen.items() if v > version), default=None) for seen in others_seen
+            ]
+            if None not in arrived:
+                stats.card_to_phones.append(max(at for at in arrived if at is not None) - sent)
                 return
             await asyncio.sleep(0.01)
-        stats.errors.append(f"table {phone.table_id}: a card never reached the other phone")
+        stats.errors.append(f"table {phone.table_id}: a card never reached every other phone")
 
 
 def _encoded(data: list[tuple[str, str]]) -> bytes:
