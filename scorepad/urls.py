@@ -61,6 +61,7 @@ urlpatterns = [
     path(
         "households/<int:household_id>/players/<int:player_id>/", households.player_edit, name="player_edit"
     ),
+    path("households/<int:household_id>/players/<int:player_id>/me/", households.player_me, name="player_me"),
     path("invite/<token:token>/", households.invite_join, name="invite"),
     path("households/<int:household_id>/games/new/", games.game_new, name="game_new"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
