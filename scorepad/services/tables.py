@@ -49,10 +49,11 @@ from ..engine.simulate import GameStopped
 from ..engine.tables import moves_made
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..live import bus, clock
-from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
+from ..models import Game, Household, Player, PrivateTable, Seat, SeatTaken, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
+from ..selectors.games import seating
 from ..selectors.households import active_roster
-from ..selectors.tables import TableRead, table_read_of
+from ..selectors.tables import TableRead, member_seats, table_read_of, takeable_kinds
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
 from .households import refuse_unprintable
@@ -65,6 +66,11 @@ NOT_SEATED = "You have no seat at this table (yours was opened or you were remov
 SEAT_TAKEN = "Someone else took that seat just now: choose another."
 TABLE_FULL = "Every seat at this table is taken: ask the host to open one for you."
 HOST_STAYS = "You host this table, so you keep your seat: to stop playing, end the table."
+SEATS_MOVED = "The table moved on while you chose (nothing was changed): here are its seats as they are now."
+NOT_LINKED = (
+    "Your account is not one of this household's players: choose “I am …” on the household's page,"
+    " or type your name at an open seat."
+)
 MESSAGE_GAP_SECONDS = 3  # one quick message per seat this often
 TOO_CHATTY = "One message at a time: wait a moment before the next."
 HOST_ONLY = "Only the table's host can do that."
@@ -285,10 +291,11 @@ def table_take_seat(
         raise TableRefused("A bot's seat can be taken between hands: wait until this hand is over.")
     key = new_claim_key()
     held_for = _roster_name(table, seat)  # a roster player's seat keeps their name, whoever types
+    typed = "" if held_for else _clean_name(name or (account.get_username() if account else ""))
     with transaction.atomic():
         taken = TableSeat.objects.filter(pk=row.pk, kind__in=kinds).update(
             kind=TableSeat.PERSON,
-            name=held_for or _clean_name(name or (account.get_username() if account else "")),
+            name=held_for or typed,
             user=account,
             claim_key=key,
             covered=False,
@@ -296,8 +303,73 @@ def table_take_seat(
         )
         if not taken:  # another phone got there first; were it the last seat, the table is full
             raise TableRefused(SEAT_TAKEN if table.seats.filter(kind__in=kinds).exists() else TABLE_FULL)
+        if table.game_id is not None and not held_for:  # a guest, in for a bot or another guest
+            _gives_way(table, seat, _guest_player(table, seat, typed))
         _seats_changed(table)
     return Claim(table.pk, seat, key)
+
+
+def table_sit_as(
+    *, table_id: int, version: Any, seat: int, user: User | AnonymousUser | None, holding: int | None
+) -> Claim:
+    """A member whose account is one of the household's players ("This is me") sits at its table
+    as that player, with one tap: in the seat held for them, or in a seat a stand-in holds (an open
+    one, a bot's between hands), where they replace the stand-in in the scorepad game from the
+    hand in play on (``SeatTaken``). ``version``: the table's version the join page showed; a
+    table moved on since, or a seat taken meanwhile, is refused in words and nothing changes."""
+    table = _fresh(PrivateTable(pk=table_id))
+    if holding is not None:
+        raise TableRefused(f"You already sit in seat {holding + 1} at this table.")
+    if str(version) != str(table.version):
+        raise TableRefused(SEATS_MOVED)
+    read = _read_of(table)
+    player, seats = member_seats(read, user if user is not None else AnonymousUser())
+    if player is None or not isinstance(user, User):
+        raise TableRefused(NOT_LINKED)
+    if seat not in seats:
+        if read.seats and any(s.kind == TableSeat.PERSON and s.user_id == user.pk for s in read.seats):
+            raise TableRefused("Your account already has a seat at this table.")
+        raise TableRefused(f"{player.name} cannot sit in seat {seat + 1} just now: choose a seat shown.")
+    key = new_claim_key()
+    with transaction.atomic():
+        # The table's row held until this commits: a play racing this seat waits, then finds it.
+        locked = PrivateTable.objects.select_for_update().filter(pk=table.pk, status=PrivateTable.OPEN)
+        if not locked.filter(version=table.version).exists():
+            raise TableRefused(SEATS_MOVED)
+        if not TableSeat.objects.filter(table=table, seat=seat, kind__in=takeable_kinds(read.hand)).update(
+            kind=TableSeat.PERSON, name=player.name, user=user, claim_key=key, covered=False, quit=False
+        ):
+            raise TableRefused(SEAT_TAKEN)
+        _gives_way(table, seat, player, read.hand)
+        _seats_changed(table)
+    return Claim(table.pk, seat, key)
+
+
+def _guest_player(table: PrivateTable, seat: int, name: str) -> Player:
+    """The household's stand-in for a guest who sat down as ``name``: "Di (guest)", retired."""
+    assert table.household_id is not None
+    others = seating(Game(pk=table.game_id)).last
+    taken = {player.name for position, player in enumerate(others) if position != seat}
+    label = f"{name[: PLAYER_NAME_MAX - len(' (guest)')]} (guest)"
+    return _stand_in(Household(pk=table.household_id), label, taken)
+
+
+def _gives_way(table: PrivateTable, seat: int, player: Player, state: HandState | None = None) -> None:
+    """Inside a seat's write at a household's table: whoever the scorepad game has in ``seat`` gives
+    way to ``player`` from the hand in play (between hands: the next) on. Before any hand, the
+    game's seat itself changes; after the game is won, nothing (a new game seats them)."""
+    state = from_json(table.state) if state is None else state
+    game = Game(pk=table.game_id)
+    sitting = seating(game)
+    if table.finished or sitting.last[seat].pk == player.pk:
+        return
+    from_hand = state.hand_number + (state.result is not None)
+    if from_hand == 0 and not sitting.taken and all(first.pk != player.pk for first in sitting.first):
+        Seat.objects.filter(game=game, position=seat).update(player=player)
+        return
+    SeatTaken.objects.update_or_create(
+        game=game, position=seat, from_hand=from_hand, defaults={"player": player}
+    )
 
 
 def _roster_name(table: PrivateTable, seat: int) -> str | None:
@@ -873,7 +945,7 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
 def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
     """The household's new scorepad game: the finished game's players in the same seats."""
     finished = Game.objects.get(pk=game_id)
-    players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
+    players = seating(finished).last  # who sat in each seat at its end
     try:
         return game_start(
             household=finished.household,
