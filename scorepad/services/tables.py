@@ -22,7 +22,9 @@ when the table opens: each hand that ends is recorded there by the scorepad's ow
 winner say what the table showed, and a hand is recorded once however the requests race. A seat
 that is no roster player's (a bot's, or an open seat for a guest) sits in that game as a stand-in
 roster player, "Bot (expert)" or "Guest", made once per household and retired, so it stays off
-the scorepad's new-game form.
+the scorepad's new-game form. A person who takes such a seat replaces its stand-in from that hand
+on (``SeatTaken``; a guest as "Di (guest)", a member who said which roster player they are as that
+player, ``table_sit_as``): the scorepad's history and statistics credit each with their hands.
 """
 
 from __future__ import annotations
