@@ -347,13 +347,24 @@ def table_sit_as(
     return Claim(table.pk, seat, key)
 
 
-def _guest_player(table: PrivateTable, seat: int, name: str) -> Player:
-    """The household's stand-in for a guest who sat down as ``name``: "Di (guest)", retired."""
+def _guest_player(table: PrivateTable, seat: int, name: str, sitting: Sequence[Player] = ()) -> Player:
+    """The household's stand-in for a guest who sat down as ``name``: "Di (guest)", retired.
+    ``sitting``: who sits in the game's seats (read from its game when not given)."""
     assert table.household_id is not None
-    others = seating(Game(pk=table.game_id)).last
+    others = sitting or seating(Game(pk=table.game_id)).last
     taken = {player.name for position, player in enumerate(others) if position != seat}
     label = f"{name[: PLAYER_NAME_MAX - len(' (guest)')]} (guest)"
     return _stand_in(Household(pk=table.household_id), label, taken)
+
+
+def _person_player(table: PrivateTable, row: TableSeat, sitting: Sequence[Player]) -> Player:
+    """Who the person in ``row`` is in a new game at the table: the roster player of a member who
+    sat down as them ("Sit as Cy"), else a guest's stand-in by the name they sat down under."""
+    if row.user_id is not None:
+        linked = Player.objects.filter(household_id=table.household_id, account_id=row.user_id).first()
+        if linked is not None and linked.name == row.name and all(p.pk != linked.pk for p in sitting):
+            return linked
+    return _guest_player(table, row.seat, row.name, sitting)
 
 
 def _gives_way(table: PrivateTable, seat: int, player: Player, state: HandState | None = None) -> None:
@@ -945,9 +956,13 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
 
 
 def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
-    """The household's new scorepad game: the finished game's players in the same seats."""
+    """The household's new scorepad game: the finished game's players in the same seats (who sat
+    there at its end), save a stand-in's seat a person sat down in after it ended."""
     finished = Game.objects.get(pk=game_id)
     players = seating(finished).last  # who sat in each seat at its end
+    for row in table.seats.filter(kind=TableSeat.PERSON):
+        if players[row.seat].retired:  # a stand-in's seat: whoever sits there now plays the new game
+            players[row.seat] = _person_player(table, row, players)
     try:
         return game_start(
             household=finished.household,

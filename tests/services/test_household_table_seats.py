@@ -6,14 +6,21 @@ from __future__ import annotations
 import pytest
 
 from scorepad.engine.game import from_json
-from scorepad.models import Game, SeatTaken, TableSeat
+from scorepad.models import Game, PrivateTable, SeatTaken, TableSeat
 from scorepad.pages.statistics import player_statistics
 from scorepad.selectors.games import scored_games, scoresheet
 from scorepad.selectors.tables import member_seats, table_read
 from scorepad.services import ServiceError
 from scorepad.services.households import player_claim
-from scorepad.services.tables import TableRefused, table_next_hand, table_sit_as, table_take_seat
+from scorepad.services.tables import (
+    TableRefused,
+    table_next_hand,
+    table_rematch,
+    table_sit_as,
+    table_take_seat,
+)
 from tests.services.test_household_tables import play_hand, roster_player, smiths_table
+from tests.services.test_table_rematch import finished_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -133,3 +140,15 @@ def test_a_linked_member_takes_a_bots_seat_between_hands_as_their_player(househo
     taken = SeatTaken.objects.get()
     assert (taken.position, taken.from_hand, taken.player) == (3, 1, bo)
     assert table.seats.get(seat=3).name == "Bo"
+
+
+def test_a_guest_who_sits_down_after_the_game_is_won_plays_the_new_game(household, ann):
+    """The won game keeps who played it; the new game seats Di where the bot sat."""
+    table = finished_table(household, ann)
+    won = Game.objects.get(pk=table.game_id)
+    table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)
+    assert not SeatTaken.objects.exists()  # she played none of the won game's hands
+    assert scoresheet(won).side_names[1] == "Bot (heuristic) & Bot (heuristic) 2"
+    table = table_rematch(table=table, seat=0, version=PrivateTable.objects.get(pk=table.pk).version)
+    new = Game.objects.get(pk=table.game_id)
+    assert [seat.player.name for seat in new.seats.all()] == ["Ann", "Di (guest)", "Cy", "Bot (heuristic) 2"]
