@@ -314,7 +314,7 @@ def table_take_seat(
 def table_sit_as(
     *, table_id: int, version: Any, seat: int, user: User | AnonymousUser | None, holding: int | None
 ) -> Claim:
-    """A member whose account is one of the household's players ("This is me") sits at its table
+    """A member whose account is one of the household's players ("I am Cy") sits at its table
     as that player, with one tap: in the seat held for them, or in a seat a stand-in holds (an open
     one, a bot's between hands), where they replace the stand-in in the scorepad game from the
     hand in play on (``SeatTaken``). ``version``: the table's version the join page showed; a
@@ -329,7 +329,7 @@ def table_sit_as(
     if player is None or not isinstance(user, User):
         raise TableRefused(NOT_LINKED)
     if seat not in seats:
-        if read.seats and any(s.kind == TableSeat.PERSON and s.user_id == user.pk for s in read.seats):
+        if any(row.kind == TableSeat.PERSON and row.user_id == user.pk for row in read.seats):
             raise TableRefused("Your account already has a seat at this table.")
         raise TableRefused(f"{player.name} cannot sit in seat {seat + 1} just now: choose a seat shown.")
     key = new_claim_key()
@@ -342,7 +342,7 @@ def table_sit_as(
             kind=TableSeat.PERSON, name=player.name, user=user, claim_key=key, covered=False, quit=False
         ):
             raise TableRefused(SEAT_TAKEN)
-        _gives_way(table, seat, player, read.hand)
+        _gives_way(table, seat, player)
         _seats_changed(table)
     return Claim(table.pk, seat, key)
 
@@ -367,14 +367,17 @@ def _person_player(table: PrivateTable, row: TableSeat, sitting: Sequence[Player
     return _guest_player(table, row.seat, row.name, sitting)
 
 
-def _gives_way(table: PrivateTable, seat: int, player: Player, state: HandState | None = None) -> None:
+def _gives_way(table: PrivateTable, seat: int, player: Player) -> None:
     """Inside a seat's write at a household's table: whoever the scorepad game has in ``seat`` gives
     way to ``player`` from the hand in play (between hands: the next) on. Before any hand, the
-    game's seat itself changes; after the game is won, nothing (a new game seats them)."""
-    state = from_json(table.state) if state is None else state
-    game = Game(pk=table.game_id)
+    game's seat itself changes; after the game is won, nothing (a new game seats them). The table
+    is read again under its row's lock: a play that ends a hand meanwhile is counted first."""
+    now = PrivateTable.objects.select_for_update().only("state", "finished", "game").get(pk=table.pk)
+    if now.game_id is None or now.finished:
+        return
+    state, game = from_json(now.state), Game(pk=now.game_id)
     sitting = seating(game)
-    if table.finished or sitting.last[seat].pk == player.pk:
+    if sitting.last[seat].pk == player.pk:
         return
     from_hand = state.hand_number + (state.result is not None)
     if from_hand == 0 and not sitting.taken and all(first.pk != player.pk for first in sitting.first):
