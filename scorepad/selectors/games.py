@@ -80,10 +80,12 @@ class Scoresheet:
     game: Game
     variant: Variant
     settings: Settings
-    players: list[Player]  # by seat position
+    players: list[Player]  # by seat position: who sits there now
     side_names: list[str]
     score: GameScore
     rows: list[HandRow]
+    # Seats taken over during the game: (from hand, seat, who sat there before, who sits from then).
+    taken: tuple[tuple[int, int, Player, Player], ...] = ()
 
     @property
     def next_number(self) -> int:
@@ -210,7 +212,11 @@ def scoresheet(game: Game) -> Scoresheet:
         else:
             rows.append(_row(variant, hand, played_by, side_names(variant, played_by), next(scored)))
             totals = rows[-1].totals
-    return Scoresheet(game, variant, settings, players, names, score, rows)
+    taken = tuple(
+        (number, position, sitting.at(number - 1)[position], player)
+        for number, position, player in sitting.taken
+    )
+    return Scoresheet(game, variant, settings, players, names, score, rows, taken)
 
 
 def _stored(hand: Hand, players: list[Player]) -> dict[str, Any]:

@@ -111,6 +111,16 @@ def test_a_guest_who_takes_a_bots_seat_is_credited_from_that_hand_on(household, 
         "Di (guest) & Bot (heuristic) 2",
     ]
     assert sheet.side_names[1] == "Di (guest) & Bot (heuristic) 2"  # who sits there now
+    assert [(n, seat, before.name, after.name) for n, seat, before, after in sheet.taken] == [
+        (2, 1, "Bot (heuristic)", "Di (guest)")
+    ]
+    bids = [row for row in sheet.rows if not row.thrown_in and row.bidder_side == 1]
+    for row in bids:  # the bidder named as who played that hand
+        assert row.bidder in (
+            ("Bot (heuristic)", "Bot (heuristic) 2")
+            if row.number < 2
+            else ("Di (guest)", "Bot (heuristic) 2")
+        )
 
     stats = {row.player.name: row for row in player_statistics(scored_games(household))}
     scored = [hand for hand in game.hands.all() if not hand.thrown_in]

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from scorepad.models import TableSeat
 from scorepad.services.households import player_claim
-from tests.services.test_household_tables import roster_player, smiths_table
+from scorepad.services.tables import table_next_hand, table_take_seat
+from tests.services.test_household_table_seats import hands_played
+from tests.services.test_household_tables import play_hand, roster_player, smiths_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,6 +91,24 @@ def test_an_unlinked_member_or_a_guest_gets_no_such_button(household, ann, cy_ph
     assert refused.status_code == 409
     assert "Your account is not one of this household" in refused.content.decode()
     assert table.seats.get(seat=2).kind == TableSeat.OPEN
+
+
+def test_the_game_page_names_who_played_each_hand(household, ann, member):
+    """Di sat down in a bot's seat after two hands: the game's page says so, and names her as the
+    dealer of the hands she dealt from then on, the bot before."""
+    table = smiths_table(household, ann)
+    table_take_seat(table=table, seat=2, name="Cy", user=None, holding=None)
+    table = hands_played(table, 2)
+    table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)
+    for _ in range(3):
+        table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+    page = member.get(reverse("game", args=[table.game_id])).content.decode()
+    assert "From hand 3, Di (guest) played seat 2 in place of Bot (heuristic)." in page
+    dealt = re.findall(r'<td>(\d+)<small class="dealt" title="dealer">([^<]+)</small>', page)
+    assert len(dealt) == 5
+    for number, dealer in dealt:
+        assert dealer != ("Di (guest)" if int(number) <= 2 else "Bot (heuristic)")
+    assert any(dealer == "Di (guest)" for _, dealer in dealt)
 
 
 def _account(phone: Client):
