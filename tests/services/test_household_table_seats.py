@@ -3,11 +3,15 @@ a person who takes a stand-in's seat credited from that hand on, in the game and
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from scorepad.engine.game import from_json
 from scorepad.models import Game, PrivateTable, SeatTaken, TableSeat
 from scorepad.pages.statistics import player_statistics
+from scorepad.selectors.exchange import household_history_csv
 from scorepad.selectors.games import scored_games, scoresheet
 from scorepad.selectors.tables import member_seats, table_read
 from scorepad.services import ServiceError
@@ -114,6 +118,11 @@ def test_a_guest_who_takes_a_bots_seat_is_credited_from_that_hand_on(household, 
     assert [(n, seat, before.name, after.name) for n, seat, before, after in sheet.taken] == [
         (2, 1, "Bot (heuristic)", "Di (guest)")
     ]
+    exported = list(csv.DictReader(io.StringIO(household_history_csv(household=household))))
+    assert [row["side_1"] for row in exported if int(row["hand"]) <= 2] == [
+        "Bot (heuristic) & Bot (heuristic) 2"
+    ] * sum(1 for row in exported if int(row["hand"]) <= 2)
+    assert [row["side_1"] for row in exported if int(row["hand"]) == 3] == ["Di (guest) & Bot (heuristic) 2"]
     bids = [row for row in sheet.rows if not row.thrown_in and row.bidder_side == 1]
     for row in bids:  # the bidder named as who played that hand
         assert row.bidder in (
