@@ -98,7 +98,7 @@ def household_backup(*, household: Household) -> dict[str, Any]:
     its seats, first dealer, date and every deal as entered (§9.3 hands plus each dealer)."""
     players = list(household.players.order_by("id"))
     index = {player.pk: number for number, player in enumerate(players)}
-    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands")
+    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands", "seats_taken")
     return {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
@@ -111,7 +111,7 @@ def household_backup(*, household: Household) -> dict[str, Any]:
 
 
 def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
-    return {
+    backup = {
         "created_at": game.created_at.isoformat(),
         "variant": game.variant,
         "settings": dict(game.settings),
@@ -120,6 +120,13 @@ def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
         "seats": [index[seat.player_id] for seat in game.seats.all()],  # players by seat, clockwise
         "hands": [_deal_backup(hand) for hand in game.hands.all()],
     }
+    taken = [
+        {"from_hand": take.from_hand, "seat": take.position, "player": index[take.player_id]}
+        for take in game.seats_taken.all()
+    ]
+    if taken:  # a seat taken over during the game at a household's table: who played it from then on
+        backup["seats_taken"] = taken
+    return backup
 
 
 def _deal_backup(hand: Hand) -> dict[str, Any]:

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
 from scorepad.engine.game import from_json
 from scorepad.models import Game, PrivateTable, SeatTaken, TableSeat
 from scorepad.pages.statistics import player_statistics
-from scorepad.selectors.exchange import household_history_csv
+from scorepad.selectors.exchange import household_backup, household_history_csv
 from scorepad.selectors.games import scored_games, scoresheet
 from scorepad.selectors.tables import member_seats, table_read
 from scorepad.services import ServiceError
+from scorepad.services.exchange import household_restore
 from scorepad.services.households import player_claim
 from scorepad.services.tables import (
     TableRefused,
@@ -171,3 +173,27 @@ def test_a_guest_who_sits_down_after_the_game_is_won_plays_the_new_game(househol
     table = table_rematch(table=table, seat=0, version=PrivateTable.objects.get(pk=table.pk).version)
     new = Game.objects.get(pk=table.game_id)
     assert [seat.player.name for seat in new.seats.all()] == ["Ann", "Di (guest)", "Cy", "Bot (heuristic) 2"]
+
+
+def test_a_backup_keeps_who_took_a_seat_over_and_a_bad_one_is_refused_in_words(
+    household, ann, django_user_model
+):
+    table = smiths_table(household, ann)
+    table_take_seat(table=table, seat=2, name="Cy", user=None, holding=None)
+    table = hands_played(table, 2)
+    table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)
+    table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+    backup = household_backup(household=household)
+    (taken,) = [game["seats_taken"] for game in backup["games"] if "seats_taken" in game]
+    assert [(take["from_hand"], take["seat"]) for take in taken] == [(2, 1)]
+    bea = django_user_model.objects.create_user(username="bea")
+    restored = household_restore(data=json.loads(json.dumps(backup)), user=bea)
+    game = restored.games.get()
+    assert [(n, seat, before.name, after.name) for n, seat, before, after in scoresheet(game).taken] == [
+        (2, 1, "Bot (heuristic)", "Di (guest)")
+    ]
+    assert household_backup(household=restored)["games"][0]["seats_taken"] == taken
+    bad = json.loads(json.dumps(backup))
+    bad["games"][0]["seats_taken"] = [{"from_hand": 2.0, "seat": 1, "player": 0}]
+    with pytest.raises(ServiceError, match="seats_taken: who played a seat from which hand on"):
+        household_restore(data=bad, user=bea)
