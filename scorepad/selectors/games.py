@@ -336,6 +336,13 @@ class GameTally:
     bids_won: tuple[int, ...]  # per seat
     bids_made: tuple[int, ...]
     bid_total: tuple[int, ...]
+    # Per seat, in one part of a game whose seats changed hands (``scored_games``): whether this
+    # part counts the game for the player in that seat (they play no later part). Empty: all do.
+    counted: tuple[bool, ...] = ()
+
+    def counts(self, seat: int) -> bool:
+        """Whether this tally counts the game for the player in ``seat`` (once per game each)."""
+        return not self.counted or self.counted[seat]
 
     @property
     def variant(self) -> Variant:
@@ -370,7 +377,7 @@ class GameTally:
         )
 
 
-TALLY_KEY = "game-tally:v1:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
+TALLY_KEY = "game-tally:v2:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
 
 
 def tally_key(game: Game) -> str:
@@ -441,7 +448,7 @@ def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = 
 
 
 def household_tallies_key(household: Household) -> str:
-    return f"household-tallies:v1:{household.pk}:{household.created_at.timestamp()}"
+    return f"household-tallies:v2:{household.pk}:{household.created_at.timestamp()}"
 
 
 # Each game statistics count: its players by seat (RULES §8), and its tally.
@@ -484,16 +491,16 @@ def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
     return counted
 
 
-SEATING_TALLY_KEY = "seating-tally:v1:{game}:{changes}"  # changes: the hands from which someone else sat
+SEATING_TALLY_KEY = "seating-tally:v2:{game}:{changes}"  # changes: the hands from which someone else sat
 
 
 def _seating_tallies(
     games: Sequence[Game], sittings: Mapping[int, Seating]
 ) -> dict[int, list[tuple[list[Player], GameTally]]]:
-    """A game whose seats changed hands in play (``SeatTaken``) counts once per seating: each
-    player is credited with the hands they played, their bids and their side's meld in those
-    hands, and the game as one they played; the game's result (finished, who won) goes to
-    whoever sat in the seats at its end. The parts are cached under the game's revision and the
+    """A game whose seats changed hands in play (``SeatTaken``) is counted in parts, one per
+    seating: each player is credited with the hands they played, their bids and their side's meld
+    in those hands, and the game once as one they played; the game's result (finished, who won)
+    goes to whoever sat in the seats at its end. The parts are cached under the game's revision and the
     hands where the seating changed (a take-over moves the key on, a play moves the revision)."""
     keys = {
         game.pk: SEATING_TALLY_KEY.format(game=tally_key(game), changes=sittings[game.pk].changes)
@@ -508,13 +515,18 @@ def _seating_tallies(
         made = {keys[game.pk]: _parts(game, hands[game.pk], sittings[game.pk].changes) for game in missing}
         _cache_set_many(made)
         found.update(made)
-    return {
-        game.pk: [
-            (sittings[game.pk].at(start), part)
-            for start, part in zip((0, *sittings[game.pk].changes), found[keys[game.pk]], strict=True)
-        ]
-        for game in games
-    }
+    return {game.pk: _counted(sittings[game.pk], found[keys[game.pk]]) for game in games}
+
+
+def _counted(sitting: Seating, parts: Sequence[GameTally]) -> list[tuple[list[Player], GameTally]]:
+    """Each part of a game with who played it; a player counts the game in the last part they play."""
+    seated = [sitting.at(start) for start in (0, *sitting.changes)]
+    later: set[int] = set()
+    counted: list[tuple[list[Player], GameTally]] = []
+    for players, part in reversed(list(zip(seated, parts, strict=True))):
+        counted.append((players, replace(part, counted=tuple(player.pk not in later for player in players))))
+        later.update(player.pk for player in players)
+    return counted[::-1]
 
 
 def _parts(game: Game, hands: list[Hand], changes: Sequence[int]) -> tuple[GameTally, ...]:

@@ -140,7 +140,7 @@ def test_a_guest_who_takes_a_bots_seat_is_credited_from_that_hand_on(household, 
     assert stats["Ann"].hands == len(scored)
     assert stats["Bot (heuristic)"].bids_won == sum(1 for h in scored if h.number < 2 and h.bidder == 1)
     assert stats["Di (guest)"].bids_won == sum(1 for h in scored if h.number >= 2 and h.bidder == 1)
-    assert stats["Di (guest)"].games == stats["Bot (heuristic)"].games == 1
+    assert stats["Di (guest)"].games == stats["Bot (heuristic)"].games == stats["Ann"].games == 1
     assert stats["Bot (heuristic)"].finished == stats["Di (guest)"].finished == 0  # still going
 
 
