@@ -302,7 +302,7 @@ def games_for_household(
     finished: bool | None = None,
 ) -> QuerySet[Game]:
     """The household's games, newest first, narrowed by whichever filters are given."""
-    games = household.games.prefetch_related("seats__player").annotate(
+    games = household.games.prefetch_related("seats__player", "seats_taken__player").annotate(
         hand_count=Count("hands", distinct=True)
     )
     if variant is not None:
@@ -316,8 +316,10 @@ def games_for_household(
 
 
 def seated_side_names(game: Game, variant: Variant) -> list[str]:
-    """Each side's players ("Ann & Cy"; one name in six-handed), from prefetched seats."""
-    return side_names(variant, [seat.player for seat in game.seats.all()])
+    """Each side's players ("Ann & Cy"; one name in six-handed) as they sat at the end (a seat
+    taken over during the game names who took it), from prefetched seats and seats taken."""
+    taken = tuple((take.from_hand, take.position, take.player) for take in game.seats_taken.all())
+    return side_names(variant, Seating(tuple(seat.player for seat in game.seats.all()), taken).last)
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,8 @@ def test_the_game_page_names_who_played_each_hand(household, ann, member):
     for number, dealer in dealt:
         assert dealer != ("Di (guest)" if int(number) <= 2 else "Bot (heuristic)")
     assert any(dealer == "Di (guest)" for _, dealer in dealt)
+    listed = member.get(reverse("history", args=[household.pk])).content.decode()
+    assert "Di (guest) &amp; Bot (heuristic) 2" in listed  # the game's sides as they sat at its end
 
 
 def _account(phone: Client):
