@@ -360,7 +360,7 @@ def _guest_player(table: PrivateTable, seat: int, name: str, sitting: Sequence[P
 def _person_player(table: PrivateTable, row: TableSeat, sitting: Sequence[Player]) -> Player:
     """Who the person in ``row`` is in a new game at the table: the roster player of a member who
     sat down as them ("Sit as Cy"), else a guest's stand-in by the name they sat down under."""
-    if row.user_id is not None:
+    if row.user_id is not None and table.household_id is not None:
         linked = Player.objects.filter(household_id=table.household_id, account_id=row.user_id).first()
         if linked is not None and linked.name == row.name and all(p.pk != linked.pk for p in sitting):
             return linked
