@@ -61,6 +61,7 @@ urlpatterns = [
     path(
         "households/<int:household_id>/players/<int:player_id>/", households.player_edit, name="player_edit"
     ),
+    path("households/<int:household_id>/players/<int:player_id>/me/", households.player_me, name="player_me"),
     path("invite/<token:token>/", households.invite_join, name="invite"),
     path("households/<int:household_id>/games/new/", games.game_new, name="game_new"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
@@ -185,6 +186,9 @@ urlpatterns = [
     path("tables/code/", tables.table_code, name="table_code"),
     path("tables/join/<token:link_token>/", tables.table_join, name="table_join"),
     path("tables/join/<token:link_token>/seat/<int:seat>/", tables.table_take, name="table_take"),
+    path(
+        "tables/join/<token:link_token>/seat/<int:seat>/as-me/", tables.table_sit_as_view, name="table_sit_as"
+    ),
     path("tables/join/<token:link_token>/qr.svg", tables.table_qr, name="table_qr"),
     path("tables/<int:private_table_id>/", tables.table_play, name="table_play"),
     path("tables/<int:private_table_id>/act/", tables.table_act_view, name="table_act"),

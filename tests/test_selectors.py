@@ -5,8 +5,8 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from scorepad.models import Game
-from scorepad.pages.statistics import player_statistics
+from scorepad.models import Game, SeatTaken
+from scorepad.pages.statistics import partnership_leaderboard, player_statistics
 from scorepad.selectors import games as selectors
 from scorepad.selectors.exchange import household_history_csv
 from scorepad.selectors.games import games_for_household, scored_games, scoresheet
@@ -107,3 +107,22 @@ def test_statistics_score_again_only_the_games_written_since_they_were_last_read
         before.bid_total + 26,
     )
     assert di.hands == before.hands + 1
+
+
+def test_a_seat_taken_over_credits_each_player_with_their_hands_and_the_result_to_who_sat_at_the_end(
+    household,
+):
+    """Ed took Bo's seat from the third hand of a won game: Bo played two hands of it and did not
+    finish it, Ed played the rest and lost it; Ann, there throughout, counts it once."""
+    game = import_game(household, CLASSIC_WON, SEATED)
+    ed = player(household, "Ed")  # on the roster, in no game
+    SeatTaken.objects.create(game=game, position=1, from_hand=2, player=ed)
+    stats = stats_by(household)
+    line = {name: (s.games, s.finished, s.wins, s.hands, s.bids_won) for (name, _), s in stats.items()}
+    assert line["Bo"] == (1, 0, 0, 2, 1)  # hands 1–2, his bid of 25 among them
+    assert line["Ed"] == (1, 1, 0, 3, 0)  # hands 3–5, and the lost game
+    assert line["Ann"] == (1, 1, 1, 5, 2)
+    assert line["Di"] == (1, 1, 0, 5, 1)
+    pairs = {r.names: (r.games, r.finished, r.wins) for r in partnership_leaderboard(scored_games(household))}
+    assert pairs == {"Ann & Cy": (1, 1, 1), "Bo & Di": (1, 0, 0), "Di & Ed": (1, 1, 0)}
+    assert list(games_for_household(household, player=ed)) == [game]

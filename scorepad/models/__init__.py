@@ -57,15 +57,27 @@ class Invite(models.Model):
 
 
 class Player(models.Model):
-    """A real person at the table; needs no account."""
+    """A real person at the table; needs no account. A member may say which roster player they
+    are ("This is me"): ``account`` then seats them as that player at the household's tables."""
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=PLAYER_NAME_MAX)
     retired = models.BooleanField(default=False)  # off the new-game form; old games keep the name
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="roster_players",
+    )
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["household", "name"], name="unique_player_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["household", "name"], name="unique_player_name"),
+            # One roster player per account in each household (unlinked players never clash).
+            models.UniqueConstraint(fields=["household", "account"], name="unique_player_account"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -124,6 +136,28 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.position}: {self.player}"
+
+
+class SeatTaken(models.Model):
+    """Who sits in seat ``position`` of ``game`` from hand ``from_hand`` on (counting from 0): a
+    person who took a bot's or a guest's seat at a household's table in the middle of the game.
+
+    The game's ``Seat`` says who sat there first; each of these replaces that from its hand on,
+    the latest ``from_hand`` at or before a hand saying who played it (``selectors.games``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats_taken")
+    position = models.PositiveSmallIntegerField()
+    from_hand = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats_taken")
+
+    class Meta:
+        ordering = ["from_hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position", "from_hand"], name="unique_seat_taken"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} from hand {self.from_hand}: {self.player}"
 
 
 class Hand(models.Model):

@@ -1,7 +1,9 @@
 """The statistics page's tables: each player's record per variant and the partnerships' leaderboard.
 
 Summed from the tallies ``selectors.games.scored_games`` read (one per game, cached under the
-game's revision), so building the tables reads nothing more.
+game's revision), so building the tables reads nothing more. A game in which someone took a seat
+over at a household's table comes in parts, one per seating: each player is credited with the
+hands they played in it, counts the game once, and its result goes to whoever sat at its end.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ class GameRecord:
         """Wins per finished game; games still going count for neither side."""
         return self.wins / self.finished if self.finished else None
 
-    def count_game(self, side: int, scored: GameTally) -> None:
-        """One more game, played on ``side``."""
-        self.games += 1
+    def count_game(self, side: int, scored: GameTally, *, counted: bool = True) -> None:
+        """One more game, played on ``side`` (not ``counted``: a part of a game counted in a later
+        part, where someone took a seat over; only a game's last part has its result)."""
+        self.games += int(counted)
         if scored.finished:
             self.finished += 1
             self.wins += side in scored.winners
@@ -81,7 +84,7 @@ def player_statistics(games: ScoredGames) -> list[PlayerStatistics]:
 
 def _add_game(stats: PlayerStatistics, seat: int, tally: GameTally) -> None:
     side = stats.variant.side_of(seat)
-    stats.count_game(side, tally)
+    stats.count_game(side, tally, counted=tally.counts(seat))
     stats.hands += tally.hands
     stats.side_meld_total += tally.side_meld[side]
     stats.bids_won += tally.bids_won[seat]
@@ -109,5 +112,5 @@ def partnership_leaderboard(games: ScoredGames) -> list[PartnershipRecord]:
             key = (variant.id, tuple(player.pk for player in players))
             names = " & ".join(player.name for player in players)
             record = table.setdefault(key, PartnershipRecord(names=names, variant=variant))
-            record.count_game(side, scored)
+            record.count_game(side, scored, counted=any(scored.counts(seat) for seat in positions))
     return sorted(table.values(), key=lambda r: (-(r.win_rate or 0), -r.wins, r.names.casefold()))

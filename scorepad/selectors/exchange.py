@@ -11,7 +11,7 @@ from django.utils.timezone import localdate, now
 
 from ..engine.variants import VARIANTS
 from ..models import Game, Hand, Household
-from .games import game_score, seated_side_names
+from .games import Seating, game_score, side_names
 
 BACKUP_FORMAT = "pinochle-table-household-backup"
 BACKUP_VERSION = 1
@@ -40,11 +40,14 @@ def game_export(*, game: Game) -> dict[str, Any]:
 
 
 def household_history_csv(*, household: Household) -> str:
-    """Every hand of every game of the household, oldest first, one CSV row per hand."""
+    """Every hand of every game of the household, oldest first, one CSV row per hand, with the names
+    of who played that hand (a seat taken over during a game names its new player from then on)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    games = household.games.order_by("created_at", "id").prefetch_related("seats__player", "hands")
+    games = household.games.order_by("created_at", "id").prefetch_related(
+        "seats__player", "hands", "seats_taken__player"
+    )
     for game in games:
         writer.writerows(_game_rows(game))
     return out.getvalue()
@@ -53,12 +56,14 @@ def household_history_csv(*, household: Household) -> str:
 def _game_rows(game: Game) -> Iterable[list[Any]]:
     scored = game_score(game)
     variant = scored.variant
-    names = [seat.player.name for seat in game.seats.all()]
-    sides = seated_side_names(game, variant)
+    taken = tuple((take.from_hand, take.position, take.player) for take in game.seats_taken.all())
+    sitting = Seating(tuple(seat.player for seat in game.seats.all()), taken)
     date = localdate(game.created_at).isoformat()
     stored = [hand for hand in game.hands.all() if not hand.thrown_in]  # the record's hands, in order
     for row_hand, hand in zip(stored, scored.hands, strict=True):
         entry = hand.entry.to_json()
+        players = sitting.at(row_hand.number)
+        names, sides = [player.name for player in players], side_names(variant, players)
         per_side = {
             "side": [_cell(name) for name in sides],
             "meld": entry["meld"],
@@ -93,7 +98,7 @@ def household_backup(*, household: Household) -> dict[str, Any]:
     its seats, first dealer, date and every deal as entered (§9.3 hands plus each dealer)."""
     players = list(household.players.order_by("id"))
     index = {player.pk: number for number, player in enumerate(players)}
-    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands")
+    games = household.games.order_by("created_at", "id").prefetch_related("seats", "hands", "seats_taken")
     return {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
@@ -106,7 +111,7 @@ def household_backup(*, household: Household) -> dict[str, Any]:
 
 
 def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
-    return {
+    backup = {
         "created_at": game.created_at.isoformat(),
         "variant": game.variant,
         "settings": dict(game.settings),
@@ -115,6 +120,13 @@ def _game_backup(game: Game, index: dict[int, int]) -> dict[str, Any]:
         "seats": [index[seat.player_id] for seat in game.seats.all()],  # players by seat, clockwise
         "hands": [_deal_backup(hand) for hand in game.hands.all()],
     }
+    taken = [
+        {"from_hand": take.from_hand, "seat": take.position, "player": index[take.player_id]}
+        for take in game.seats_taken.all()
+    ]
+    if taken:  # a seat taken over during the game at a household's table: who played it from then on
+        backup["seats_taken"] = taken
+    return backup
 
 
 def _deal_backup(hand: Hand) -> dict[str, Any]:

@@ -10,20 +10,21 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from redis.exceptions import RedisError
 
 from ..engine.cards import SUITS
 from ..engine.scoring import GameScore, ScoredHand, next_dealer, parse_record, score_game
 from ..engine.variants import VARIANTS, Settings, Variant
-from ..models import ClubTable, Game, Hand, Household, Player, Seat, record_of
+from ..models import ClubTable, Game, Hand, Household, Player, Seat, SeatTaken, record_of
 
 logger = logging.getLogger(__name__)
 
@@ -79,10 +80,12 @@ class Scoresheet:
     game: Game
     variant: Variant
     settings: Settings
-    players: list[Player]  # by seat position
+    players: list[Player]  # by seat position: who sits there now
     side_names: list[str]
     score: GameScore
     rows: list[HandRow]
+    # Seats taken over during the game: (from hand, seat, who sat there before, who sits from then).
+    taken: tuple[tuple[int, int, Player, Player], ...] = ()
 
     @property
     def next_number(self) -> int:
@@ -132,6 +135,41 @@ class Scoresheet:
         return list(zip(self.side_names, self.score.totals, strict=True))
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sat where in a game, hand by hand: the game's seats, each replaced from a hand on by a
+    person who took it over at a household's table (``SeatTaken``, ordered by ``from_hand``)."""
+
+    first: tuple[Player, ...]
+    taken: tuple[tuple[int, int, Player], ...] = ()  # (from_hand, position, player)
+
+    def at(self, number: int) -> list[Player]:
+        """The players by seat who played hand ``number`` (counting from 0)."""
+        players = list(self.first)
+        for from_hand, position, player in self.taken:
+            if from_hand <= number:
+                players[position] = player
+        return players
+
+    @property
+    def last(self) -> list[Player]:
+        """Who sits in each seat now (after the last take-over)."""
+        return self.at(2**31)
+
+    @property
+    def changes(self) -> tuple[int, ...]:
+        """The hands from which someone else sits somewhere (none: one seating all game)."""
+        return tuple(sorted({from_hand for from_hand, _, _ in self.taken}))
+
+
+def seating(game: Game, first: Sequence[Player] | None = None) -> Seating:
+    """``game``'s seating (``first``: its seats' players in order, when the caller has them)."""
+    if first is None:
+        first = [seat.player for seat in game.seats.select_related("player").order_by("position")]
+    taken = SeatTaken.objects.filter(game=game).select_related("player").order_by("from_hand", "position")
+    return Seating(tuple(first), tuple((t.from_hand, t.position, t.player) for t in taken))
+
+
 def game_settings(game: Game) -> Settings:
     return game.rules.settings(game.settings)
 
@@ -155,23 +193,30 @@ def scoresheet(game: Game) -> Scoresheet:
     hands for that: a deletion committed between the two reads leaves seats and no hands (which
     scores), never hands whose dealers have no seat.
     """
-    players = [seat.player for seat in game.seats.select_related("player").order_by("position")]
-    if not players:
+    first = [seat.player for seat in game.seats.select_related("player").order_by("position")]
+    if not first:
         raise Http404("That game was just deleted.")
+    sitting = seating(game, first)
     hands = list(game.hands.all())
     score = score_game(*parse_record(record_of(game, hands)))
     variant, settings = score.variant, score.settings
+    players = sitting.last  # the heading's names, and who deals next: whoever sits there now
     names = side_names(variant, players)
     rows: list[HandRow] = []
     scored = iter(score.hands)
     totals = [0] * len(names)
     for hand in hands:
+        played_by = sitting.at(hand.number) if sitting.taken else players  # each hand: who played it
         if hand.thrown_in:
-            rows.append(_thrown_in_row(hand, players, names, totals))
+            rows.append(_thrown_in_row(hand, played_by, side_names(variant, played_by), totals))
         else:
-            rows.append(_row(variant, hand, players, names, next(scored)))
+            rows.append(_row(variant, hand, played_by, side_names(variant, played_by), next(scored)))
             totals = rows[-1].totals
-    return Scoresheet(game, variant, settings, players, names, score, rows)
+    taken = tuple(
+        (number, position, sitting.at(number - 1)[position], player)
+        for number, position, player in sitting.taken
+    )
+    return Scoresheet(game, variant, settings, players, names, score, rows, taken)
 
 
 def _stored(hand: Hand, players: list[Player]) -> dict[str, Any]:
@@ -257,21 +302,24 @@ def games_for_household(
     finished: bool | None = None,
 ) -> QuerySet[Game]:
     """The household's games, newest first, narrowed by whichever filters are given."""
-    games = household.games.prefetch_related("seats__player").annotate(
+    games = household.games.prefetch_related("seats__player", "seats_taken__player").annotate(
         hand_count=Count("hands", distinct=True)
     )
     if variant is not None:
         games = games.filter(variant=variant)
     if player is not None:
-        games = games.filter(seats__player=player)
+        # Who sat down first, or took a seat over during the game (``SeatTaken``).
+        games = games.filter(Q(seats__player=player) | Q(seats_taken__player=player)).distinct()
     if finished is not None:
         games = games.filter(finished=finished)
     return games.order_by("-created_at", "-id")
 
 
 def seated_side_names(game: Game, variant: Variant) -> list[str]:
-    """Each side's players ("Ann & Cy"; one name in six-handed), from prefetched seats."""
-    return side_names(variant, [seat.player for seat in game.seats.all()])
+    """Each side's players ("Ann & Cy"; one name in six-handed) as they sat at the end (a seat
+    taken over during the game names who took it), from prefetched seats and seats taken."""
+    taken = tuple((take.from_hand, take.position, take.player) for take in game.seats_taken.all())
+    return side_names(variant, Seating(tuple(seat.player for seat in game.seats.all()), taken).last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +338,13 @@ class GameTally:
     bids_won: tuple[int, ...]  # per seat
     bids_made: tuple[int, ...]
     bid_total: tuple[int, ...]
+    # Per seat, in one part of a game whose seats changed hands (``scored_games``): whether this
+    # part counts the game for the player in that seat (they play no later part). Empty: all do.
+    counted: tuple[bool, ...] = ()
+
+    def counts(self, seat: int) -> bool:
+        """Whether this tally counts the game for the player in ``seat`` (once per game each)."""
+        return not self.counted or self.counted[seat]
 
     @property
     def variant(self) -> Variant:
@@ -324,7 +379,7 @@ class GameTally:
         )
 
 
-TALLY_KEY = "game-tally:v1:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
+TALLY_KEY = "game-tally:v2:{pk}:{revision}:{created}"  # created: a recreated database reuses ids
 
 
 def tally_key(game: Game) -> str:
@@ -395,7 +450,7 @@ def game_tallies(games: Sequence[Game], known: Mapping[str, GameTally] | None = 
 
 
 def household_tallies_key(household: Household) -> str:
-    return f"household-tallies:v1:{household.pk}:{household.created_at.timestamp()}"
+    return f"household-tallies:v2:{household.pk}:{household.created_at.timestamp()}"
 
 
 # Each game statistics count: its players by seat (RULES §8), and its tally.
@@ -417,13 +472,82 @@ def scored_games(household: Household) -> list[tuple[list[Player], GameTally]]:
     for game_id, player_id in seats.values_list("game_id", "player_id"):
         if game_id in seated:  # a game started since the games were read waits for the next view
             seated[game_id].append(roster[player_id])
+    taken: dict[int, list[tuple[int, int, Player]]] = {}
+    takes = SeatTaken.objects.filter(game__household=household, game__abandoned=False)
+    for game_id, from_hand, position, player_id in takes.order_by("from_hand", "position").values_list(
+        "game_id", "from_hand", "position", "player_id"
+    ):
+        if game_id in seated:
+            taken.setdefault(game_id, []).append((from_hand, position, roster[player_id]))
     book_key = household_tallies_key(household)
     book: dict[str, GameTally] = _cache_get_many([book_key]).get(book_key) or {}
     tallies = game_tallies(games, known=book)
     current = {tally_key(game): tally for game, tally in zip(games, tallies, strict=True)}
     if current.keys() != book.keys():
         _cache_set_many({book_key: current})
-    return [(seated[game.pk], tally) for game, tally in zip(games, tallies, strict=True)]
+    sittings = {pk: Seating(tuple(seated[pk]), tuple(takes)) for pk, takes in taken.items()}
+    parts = _seating_tallies([game for game in games if game.pk in sittings], sittings)
+    counted: list[tuple[list[Player], GameTally]] = []
+    for game, tally in zip(games, tallies, strict=True):
+        counted.extend(parts[game.pk] if game.pk in parts else [(seated[game.pk], tally)])
+    return counted
+
+
+SEATING_TALLY_KEY = "seating-tally:v2:{game}:{changes}"  # changes: the hands from which someone else sat
+
+
+def _seating_tallies(
+    games: Sequence[Game], sittings: Mapping[int, Seating]
+) -> dict[int, list[tuple[list[Player], GameTally]]]:
+    """A game whose seats changed hands in play (``SeatTaken``) is counted in parts, one per
+    seating: each player is credited with the hands they played, their bids and their side's meld
+    in those hands, and the game once as one they played; the game's result (finished, who won)
+    goes to whoever sat in the seats at its end. The parts are cached under the game's revision and the
+    hands where the seating changed (a take-over moves the key on, a play moves the revision)."""
+    keys = {
+        game.pk: SEATING_TALLY_KEY.format(game=tally_key(game), changes=sittings[game.pk].changes)
+        for game in games
+    }
+    found: dict[str, tuple[GameTally, ...]] = _cache_get_many(list(keys.values()))
+    missing = [game for game in games if keys[game.pk] not in found]
+    if missing:
+        hands: dict[int, list[Hand]] = {game.pk: [] for game in missing}
+        for hand in Hand.objects.filter(game__in=[game.pk for game in missing]).order_by("game", "number"):
+            hands[hand.game_id].append(hand)
+        made = {keys[game.pk]: _parts(game, hands[game.pk], sittings[game.pk].changes) for game in missing}
+        _cache_set_many(made)
+        found.update(made)
+    return {game.pk: _counted(sittings[game.pk], found[keys[game.pk]]) for game in games}
+
+
+def _counted(sitting: Seating, parts: Sequence[GameTally]) -> list[tuple[list[Player], GameTally]]:
+    """Each part of a game with who played it; a player counts the game in the last part they play."""
+    seated = [sitting.at(start) for start in (0, *sitting.changes)]
+    later: set[int] = set()
+    counted: list[tuple[list[Player], GameTally]] = []
+    for players, part in reversed(list(zip(seated, parts, strict=True))):
+        counted.append((players, replace(part, counted=tuple(player.pk not in later for player in players))))
+        later.update(player.pk for player in players)
+    return counted[::-1]
+
+
+def _parts(game: Game, hands: list[Hand], changes: Sequence[int]) -> tuple[GameTally, ...]:
+    """``game``'s tally cut where the seating changed: one part per seating, only the last with
+    the game's result."""
+    scored = score_game(*parse_record(record_of(game, hands)))
+    numbers = [hand.number for hand in hands if not hand.thrown_in]  # the scored hands, in order
+    bounds = [0, *changes, 2**31]
+    parts = []
+    for index, (start, stop) in enumerate(pairwise(bounds)):
+        played = tuple(h for h, n in zip(scored.hands, numbers, strict=False) if start <= n < stop)
+        last = index == len(bounds) - 2
+        part = (
+            replace(scored, hands=played)
+            if last
+            else replace(scored, hands=played, finished=False, winners=())
+        )
+        parts.append(GameTally.of(part))
+    return tuple(parts)
 
 
 def club_table_of(game: Game) -> ClubTable | None:

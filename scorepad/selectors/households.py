@@ -65,3 +65,10 @@ def household_member(household: Household, user_id: int) -> Any:
 def household_player(household: Household, player_id: int) -> Player:
     """One of this household's roster players; any other id is a 404."""
     return get_object_or_404(household.players, pk=player_id)
+
+
+def roster_player_of(household: Household, user: Any) -> Player | None:
+    """The roster player a signed-in member said they are ("This is me"), or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return household.players.filter(account=user, retired=False).first()

@@ -11,8 +11,10 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from ..engine.game import HandState, from_json
-from ..models import PrivateTable, TableMessage, TableSeat
+from ..models import Game, Household, Player, PrivateTable, TableMessage, TableSeat
 from ..models.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_BOT_CPU_LIMIT
+from .games import seating
+from .households import roster_player_of
 
 MESSAGES_SHOWN = 3  # the latest quick messages a table shows
 
@@ -138,3 +140,31 @@ def seat_of_account(table: TableRead, user: User | AnonymousUser) -> int | None:
     if not isinstance(user, User):
         return None
     return next((s.seat for s in table.seats if s.kind == TableSeat.PERSON and s.user_id == user.pk), None)
+
+
+def takeable_kinds(hand: HandState) -> tuple[str, ...]:
+    """The seats a newcomer may take: open ones, and bots' between hands (or before anyone has
+    decided anything in the first hand: the bot steps aside)."""
+    untouched = hand.hand_number == 0 and not hand.auction and not hand.passes
+    if hand.result is not None or untouched:
+        return TableSeat.OPEN, TableSeat.BOT
+    return (TableSeat.OPEN,)
+
+
+def member_seats(table: TableRead, user: User | AnonymousUser) -> tuple[Player | None, tuple[int, ...]]:
+    """At a household's table, the roster player a signed-in member said they are ("This is me"),
+    and the seats they may sit in as that player with one tap: the seat the table's game holds for
+    them, or else any seat a stand-in (a bot's, a guest's) holds that a newcomer may take now.
+    (None, ()) for anyone else; no seats once their account sits at the table."""
+    row = table.row
+    if not isinstance(user, User) or row is None or row.game_id is None or row.household_id is None:
+        return None, ()
+    player = roster_player_of(Household(pk=row.household_id), user)
+    if player is None or table.ended or seat_of_account(table, user) is not None:
+        return player, ()
+    now = seating(Game(pk=row.game_id)).last
+    free = takeable_kinds(table.hand)
+    if any(sitter.pk == player.pk for sitter in now):
+        held = next(position for position, sitter in enumerate(now) if sitter.pk == player.pk)
+        return player, (held,) if table.seats[held].kind in free else ()
+    return player, tuple(s.seat for s in table.seats if s.kind in free and now[s.seat].retired)

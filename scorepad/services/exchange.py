@@ -22,7 +22,7 @@ from django.utils.timezone import now
 from ..constants import HOUSEHOLD_NAME_MAX, NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.scoring import GameScore, HandEntry, RecordError, dealer_for_hand, parse_record, score_game
 from ..engine.variants import Settings, SettingsError, Variant
-from ..models import Game, Hand, Household, Player, Seat
+from ..models import Game, Hand, Household, Player, Seat, SeatTaken
 from ..selectors.exchange import BACKUP_FORMAT, BACKUP_VERSION
 from ..selectors.games import tally_written
 from . import ServiceError
@@ -289,6 +289,21 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
             raise _backup_problem(where, f"hand {number + 1}: a thrown-in deal has only its dealer")
     if not isinstance(game.get("abandoned", False), bool):
         raise _backup_problem(where, "abandoned is true or false")
+    taken = game.get("seats_taken", [])
+    if (
+        not isinstance(taken, list)
+        or not all(isinstance(take, dict) and set(take) == {"from_hand", "seat", "player"} for take in taken)
+        or not all(
+            _place(take["from_hand"], len(deals) + 1)
+            and _place(take["seat"], variant.seats)
+            and _place(take["player"], roster)
+            for take in taken
+        )
+        or len({(take["seat"], take["from_hand"]) for take in taken}) != len(taken)
+    ):
+        raise _backup_problem(
+            where, "seats_taken: who played a seat from which hand on, each as from_hand, seat and player"
+        )
     return {
         "variant": variant.id,
         "settings": game.get("settings") or {},
@@ -296,6 +311,7 @@ def _checked_game(game: Any, roster: int, where: str) -> dict[str, Any]:
         "abandoned": game.get("abandoned") is True,
         "created_at": _when(game.get("created_at"), where),
         "seats": seats,
+        "seats_taken": [(take["from_hand"], take["seat"], take["player"]) for take in taken],
         "deals": _stored_deals(deals, entries),
         "finished": scored.finished,
         "winners": list(scored.winners),
@@ -370,6 +386,11 @@ def _insert(cursor: Any, model: type[Model], names: Sequence[str], rows: list[tu
         )
 
 
+def _place(value: Any, size: int) -> bool:
+    """``value`` is a whole number from 0 to ``size`` − 1 (not true or false, nor 2.0)."""
+    return type(value) is int and 0 <= value < size
+
+
 @transaction.atomic
 def _restore_write(
     backup: dict[str, Any],
@@ -416,6 +437,12 @@ def _restore_write(
             for position, index in enumerate(game["seats"])
         ]
         _insert(cursor, Seat, ("game", "player", "position"), seats)
+        taken = [
+            (game_id, position, from_hand, players[index].pk)
+            for game_id, game in zip(ids, checked, strict=True)
+            for from_hand, position, index in game["seats_taken"]
+        ]
+        _insert(cursor, SeatTaken, ("game", "position", "from_hand", "player"), taken)
         _insert(cursor, Hand, ("game", *HAND_COLUMNS), [(ids[index], *row) for index, row in hands])
     for stored, game in zip(games, checked, strict=True):
         stored.created_at = game["created_at"]

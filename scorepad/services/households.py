@@ -76,6 +76,7 @@ def member_remove(*, household: Household, user: User) -> None:
     if household.members.count() == 1:
         raise ServiceError("The last member can't be removed: a household needs someone to keep its score.")
     household.members.remove(user)
+    household.players.filter(account=user).update(account=None)  # no longer anyone on its roster
 
 
 def _roster_name(household: Household, name: str, *, other_than: Player | None = None) -> str:
@@ -120,4 +121,29 @@ def player_retire(*, player: Player, retired: bool) -> Player:
     """A retired player leaves the new-game form; their games and statistics stay."""
     player.retired = retired
     player.save(update_fields=["retired"])
+    return player
+
+
+@transaction.atomic
+def player_claim(*, player: Player, user: User, mine: bool) -> Player:
+    """ "This is me" (``mine``): the member ``user`` is ``player`` from now on, and sits as them at the
+    household's tables with one tap; a player linked to another member is refused in words. An
+    account is one player per household: choosing another moves the link. Not ``mine``: the link
+    is undone (by the member themself, or by any member for someone who left)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    household = player.household
+    if not household.members.filter(pk=user.pk).exists():
+        raise ServiceError(f"Only a member of {household.name} can say which player they are.")
+    if not mine:
+        if player.account_id is not None:
+            player.account = None
+            player.save(update_fields=["account"])
+        return player
+    if player.account_id not in (None, user.pk):
+        raise ServiceError(f"{player.name} is already another member's player: ask them to undo it first.")
+    if player.retired:
+        raise ServiceError(f"{player.name} is retired: bring them back to the roster first.")
+    household.players.filter(account=user).exclude(pk=player.pk).update(account=None)
+    player.account = user
+    player.save(update_fields=["account"])
     return player

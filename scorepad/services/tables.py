@@ -22,7 +22,9 @@ when the table opens: each hand that ends is recorded there by the scorepad's ow
 winner say what the table showed, and a hand is recorded once however the requests race. A seat
 that is no roster player's (a bot's, or an open seat for a guest) sits in that game as a stand-in
 roster player, "Bot (expert)" or "Guest", made once per household and retired, so it stays off
-the scorepad's new-game form.
+the scorepad's new-game form. A person who takes such a seat replaces its stand-in from that hand
+on (``SeatTaken``; a guest as "Di (guest)", a member who said which roster player they are as that
+player, ``table_sit_as``): the scorepad's history and statistics credit each with their hands.
 """
 
 from __future__ import annotations
@@ -49,10 +51,11 @@ from ..engine.simulate import GameStopped
 from ..engine.tables import moves_made
 from ..engine.variants import SettingsError, Variant, get_variant
 from ..live import bus, clock
-from ..models import Game, Household, Player, PrivateTable, Seat, TableMessage, TableSeat
+from ..models import Game, Household, Player, PrivateTable, Seat, SeatTaken, TableMessage, TableSeat
 from ..models.tables import TABLE_BOT_CPU_LIMIT, new_claim_key, new_code, new_link_token
+from ..selectors.games import seating
 from ..selectors.households import active_roster
-from ..selectors.tables import TableRead, table_read_of
+from ..selectors.tables import TableRead, member_seats, table_read_of, takeable_kinds
 from . import ServiceError
 from .games import game_abandon, game_start, hand_record, hand_throw_in
 from .households import refuse_unprintable
@@ -65,6 +68,11 @@ NOT_SEATED = "You have no seat at this table (yours was opened or you were remov
 SEAT_TAKEN = "Someone else took that seat just now: choose another."
 TABLE_FULL = "Every seat at this table is taken: ask the host to open one for you."
 HOST_STAYS = "You host this table, so you keep your seat: to stop playing, end the table."
+SEATS_MOVED = "The table moved on while you chose (nothing was changed): here are its seats as they are now."
+NOT_LINKED = (
+    "Your account is not one of this household's players: choose “I am …” on the household's page,"
+    " or type your name at an open seat."
+)
 MESSAGE_GAP_SECONDS = 3  # one quick message per seat this often
 TOO_CHATTY = "One message at a time: wait a moment before the next."
 HOST_ONLY = "Only the table's host can do that."
@@ -285,10 +293,11 @@ def table_take_seat(
         raise TableRefused("A bot's seat can be taken between hands: wait until this hand is over.")
     key = new_claim_key()
     held_for = _roster_name(table, seat)  # a roster player's seat keeps their name, whoever types
+    typed = "" if held_for else _clean_name(name or (account.get_username() if account else ""))
     with transaction.atomic():
         taken = TableSeat.objects.filter(pk=row.pk, kind__in=kinds).update(
             kind=TableSeat.PERSON,
-            name=held_for or _clean_name(name or (account.get_username() if account else "")),
+            name=held_for or typed,
             user=account,
             claim_key=key,
             covered=False,
@@ -296,8 +305,87 @@ def table_take_seat(
         )
         if not taken:  # another phone got there first; were it the last seat, the table is full
             raise TableRefused(SEAT_TAKEN if table.seats.filter(kind__in=kinds).exists() else TABLE_FULL)
+        if table.game_id is not None and not held_for:  # a guest, in for a bot or another guest
+            _gives_way(table, seat, _guest_player(table, seat, typed))
         _seats_changed(table)
     return Claim(table.pk, seat, key)
+
+
+def table_sit_as(
+    *, table_id: int, version: Any, seat: int, user: User | AnonymousUser | None, holding: int | None
+) -> Claim:
+    """A member whose account is one of the household's players ("I am Cy") sits at its table
+    as that player, with one tap: in the seat held for them, or in a seat a stand-in holds (an open
+    one, a bot's between hands), where they replace the stand-in in the scorepad game from the
+    hand in play on (``SeatTaken``). ``version``: the table's version the join page showed; a
+    table moved on since, or a seat taken meanwhile, is refused in words and nothing changes."""
+    table = _fresh(PrivateTable(pk=table_id))
+    if holding is not None:
+        raise TableRefused(f"You already sit in seat {holding + 1} at this table.")
+    if str(version) != str(table.version):
+        raise TableRefused(SEATS_MOVED)
+    read = _read_of(table)
+    player, seats = member_seats(read, user if user is not None else AnonymousUser())
+    if player is None or not isinstance(user, User):
+        raise TableRefused(NOT_LINKED)
+    if seat not in seats:
+        if any(row.kind == TableSeat.PERSON and row.user_id == user.pk for row in read.seats):
+            raise TableRefused("Your account already has a seat at this table.")
+        raise TableRefused(f"{player.name} cannot sit in seat {seat + 1} just now: choose a seat shown.")
+    key = new_claim_key()
+    with transaction.atomic():
+        # The table's row held until this commits: a play racing this seat waits, then finds it.
+        locked = PrivateTable.objects.select_for_update().filter(pk=table.pk, status=PrivateTable.OPEN)
+        if not locked.filter(version=table.version).exists():
+            raise TableRefused(SEATS_MOVED)
+        if not TableSeat.objects.filter(table=table, seat=seat, kind__in=takeable_kinds(read.hand)).update(
+            kind=TableSeat.PERSON, name=player.name, user=user, claim_key=key, covered=False, quit=False
+        ):
+            raise TableRefused(SEAT_TAKEN)
+        _gives_way(table, seat, player)
+        _seats_changed(table)
+    return Claim(table.pk, seat, key)
+
+
+def _guest_player(table: PrivateTable, seat: int, name: str, sitting: Sequence[Player] = ()) -> Player:
+    """The household's stand-in for a guest who sat down as ``name``: "Di (guest)", retired.
+    ``sitting``: who sits in the game's seats (read from its game when not given)."""
+    assert table.household_id is not None
+    others = sitting or seating(Game(pk=table.game_id)).last
+    taken = {player.name for position, player in enumerate(others) if position != seat}
+    label = f"{name[: PLAYER_NAME_MAX - len(' (guest)')]} (guest)"
+    return _stand_in(Household(pk=table.household_id), label, taken)
+
+
+def _person_player(table: PrivateTable, row: TableSeat, sitting: Sequence[Player]) -> Player:
+    """Who the person in ``row`` is in a new game at the table: the roster player of a member who
+    sat down as them ("Sit as Cy"), else a guest's stand-in by the name they sat down under."""
+    if row.user_id is not None and table.household_id is not None:
+        linked = Player.objects.filter(household_id=table.household_id, account_id=row.user_id).first()
+        if linked is not None and linked.name == row.name and all(p.pk != linked.pk for p in sitting):
+            return linked
+    return _guest_player(table, row.seat, row.name, sitting)
+
+
+def _gives_way(table: PrivateTable, seat: int, player: Player) -> None:
+    """Inside a seat's write at a household's table: whoever the scorepad game has in ``seat`` gives
+    way to ``player`` from the hand in play (between hands: the next) on. Before any hand, the
+    game's seat itself changes; after the game is won, nothing (a new game seats them). The table
+    is read again under its row's lock: a play that ends a hand meanwhile is counted first."""
+    now = PrivateTable.objects.select_for_update().only("state", "finished", "game").get(pk=table.pk)
+    if now.game_id is None or now.finished:
+        return
+    state, game = from_json(now.state), Game(pk=now.game_id)
+    sitting = seating(game)
+    if sitting.last[seat].pk == player.pk:
+        return
+    from_hand = state.hand_number + (state.result is not None)
+    if from_hand == 0 and not sitting.taken and all(first.pk != player.pk for first in sitting.first):
+        Seat.objects.filter(game=game, position=seat).update(player=player)
+        return
+    SeatTaken.objects.update_or_create(
+        game=game, position=seat, from_hand=from_hand, defaults={"player": player}
+    )
 
 
 def _roster_name(table: PrivateTable, seat: int) -> str | None:
@@ -871,9 +959,13 @@ def table_rematch(*, table: PrivateTable, seat: int, version: Any) -> PrivateTab
 
 
 def _rematch_game(table: PrivateTable, game_id: int, state: HandState) -> Game:
-    """The household's new scorepad game: the finished game's players in the same seats."""
+    """The household's new scorepad game: the finished game's players in the same seats (who sat
+    there at its end), save a stand-in's seat a person sat down in after it ended."""
     finished = Game.objects.get(pk=game_id)
-    players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
+    players = seating(finished).last  # who sat in each seat at its end
+    for row in table.seats.filter(kind=TableSeat.PERSON):
+        if players[row.seat].retired:  # a stand-in's seat: whoever sits there now plays the new game
+            players[row.seat] = _person_player(table, row, players)
     try:
         return game_start(
             household=finished.household,

@@ -18,6 +18,7 @@ from ..selectors.households import (
     invite_by_token,
     invite_expired,
     pending_invites,
+    roster_player_of,
 )
 from ..services import ServiceError
 from ..services.households import (
@@ -26,6 +27,7 @@ from ..services.households import (
     invite_create,
     invite_revoke,
     member_remove,
+    player_claim,
     player_create,
     player_rename,
     player_retire,
@@ -57,6 +59,7 @@ def _detail(request: HtmxHttpRequest, household_id: int, **context: object) -> H
         **household_page(household),
         "player_form": PlayerForm(),
         "invites": pending,
+        "me": roster_player_of(household, request.user),
         **context,
     }
     return render(request, "scorepad/household.html", context)
@@ -141,6 +144,25 @@ def player_edit(request: HtmxHttpRequest, household_id: int, player_id: int) -> 
         messages.error(request, str(error))
     else:
         messages.success(request, done)
+    return _to_section(household, "players")
+
+
+@login_required
+@require_POST
+def player_me(request: HtmxHttpRequest, household_id: int, player_id: int) -> HttpResponse:
+    """ "This is me" (``mine=1``) links the signed-in member to a roster player; ``mine=0`` undoes it."""
+    household = get_household_for_user(request.user, household_id)
+    player = household_player(household, player_id)
+    mine = request.POST.get("mine") == "1"
+    try:
+        player_claim(player=player, user=signed_in(request), mine=mine)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        if mine:
+            messages.success(request, f"You sit as {player.name} at {household.name}'s tables.")
+        else:
+            messages.success(request, f"{player.name} is no longer linked to an account.")
     return _to_section(household, "players")
 
 

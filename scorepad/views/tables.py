@@ -39,6 +39,7 @@ from ..pages.qr import qr_svg
 from ..pages.tables import QUICK_WORDS, Mark, own_mark, seat_label, table_screen
 from ..selectors.tables import (
     TableRead,
+    member_seats,
     seat_of_account,
     table_by_code,
     table_by_link,
@@ -60,6 +61,7 @@ from ..services.tables import (
     table_quit,
     table_rematch,
     table_say,
+    table_sit_as,
     table_take_seat,
 )
 from .limits import limited, stream_refused, too_many_requests
@@ -191,7 +193,10 @@ def join_context(request: HtmxHttpRequest, read: TableRead, refused: str = "") -
     between = read.hand.result is not None
     free = any(row.kind == "open" or (between and row.kind == "bot") for row in read.seats)
     name = request.user.get_username() if request.user.is_authenticated else ""
+    member, sit_as = member_seats(read, request.user)  # a household's member: "Sit as Ann", one tap
     return {
+        "member": member,
+        "sit_as": sit_as,
         "table": read,
         "rows": [(row, seat_label(read, row.seat)) for row in read.seats],
         "between": between,
@@ -218,6 +223,29 @@ def table_take(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResp
         )
     except TableRefused as error:
         after = table_read(table.pk) or read  # the seats as they are now (one was just taken)
+        context = join_context(request, after, str(error))
+        return render(request, "scorepad/table_join.html", context, status=409)
+    return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
+
+
+@require_POST
+@limited("practice-start")
+def table_sit_as_view(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResponse:
+    """ "Sit as Ann": a member whose account is that roster player takes ``seat`` with one tap."""
+    linked = _linked(request, link_token)
+    if isinstance(linked, HttpResponse):
+        return linked
+    table, read, holding = linked
+    try:
+        claim = table_sit_as(
+            table_id=table.pk,
+            version=request.POST.get("version", "")[:20],
+            seat=seat,
+            user=request.user,
+            holding=holding,
+        )
+    except TableRefused as error:
+        after = table_read(table.pk) or read
         context = join_context(request, after, str(error))
         return render(request, "scorepad/table_join.html", context, status=409)
     return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)

@@ -75,6 +75,7 @@ PUBLIC = {
     "table_code": "as tables_new: the short code read out across a room",
     "table_join": "as table_code: the table's link",
     "table_take": "as table_join",
+    "table_sit_as": "as table_join (seats a signed-in member as their own roster player only)",
     "table_qr": "as table_join",
     "table_play": "a seat's own screen, by its account or its signed cookie; anyone else is told in words",
     "table_act": "as table_play",
