@@ -27,6 +27,7 @@ from ..models import (
     ClubMember,
     ClubResult,
     ClubRound,
+    ClubSeason,
     ClubTable,
     ClubTableCard,
     Correction,
@@ -106,8 +107,10 @@ def event_create(
     bye_score: str = ClubEvent.ByeScore.WINNERS_AVERAGE,
     bye_points: int = 0,
     ranking: str = ClubEvent.Ranking.USUAL,
+    season: ClubSeason | None = None,
 ) -> ClubEvent:
-    """A club night for ``household``'s roster, in check-in until its first round starts."""
+    """A club night for ``household``'s roster, in check-in until its first round starts; counted
+    in ``season`` (one of the club's) if given."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError("The event needs a name.")
@@ -142,6 +145,8 @@ def event_create(
         raise ServiceError(
             "Choose how the standings rank: total points, rounds won then points, or matchpoints."
         )
+    if season is not None and season.household_id != household.pk:
+        raise ServiceError("That season is another club's: a night counts in its own club's seasons only.")
     return ClubEvent.objects.create(
         household=household,
         director=director,
@@ -156,6 +161,7 @@ def event_create(
         bye_score=bye_score,
         bye_points=bye_points if bye_score == ClubEvent.ByeScore.FIXED else 0,
         ranking=ranking,
+        season=season,
     )
 
 
