@@ -123,3 +123,11 @@ def season_record(season: ClubSeason) -> SeasonRecord:
 def season_member(season: ClubSeason, player_id: int) -> Player:
     """A member of the season's club (a roster player); anything else is a 404."""
     return get_object_or_404(Player, pk=player_id, household_id=season.household_id)
+
+
+def season_event(season: ClubSeason, event_id: int, *, put: bool) -> ClubEvent:
+    """A night of the season's club to put in the season (``put``: one in no season) or to take
+    out of it (one of its nights); anything else is a 404."""
+    nights = ClubEvent.objects.filter(household_id=season.household_id)
+    nights = nights.filter(season__isnull=True) if put else nights.filter(season=season)
+    return get_object_or_404(nights, pk=event_id)
