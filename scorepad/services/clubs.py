@@ -45,6 +45,7 @@ from ..selectors.clubs import (
     entrants_with_players,
     next_round_plan,
     player_busy_elsewhere,
+    roster_named,
 )
 from ..selectors.games import scoresheet, side_names
 from . import ServiceError
@@ -186,8 +187,11 @@ def entrant_check_in(
     newcomers: Sequence[str] = (),
 ) -> ClubEntrant:
     """Check in one entrant (a team of two, or a player): roster members and newcomers, who join the
-    roster. Someone arriving once rounds have begun plays from the next round on."""
+    roster; a typed name that is a member's (any case) checks that member in, so a member is checked
+    in by name. Someone arriving once rounds have begun plays from the next round on."""
     event = locked_event(event, version)
+    named, newcomers = roster_named(event, list(newcomers))
+    players = [*players, *named]
     if event.status == ClubEvent.Status.FINISHED:
         raise ServiceError("The event is over: nobody can check in.")
     size = team_size(event)

@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .. import throttle
+from ..constants import PLAYER_NAME_MAX
 from ..forms.clubs import AnswerForm, CardsForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
 from ..forms.games import HandForm, Intent, intent_of, new_entry_key, stepped_bid
 from ..forms.meld import calculator_url
@@ -132,7 +133,8 @@ def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
 
 def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> dict[str, Any]:
     entrants = entrants_with_players(event)
-    roster = check_in_roster(event)
+    find = request.GET.get("find", "")[:PLAYER_NAME_MAX]
+    roster = check_in_roster(event, find)
     plan = next_round_plan(event, entrants)
     playing = current_round(event)
     return {
@@ -148,6 +150,7 @@ def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> 
         "standings": event_standings(event),
         "teams": event.format == ClubEvent.Format.TEAMS,
         "room_url": reverse("club_standings_live", args=[standings_token_of(event)]),
+        "find": find,
         **extra,
     }
 
