@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, QuerySet, Sum
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import ClubMember, ClubResult, ClubRound
@@ -49,7 +49,7 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def _closed_results(household_id: int):  # type: ignore[no-untyped-def]
+def _closed_results(household_id: int) -> QuerySet[ClubResult]:
     return ClubResult.objects.filter(
         round__event__household_id=household_id,
         round__status=ClubRound.Status.CLOSED,
@@ -112,8 +112,8 @@ def rate_club(household_id: int) -> dict[int, Rating]:
     model = PlackettLuce()
     current: dict[int, PlackettLuceRating] = {}
     played: defaultdict[int, int] = defaultdict(int)
-    for seats, points in tables.values():
-        sides = _sides(seats, points, players)
+    for table_seats, table_points in tables.values():
+        sides = _sides(table_seats, table_points, players)
         if len(sides) < 2:
             continue
         teams = [[current.setdefault(p, model.rating(name=str(p))) for p in side] for side, _ in sides]
