@@ -37,7 +37,6 @@ class SeasonForm(forms.Form):
         label="The standings count",
         choices=ClubSeason.Counting.choices,
         initial=ClubSeason.Counting.TOTAL,
-        widget=forms.RadioSelect,
         error_messages={
             "required": "Choose how the season counts.",
             "invalid_choice": "Choose how the season counts.",

@@ -47,7 +47,7 @@ def test_a_director_makes_a_season_and_reads_its_standings(live_server, page: Pa
     page.goto(live_server.url + reverse("club_event_new", args=[club.pk]))
     page.get_by_role("link", name=re.compile("^Seasons")).click()
     page.get_by_label("Name").fill("Autumn 2026")
-    page.get_by_label("Total points").check()
+    page.get_by_label("The standings count").select_option(label="Total points")
     page.get_by_label("Nights in the season (M)").fill("10")
     page.get_by_role("button", name="Make the season").click()
     expect(page.locator("h1")).to_contain_text("Autumn 2026")

@@ -71,7 +71,10 @@ def test_the_standings_show_places_points_averages_and_ratings(member, season):
     assert "Every night a member plays counts, ranked by their total points" in page
     assert "Equal records share a place (marked =); no tie is broken." in page
     assert "25.0 ± 8.3" in page  # what the rating's words say everyone starts at
-    rows = _table(page)
+    # Each member's rating is under their name: "Cy 27.2 ± 7.9".
+    named = [(row[1].split(" ", 1), row) for row in _table(page)]
+    assert all(re.fullmatch(r"\d+\.\d ± \d+\.\d", rating) for (_, rating), _ in named)
+    rows = [[row[0], name, *row[2:]] for (name, _), row in named]
     # Cy & Di 15 + 25 + 25; Ann & Bob 25 + 15; Ed & Flo 15.
     assert [row[:5] for row in rows] == [
         ["1=", "Cy", "3", "65", "21.7"],
@@ -81,7 +84,6 @@ def test_the_standings_show_places_points_averages_and_ratings(member, season):
         ["5=", "Ed", "1", "15", "15.0"],
         ["5=", "Flo", "1", "15", "15.0"],
     ]
-    assert all(re.fullmatch(r"\d+\.\d ± \d+\.\d", row[5]) for row in rows)
 
 
 def test_the_standings_as_csv(member, season):
