@@ -153,7 +153,10 @@ def test_a_new_night_is_put_in_the_season_its_dates_hold(member, household):
         },
     )
     assert response.status_code == 302
-    assert ClubEvent.objects.get(name="Friday").season == season
+    friday = ClubEvent.objects.get(name="Friday")
+    assert friday.season == season
+    event_page = member.get(response["Location"]).content.decode()
+    assert f'Counts in the season <a href="{reverse("club_season", args=[season.pk])}">Now</a>' in event_page
     refused = member.post(
         reverse("club_event_new", args=[household.pk]),
         {
