@@ -213,3 +213,34 @@ def test_a_night_not_finished_is_listed_but_not_counted(member, household, ann):
     page = html.unescape(member.get(reverse("club_season", args=[season.pk])).content.decode())
     assert "not finished: not counted yet" in page
     assert "after 1 night " in page
+
+
+def test_another_clubs_night_cannot_be_put_in_a_season(member, household, ann, django_user_model):
+    season = season_create(household=household, name="Autumn")
+    zed = django_user_model.objects.create_user(username="zed")
+    theirs = club_event(household_create(user=zed, name="Zeds"), zed, name="Their night")
+    url = reverse("club_season_night", args=[season.pk])
+    assert member.post(url, {"event": theirs.pk, "version": theirs.version, "put": "1"}).status_code == 404
+    assert ClubEvent.objects.get(pk=theirs.pk).season is None
+
+
+def test_the_standings_page_reads_per_night_not_per_member(member, household, ann):
+    """A club of 150 is read in the same few queries as a club of 4: the queries grow with the
+    nights, never with the members."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(season):
+        with CaptureQueriesContext(connection) as captured:
+            assert member.get(reverse("club_season", args=[season.pk])).status_code == 200
+        return len(captured)
+
+    small = season_create(household=household, name="Small")
+    play_night(
+        household, ann, name="Four", format="progressive", entrants=[["A"], ["B"], ["C"], ["D"]], season=small
+    )
+    large = season_create(household=household, name="Large")
+    names = [[f"P{n}"] for n in range(12)]
+    play_night(household, ann, name="Twelve", format="progressive", entrants=names, season=large)
+    queries(large)  # the club's ratings, worked out once and kept
+    assert queries(large) == queries(small)
