@@ -96,7 +96,7 @@ def check_in_roster(event: ClubEvent, find: str = "") -> QuerySet[Player]:
     """The club's players not yet checked in to ``event`` (retired players left out); with
     ``find``, those whose name holds it (any case): a member found by name among 150."""
     roster = active_roster(event.household).exclude(pk__in=event.members.values("player_id"))
-    find = " ".join(find.split())
+    find = " ".join("".join(ch for ch in find if ch.isprintable()).split())  # no NUL reaches the query
     return roster.filter(name__icontains=find) if find else roster
 
 

@@ -22,6 +22,7 @@ def test_a_member_is_found_among_150_by_part_of_their_name(household, ann):
     assert household.players.count() == 150
     assert [p.name for p in check_in_roster(event, "  marsh ")] == ["Bob Marsh"]
     assert check_in_roster(event, "").count() == 150
+    assert [p.name for p in check_in_roster(event, "ma\x00rsh")] == ["Bob Marsh"]  # a NUL is dropped
 
 
 def test_a_members_typed_name_checks_that_member_in(household, ann):
