@@ -16,6 +16,7 @@ from .views import (
     puzzles,
     rules,
     scoreboard,
+    seasons,
     tables,
 )
 
@@ -175,6 +176,17 @@ urlpatterns = [
     path("club/<int:event_id>/results.csv", club_director.club_results_csv, name="club_results_csv"),
     path("club/<int:event_id>/hands.csv", club_director.club_hands_csv, name="club_hands_csv"),
     path("club/s/<str:standings_token>/", club_director.club_standings_live, name="club_standings_live"),
+    # A club's seasons: standings over many nights, ratings, a member's nights (views/seasons.py)
+    path("households/<int:household_id>/club/seasons/", seasons.club_seasons, name="club_seasons"),
+    path("club/seasons/<int:season_id>/", seasons.club_season, name="club_season"),
+    path("club/seasons/<int:season_id>/edit/", seasons.club_season_edit, name="club_season_edit"),
+    path("club/seasons/<int:season_id>/nights/", seasons.club_season_night, name="club_season_night"),
+    path("club/seasons/<int:season_id>/standings.csv", seasons.club_season_csv, name="club_season_csv"),
+    path(
+        "club/seasons/<int:season_id>/members/<int:player_id>/",
+        seasons.club_season_member,
+        name="club_season_member",
+    ),
     path(  # club night: the room's standings pushed to each screen as they change
         "club/s/<str:standings_token>/events/",
         club_director.club_standings_events,

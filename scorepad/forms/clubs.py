@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from ..constants import NUMBER_LIMIT, PLAYER_NAME_MAX
 from ..engine.variants import VARIANTS
-from ..models import ClubEvent, Player
+from ..models import ClubEvent, ClubSeason, Player
 from ..models.clubs import EVENT_NAME_MAX, PIN_DIGITS
 from .fields import RowsField, hidden_number
 from .house_rules import setting_field
@@ -53,6 +53,12 @@ class EventForm(forms.Form):
         error_messages={"invalid_choice": "Choose how the standings rank."},
     )
 
+    season = forms.ChoiceField(
+        label="Counts in the season",
+        required=False,
+        error_messages={"invalid_choice": "Choose one of the club's seasons, or none."},
+    )
+
     # House rules (RULES.md §4) the director may set for every table; blank: the variant's own.
     HOUSE_RULES = (
         ("bid_increment", "Bids go up by"),
@@ -62,8 +68,10 @@ class EventForm(forms.Form):
         ("forfeit_opponents", "When the bidders forfeit before play, the opponents score"),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seasons: QuerySet[ClubSeason] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        choices = [(str(season.pk), season.name) for season in (seasons if seasons is not None else [])]
+        self.fields["season"].choices = [("", "No season"), *choices]  # type: ignore[attr-defined]
         for key, label in self.HOUSE_RULES:
             field = setting_field(key, label)
             field.required = False

@@ -28,6 +28,7 @@ __all__ = [
     "ClubMember",
     "ClubResult",
     "ClubRound",
+    "ClubSeason",
     "ClubTable",
     "ClubTableCard",
     "Correction",
@@ -38,6 +39,33 @@ EVENT_NAME_MAX = 80
 VARIANT_CHOICES = [(v.id, v.label) for v in VARIANTS.values()]  # as the scorepad's games
 PIN_DIGITS = 4  # a table's PIN: short to type; wrong ones are counted per phone and network
 PHONE_ID_MAX = 32
+
+
+class ClubSeason(models.Model):
+    """A club's season: its nights (the events that name it), counted per member by
+    ``engine.seasons``: the total or the average per night, of every night or of each member's
+    ``best_of`` best of the season's ``nights``. The dates, when given, only pick the season a new
+    night is put in by default."""
+
+    class Counting(models.TextChoices):
+        TOTAL = "total", "Total points"
+        AVERAGE = "average", "Average points per night"
+
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="club_seasons")
+    name = models.CharField(max_length=EVENT_NAME_MAX)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    counting = models.CharField(max_length=10, choices=Counting.choices, default=Counting.TOTAL)
+    nights = models.PositiveSmallIntegerField(null=True, blank=True)  # M: the nights planned
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True)  # N: each member's best N count
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class ClubEvent(models.Model):
@@ -77,6 +105,10 @@ class ClubEvent(models.Model):
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="club_events")
     director = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # The season the night counts in (its standings), if any; a season deleted leaves its nights.
+    season = models.ForeignKey(
+        ClubSeason, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
     name = models.CharField(max_length=EVENT_NAME_MAX)
     variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
     settings = models.JSONField(default=dict, blank=True)  # only the §4 keys that differ from defaults

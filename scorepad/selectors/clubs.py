@@ -92,9 +92,26 @@ def checked_in_player_ids(event: ClubEvent) -> set[int]:
     return set(event.members.values_list("player_id", flat=True))
 
 
-def check_in_roster(event: ClubEvent) -> QuerySet[Player]:
-    """The club's players not yet checked in to ``event`` (retired players left out)."""
-    return active_roster(event.household).exclude(pk__in=event.members.values("player_id"))
+def check_in_roster(event: ClubEvent, find: str = "") -> QuerySet[Player]:
+    """The club's players not yet checked in to ``event`` (retired players left out); with
+    ``find``, those whose name holds it (any case): a member found by name among 150."""
+    roster = active_roster(event.household).exclude(pk__in=event.members.values("player_id"))
+    find = " ".join("".join(ch for ch in find if ch.isprintable()).split())  # no NUL reaches the query
+    return roster.filter(name__icontains=find) if find else roster
+
+
+def roster_named(event: ClubEvent, names: list[str]) -> tuple[list[Player], list[str]]:
+    """The names typed at check-in split into the club's members (a roster player of that name,
+    any case) and newcomers (the rest), each in the order typed."""
+    members: list[Player] = []
+    newcomers: list[str] = []
+    for name in names:
+        found = event.household.players.filter(name__iexact=" ".join(name.split())).first()
+        if found is None:
+            newcomers.append(name)
+        else:
+            members.append(found)
+    return members, newcomers
 
 
 def player_busy_elsewhere(event: ClubEvent, player_ids: list[int]) -> ClubMember | None:

@@ -27,6 +27,7 @@ from ..models import (
     ClubMember,
     ClubResult,
     ClubRound,
+    ClubSeason,
     ClubTable,
     ClubTableCard,
     Correction,
@@ -44,6 +45,7 @@ from ..selectors.clubs import (
     entrants_with_players,
     next_round_plan,
     player_busy_elsewhere,
+    roster_named,
 )
 from ..selectors.games import scoresheet, side_names
 from . import ServiceError
@@ -106,8 +108,10 @@ def event_create(
     bye_score: str = ClubEvent.ByeScore.WINNERS_AVERAGE,
     bye_points: int = 0,
     ranking: str = ClubEvent.Ranking.USUAL,
+    season: ClubSeason | None = None,
 ) -> ClubEvent:
-    """A club night for ``household``'s roster, in check-in until its first round starts."""
+    """A club night for ``household``'s roster, in check-in until its first round starts; counted
+    in ``season`` (one of the club's) if given."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError("The event needs a name.")
@@ -142,6 +146,8 @@ def event_create(
         raise ServiceError(
             "Choose how the standings rank: total points, rounds won then points, or matchpoints."
         )
+    if season is not None and season.household_id != household.pk:
+        raise ServiceError("That season is another club's: a night counts in its own club's seasons only.")
     return ClubEvent.objects.create(
         household=household,
         director=director,
@@ -156,6 +162,7 @@ def event_create(
         bye_score=bye_score,
         bye_points=bye_points if bye_score == ClubEvent.ByeScore.FIXED else 0,
         ranking=ranking,
+        season=season,
     )
 
 
@@ -180,8 +187,11 @@ def entrant_check_in(
     newcomers: Sequence[str] = (),
 ) -> ClubEntrant:
     """Check in one entrant (a team of two, or a player): roster members and newcomers, who join the
-    roster. Someone arriving once rounds have begun plays from the next round on."""
+    roster; a typed name that is a member's (any case) checks that member in, so a member is checked
+    in by name. Someone arriving once rounds have begun plays from the next round on."""
     event = locked_event(event, version)
+    named, newcomers = roster_named(event, list(newcomers))
+    players = [*players, *named]
     if event.status == ClubEvent.Status.FINISHED:
         raise ServiceError("The event is over: nobody can check in.")
     size = team_size(event)

@@ -29,9 +29,11 @@ from django.core import signing
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .. import throttle
+from ..constants import PLAYER_NAME_MAX
 from ..forms.clubs import AnswerForm, CardsForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
 from ..forms.games import HandForm, Intent, intent_of, new_entry_key, stepped_bid
 from ..forms.meld import calculator_url
@@ -60,6 +62,7 @@ from ..selectors.clubs import (
 )
 from ..selectors.games import scoresheet
 from ..selectors.households import active_roster
+from ..selectors.seasons import household_season, household_seasons, season_for_day
 from ..services import ServiceError
 from ..services.clubs import (
     entrant_check_in,
@@ -92,7 +95,9 @@ PHONE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 @login_required
 def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
     household = get_household_for_user(request.user, household_id)
-    form = EventForm(request.POST or None, initial={"format": ClubEvent.Format.TEAMS, "variant": "classic"})
+    today = season_for_day(household, timezone.localdate())
+    initial = {"format": ClubEvent.Format.TEAMS, "variant": "classic", "season": today.pk if today else ""}
+    form = EventForm(request.POST or None, initial=initial, seasons=household_seasons(household))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -110,20 +115,26 @@ def club_event_new(request: HtmxHttpRequest, household_id: int) -> HttpResponse:
                 bye_score=data["bye_score"],
                 bye_points=data["bye_points"] or 0,
                 ranking=data["ranking"] or "",
+                season=household_season(household, int(data["season"])) if data["season"] else None,
             )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
             return redirect("club_event", event_id=event.pk)
     events = household_events(household.pk, signed_in(request))
-    return render(
-        request, "scorepad/club/event_new.html", {"household": household, "form": form, "events": events}
-    )
+    context = {
+        "household": household,
+        "form": form,
+        "events": events,
+        "seasons": household_seasons(household),
+    }
+    return render(request, "scorepad/club/event_new.html", context)
 
 
 def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> dict[str, Any]:
     entrants = entrants_with_players(event)
-    roster = check_in_roster(event)
+    find = request.GET.get("find", "")[:PLAYER_NAME_MAX]
+    roster = check_in_roster(event, find)
     plan = next_round_plan(event, entrants)
     playing = current_round(event)
     return {
@@ -139,6 +150,7 @@ def _event_context(request: HtmxHttpRequest, event: ClubEvent, **extra: Any) -> 
         "standings": event_standings(event),
         "teams": event.format == ClubEvent.Format.TEAMS,
         "room_url": reverse("club_standings_live", args=[standings_token_of(event)]),
+        "find": find,
         **extra,
     }
 

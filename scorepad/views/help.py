@@ -58,7 +58,8 @@ HELP_TOPICS: tuple[HelpTopic, ...] = (
     HelpTopic(
         "club-night",
         "Running a club night",
-        "Many tables, a phone at each: check-in, rounds, the clock, corrections, standings and prizes.",
+        "Many tables, a phone at each: check-in, rounds, the clock, corrections, standings and prizes;"
+        " a weekly club's seasons and ratings.",
     ),
     HelpTopic("meld-calculator", "The meld calculator", "Tap the cards of a hand and see what it melds."),
     HelpTopic(

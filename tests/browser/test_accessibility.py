@@ -16,6 +16,7 @@ from scorepad.selectors.club_director import standings_token_of
 from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
 from scorepad.services.scoreboards import scoreboard_link_create
+from scorepad.services.seasons import event_season_set, season_create
 from tests.helpers import watch_console, with_session
 from tests.sample_games import (
     CLASSIC_WON,
@@ -46,6 +47,8 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
     played = play_out_hand(practice_start(user=ann, variant_id="classic", seed=4))
     table_hand = club_night(household, ann)
     event, table = table_hand.table.round.event, table_hand.table
+    season = season_create(household=household, name="Autumn")
+    event_season_set(event=event, version=event.version, season=season)
     puzzle = shipped("six-handed")[0].key
     base, h = live_server.url, household.pk
     return {
@@ -82,6 +85,8 @@ def page_urls(live_server) -> dict[str, tuple[str, bool]]:
         "club-director": (f"{base}/club/{event.pk}/director/", True),
         "club-table-pin": (f"{base}/club/t/{table.token}/", False),
         "club-standings-big": (f"{base}/club/s/{standings_token_of(event)}/?big=1", False),
+        "club-seasons": (f"{base}/households/{h}/club/seasons/", True),
+        "club-season": (f"{base}/club/seasons/{season.pk}/", True),
     }, ann
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from scorepad.selectors.club_director import standings_token_of
 from scorepad.selectors.puzzles import shipped
 from scorepad.services.practice import practice_start
+from scorepad.services.seasons import season_create
 from scorepad.services.tables import table_open
 from tests.sample_games import CLASSIC_PLAYING, club_night, import_game, make_household, make_user
 
@@ -131,6 +132,7 @@ def world(db):
     scoreboard_link = game.scoreboard_links.create(created_by=member_a)
     table_hand = club_night(household, member_a)
     table = table_hand.table
+    season = season_create(household=household, name="Autumn")
     private_table, _ = table_open(host_user=member_a, host_name="Alice", variant_id="classic", seed=1)
     object_ids: dict[str, Callable[[], object]] = {
         "household_id": lambda: household.pk,
@@ -158,6 +160,7 @@ def world(db):
         "private_table_id": lambda: private_table.pk,  # a private table member A opened
         "link_token": lambda: private_table.link_token,  # … its link
         "seat": lambda: 1,  # … a seat at it
+        "season_id": lambda: season.pk,  # a season of A's club
     }
     return {"a": member_a, "b": member_b, "ids": object_ids}
 

@@ -36,6 +36,7 @@ from scorepad.selectors.puzzles import shipped
 from scorepad.services.households import invite_create
 from scorepad.services.practice import practice_start
 from scorepad.services.scoreboards import scoreboard_link_create
+from scorepad.services.seasons import season_create
 from tests.sample_games import club_night, three_games
 from tests.views.test_tables import form_defaults
 
@@ -187,6 +188,7 @@ def world(member, ann, household) -> dict[str, object]:
         "seat": 1,
         "private_table_id": table.pk,
         "slug": "households",
+        "season_id": season_create(household=household, name="Autumn").pk,
     }
 
 
