@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorepad', '0018_club_ranking'),
+        ('scorepad', '0019_player_account_and_seats_taken'),
     ]
 
     operations = [
