@@ -1,20 +1,16 @@
-"""Private tables in the browser, one phone per seat, on the production server (gunicorn with
-uvicorn's worker, as the README starts it): a whole classic hand with four phones, one of which
+"""Private tables in the browser, one phone per seat, on the production application (uvicorn serving
+``pinochle_site.asgi``, ``asgi_live_server``): a whole classic hand with four phones, one of which
 reloads mid-trick and one of which is away past the grace and comes back; a six-handed hand with
 six. Each decision made on one phone shows on every other before the next is made. (How soon a
 card shows on the others is measured by ``loadtest --tables``: card_to_other_ms.)"""
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import BrowserContext, Page
-
-from tests.test_tables_two_servers import HOST, server
 
 pytestmark = pytest.mark.browser
 GRACE = 15  # seconds: the shortest the host may choose
@@ -22,17 +18,10 @@ AT_LEAST = "(version) => +(document.querySelector('#screen')?.dataset.version ??
 NO_NOTE = "(seat) => !document.querySelector(`.table-seats [data-seat='${seat}'] .seat-note`)"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, migrated_sqlite) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("tables-site")
-    shutil.copy(migrated_sqlite, folder / migrated_sqlite.name)
-    env = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE", "CACHE_URL"}
-    }
-    env |= {"VAR_DIR": str(folder), "WEB_CONCURRENCY": "1", "ALLOWED_HOSTS": HOST, "SECURE": "false"}
-    env["DEBUG"] = "false"
-    with server(env, folder / "server.log") as port:
-        yield f"http://{HOST}:{port}"
+@pytest.fixture
+def site(asgi_live_server) -> str:
+    """The production application (uvicorn, each phone's stream live) on the test's database."""
+    return asgi_live_server.url
 
 
 def phones_at_a_table(
