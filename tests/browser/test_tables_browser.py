@@ -6,6 +6,7 @@ card shows on the others is measured by ``loadtest --tables``: card_to_other_ms.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -25,7 +26,7 @@ def site(asgi_live_server) -> str:
 
 
 def phones_at_a_table(
-    site: str, new_phone: Callable[..., BrowserContext], variant: str, count: int
+    site: str, new_phone: Callable[..., BrowserContext], variant: str, count: int, grace: int = GRACE
 ) -> list[Page]:
     pages = []
     for _ in range(count):
@@ -33,7 +34,7 @@ def phones_at_a_table(
     host = pages[0]
     host.goto(f"{site}/tables/?variant={variant}")
     host.fill("#id_host_name", "Ann")
-    host.select_option("#id_grace", str(GRACE))
+    host.select_option("#id_grace", str(grace))
     host.click("button:has-text('Open the table')")
     host.wait_for_selector("#screen")
     join = host.locator(".invite a").first.get_attribute("href")
@@ -148,3 +149,41 @@ def test_a_six_handed_hand_with_six_phones(site, new_phone):
     pages = phones_at_a_table(site, new_phone, "six-handed", 6)
     play_hand(pages)
     assert pages[0].locator("button:has-text('Next hand')").count() == 1
+
+
+AWAY_SHOWN = """([name]) => [...document.querySelectorAll('#screen .away-line')].some((line) =>
+    line.textContent.startsWith(`${name}'s phone is away — a bot plays for ${name} in `)
+    && line.querySelector('time.countdown'))"""
+COUNTDOWN = "() => document.querySelector('#screen .away-line time.countdown')?.textContent ?? ''"
+COUNTED_DOWN = """(before) =>
+    (document.querySelector('#screen .away-line time.countdown')?.textContent ?? before) !== before"""
+NOBODY_AWAY = "() => !document.querySelector('#screen .away-line')"
+
+
+def test_a_phone_closed_at_its_turn_shows_away_on_every_other_with_its_grace_counting_down(site, new_phone):
+    """Each phone's stream is the real loop: the one that closes is forgotten at once and the others
+    are told; the one that comes back is marked and they are told again. (Within 5 s of the drop:
+    each wait here allows ten times that.)"""
+    pages = phones_at_a_table(site, new_phone, "classic", 4, grace=60)
+    phone = deciding_phone(pages)
+    assert phone is not None
+    seat = pages.index(phone)
+    name = "Ann" if seat == 0 else f"Friend {seat}"
+    table_url = phone.url
+    phone.goto("about:blank")
+    others = [page for page in pages if page is not phone]
+    for page in others:
+        page.wait_for_function(AWAY_SHOWN, arg=[name], timeout=50_000)
+        note = page.locator(f".table-seats [data-seat='{seat}'] .seat-note").text_content() or ""
+        assert note.strip() == "away"
+    watcher = others[0]
+    first = watcher.evaluate(COUNTDOWN)
+    assert re.fullmatch(r"\d+ s", first), first
+    watcher.wait_for_function(COUNTED_DOWN, arg=first, timeout=10_000)  # it counts down, on its own
+    assert int(watcher.evaluate(COUNTDOWN).split()[0]) < int(first.split()[0])
+    phone.goto(table_url)  # back: every other phone stops saying it away
+    phone.wait_for_selector("#screen")
+    for page in others:
+        page.wait_for_function(NOBODY_AWAY, timeout=50_000)
+        page.wait_for_function(NO_NOTE, arg=seat)
+    assert phone.locator("form.decision").count() == 1  # still their turn: no bot played it

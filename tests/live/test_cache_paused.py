@@ -62,6 +62,10 @@ class PausedCache:
         self._wait()
         return self.kept.get(key, default)
 
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        self._wait()
+        return {key: self.kept[key] for key in keys if key in self.kept}
+
     def set(self, key: str, value: Any, timeout: float | None = None) -> None:
         self._wait()
         self.kept[key] = value
