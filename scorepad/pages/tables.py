@@ -331,15 +331,24 @@ def table_screen(
             if s != seat
         ),
         mark=mark_of(state),
-        away=_away_lines(table, names, away, None if table.ended else state.to_act, now),
+        away=_away_lines(table, names, away, None if table.ended else state.to_act, now, deciding=deciding),
     )
 
 
 def _away_lines(
-    table: TableRead, names: Sequence[str], away: Set[int], to_act: int | None, now: datetime | None
+    table: TableRead,
+    names: Sequence[str],
+    away: Set[int],
+    to_act: int | None,
+    now: datetime | None,
+    *,
+    deciding: bool,
 ) -> tuple[AwayLine, ...]:
     """Each seat away, its grace counted from when its turn came (``turn_since``), as the tables'
-    clock counts it (``services.tables.table_cover_overdue``)."""
+    clock counts it (``services.tables.table_cover_overdue``). While this phone decides, the seats
+    away say so on the felt only: the hand and the decision keep the room (a short phone's)."""
+    if deciding:
+        return ()
     lines = []
     for s in sorted(away):
         covered = table.seats[s].covered

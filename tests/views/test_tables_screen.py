@@ -313,3 +313,8 @@ def test_a_phone_away_is_named_on_every_other_with_the_grace_left_at_its_turn_an
     bus.forget_present(table.pk, to_act, "stream")
     own = read(phones[to_act])
     assert "phone is away" not in own
+    # The phone deciding keeps its room for the hand: another seat away says so on the felt only.
+    bus.forget_present(table.pk, later, "stream")
+    deciding = phones[to_act].get(reverse("table_play", args=[table.pk])).content.decode()
+    assert "phone is away" not in html.unescape(tagless(deciding))
+    assert '<span class="seat-said seat-away">away</span>' in deciding
