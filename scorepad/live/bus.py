@@ -14,7 +14,9 @@ a card played through server A reaches a phone connected to server B.
 Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
 when there are several: each stream marks its seat every ``PRESENCE_SECONDS``. While the cache does
 not answer (Redis down) the mark goes to the seat's row instead (``TableSeat.seen_at``) and is read
-from there, so the tables' clock still tells a player away from one who is there.
+from there, so the tables' clock still tells a player away from one who is there. A stream that
+closes forgets its mark and tells the table (``forget_present``), and the other phones draw that
+seat away (``away_seats``); a mark that ran out is seen by their streams' next quiet look.
 """
 
 from __future__ import annotations
