@@ -180,7 +180,7 @@ def _no_bot_left_thinking(request):
     from scorepad import bot_pool
 
     yield
-    if "live_server" in request.fixturenames:
+    if {"live_server", "asgi_live_server"} & set(request.fixturenames):
         give_up = time.monotonic() + 30
         while bot_pool.thinking_now() and time.monotonic() < give_up:
             time.sleep(0.05)

@@ -2,7 +2,8 @@
 
 - ``bus``: "this changed" on a named channel (a private table's, a club night's standings), to
   every open stream of every web process: in-process, between one machine's workers, or through
-  Redis; and which seats' phones are connected now (presence).
+  Redis; and which seats' phones are connected now (presence: a stream that closes tells its
+  table, so the other phones say that seat away at once).
 - ``streams``: the server-sent events format and the one stream loop every event stream runs:
   draw, wait for a change (or the wait period), draw again.
 - ``feeds``: a reading shared by every stream of a process that shows the same thing (a club

@@ -14,7 +14,9 @@ a card played through server A reaches a phone connected to server B.
 Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
 when there are several: each stream marks its seat every ``PRESENCE_SECONDS``. While the cache does
 not answer (Redis down) the mark goes to the seat's row instead (``TableSeat.seen_at``) and is read
-from there, so the tables' clock still tells a player away from one who is there.
+from there, so the tables' clock still tells a player away from one who is there. A stream that
+closes forgets its mark and tells the table (``forget_present``), and the other phones draw that
+seat away (``away_seats``); a mark that ran out is seen by their streams' next quiet look.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import socket
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from datetime import timedelta
@@ -44,6 +47,7 @@ from ..throttle import CACHE_ERRORS
 __all__ = [
     "PRESENCE_SECONDS",
     "Listener",
+    "away_seats",
     "forget_present_soon",
     "listen",
     "mark_present",
@@ -316,16 +320,19 @@ def mark_present(table_id: int, seat: int, connection: str) -> None:
 
 
 def forget_present(table_id: int, seat: int, connection: str) -> None:
-    """The stream ``connection`` closed: the seat is away, unless a newer stream (a reload) marked it.
-    It waits on the cache: a stream calls ``forget_present_soon``."""
+    """The stream ``connection`` closed: the seat is away, unless a newer stream (a reload) marked it,
+    and the table's phones are told. It waits on the cache: a stream calls ``forget_present_soon``."""
     if _cache_resting():  # the mark expires by itself
         return
     key = f"table:{table_id}:seat:{seat}:seen"
     try:
-        if cache.get(key) == connection:
-            cache.delete(key)
+        if cache.get(key) != connection:
+            return
+        cache.delete(key)
     except CACHE_ERRORS:
         _cache_failed()
+        return
+    publish(table_channel(table_id))  # the other phones show the seat away at once
 
 
 # The streams' goodbyes, one at a time in a thread of their own: none waits on its event loop, nor
@@ -345,19 +352,29 @@ def present(table_id: int, seat: int) -> bool:
     """Whether ``seat``'s phone has an open stream to the table (on any server). While the cache
     does not answer, whether the stream marked the seat's row lately; for the first moments after
     it stopped answering (the phones there have not marked their rows yet) everyone is there."""
+    return seat not in away_seats(table_id, (seat,))
+
+
+def away_seats(table_id: int, seats: Iterable[int]) -> frozenset[int]:
+    """Those of ``seats`` whose phones have no open stream to the table now (``present``), in one
+    look at the cache, or at the seats' rows while it does not answer."""
     global _cache_down_since
-    if not _cache_resting():  # a cache that just failed is not asked again for every seat
+    keys = {f"table:{table_id}:seat:{seat}:seen": seat for seat in seats}
+    if not keys:
+        return frozenset()
+    if not _cache_resting():  # a cache that just failed is not asked again for every table
         try:
-            seen = cache.get(f"table:{table_id}:seat:{seat}:seen")
+            seen = cache.get_many(list(keys))
         except CACHE_ERRORS:
             _cache_failed()
         else:
             _cache_down_since = None
-            return seen is not None
+            return frozenset(seat for key, seat in keys.items() if key not in seen)
     now = time.monotonic()
     if _cache_down_since is None:
         _cache_down_since = now
     if now - _cache_down_since < CACHE_DOWN_GRACE_SECONDS:
-        return True
+        return frozenset()
     since = timezone.now() - timedelta(seconds=PRESENCE_SECONDS * 2)
-    return TableSeat.objects.filter(table_id=table_id, seat=seat, seen_at__gte=since).exists()
+    marked = TableSeat.objects.filter(table_id=table_id, seat__in=keys.values(), seen_at__gte=since)
+    return frozenset(keys.values()) - set(marked.values_list("seat", flat=True))

@@ -3,8 +3,10 @@ everyone may see (calls, shown meld, the trick, scores), who sits where and whos
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..constants import STRENGTH_WORDS
 from ..engine.cards import SUIT_NAMES, SUITS, Card
@@ -50,10 +52,33 @@ QUICK_WORDS = {
 class SeatLine:
     seat: int
     name: str
-    note: str  # "bot", "away: a bot plays for now", "left the table", "open"
+    note: str  # "bot", "away", "away: a bot plays for now", "left the table", "open"
     turn: bool
     me: bool
     dealer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AwayLine:
+    """A person whose phone is away, as every other phone says it: "Di's phone is away — a bot
+    plays for Di in 25 s" at Di's turn (``seconds``: the grace left, counted down on the phone by
+    static/js/table.js), once a bot covers the seat "a bot plays for Di", and otherwise when it
+    would ("15 s into Di's turn")."""
+
+    name: str
+    seconds: int | None  # the grace left at their turn, before a bot plays for them
+    covered: bool
+    grace: int
+
+    @property
+    def words(self) -> str:
+        """The line without its countdown (the template draws that as a ``<time>``)."""
+        said = f"{self.name}'s phone is away — a bot plays for {self.name}"
+        if self.covered:
+            return said + "."
+        if self.seconds is None:
+            return f"{said} if not back {self.grace} s into {self.name}'s turn."
+        return said + " in"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +163,7 @@ class TableScreen:
     felt: Felt = Felt()
     felt_seats: tuple[FeltSeat, ...] = ()
     mark: Mark = (0, 0, 0)
+    away: tuple[AwayLine, ...] = ()  # the other seats whose phones are away now
 
     @property
     def places(self) -> str:
@@ -219,18 +245,27 @@ def strength_name(strength: str) -> str:
     return STRENGTH_WORDS.get(strength, strength).split(":")[0]
 
 
-def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> TableScreen:
+def table_screen(
+    table: TableRead,
+    seat: int,
+    since: Mark | None = None,
+    *,
+    away: Set[int] = frozenset(),
+    now: datetime | None = None,
+) -> TableScreen:
     """``seat``'s screen; the cards played after ``since`` (the mark of the screen this phone showed
     before) land one after another, all but the seat's own. Without one (a page loaded, a stream's
-    first screen) the table shows settled."""
+    first screen) the table shows settled. ``away``: the seats whose phones have no stream open
+    (``live.bus.away_seats``), said with the grace left at ``now`` when it is their turn."""
     state = table.hand
     view = seat_view(state, seat)
     deciding = state.to_act == seat and not table.ended
+    away = {s for s in away if s != seat and table.seats[s].kind == "person"}
     lines = tuple(
         SeatLine(
             seat=row.seat,
             name=seat_label(table, row.seat),
-            note=_note(row.kind, row.covered, row.quit),
+            note=_note(row.kind, row.covered, row.quit, away=row.seat in away),
             turn=state.to_act == row.seat,
             me=row.seat == seat,
             dealer=state.dealer == row.seat,
@@ -296,7 +331,33 @@ def table_screen(table: TableRead, seat: int, since: Mark | None = None) -> Tabl
             if s != seat
         ),
         mark=mark_of(state),
+        away=_away_lines(table, names, away, None if table.ended else state.to_act, now, deciding=deciding),
     )
+
+
+def _away_lines(
+    table: TableRead,
+    names: Sequence[str],
+    away: Set[int],
+    to_act: int | None,
+    now: datetime | None,
+    *,
+    deciding: bool,
+) -> tuple[AwayLine, ...]:
+    """Each seat away, its grace counted from when its turn came (``turn_since``), as the tables'
+    clock counts it (``services.tables.table_cover_overdue``). While this phone decides, the seats
+    away say so on the felt only: the hand and the decision keep the room (a short phone's)."""
+    if deciding:
+        return ()
+    lines = []
+    for s in sorted(away):
+        covered = table.seats[s].covered
+        seconds = None
+        if s == to_act and not covered and table.turn_since is not None and now is not None:
+            waited = (now - table.turn_since).total_seconds()
+            seconds = max(0, math.ceil(table.grace_seconds - waited))
+        lines.append(AwayLine(names[s], seconds, covered, table.grace_seconds))
+    return tuple(lines)
 
 
 def _trick_now(view: SeatView, names: Sequence[str]) -> tuple[str, str]:
@@ -396,12 +457,14 @@ def _felt_note(note: str) -> str:
     return {"bot": "", "left the table": "left", "open seat": "open"}.get(note, note.split(":")[0])
 
 
-def _note(kind: str, covered: bool, quit: bool) -> str:
+def _note(kind: str, covered: bool, quit: bool, *, away: bool = False) -> str:
     if kind == "bot":
         return "bot"
     if kind == "open":
         return "left the table" if quit else "open seat"
-    return "away: a bot plays for now" if covered else ""
+    if covered:
+        return "away: a bot plays for now"
+    return "away" if away else ""
 
 
 def _bids(view: SeatView) -> tuple[tuple[str, str], ...]:

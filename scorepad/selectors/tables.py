@@ -53,6 +53,7 @@ class TableRead:
     seats: tuple[SeatRead, ...]
     messages: tuple[tuple[int, str], ...]  # (seat, message key), newest first
     bots_stopped: bool = False  # the table's bots have cost all they may
+    turn_since: datetime | None = field(default=None, compare=False)  # moves with the version
     row: PrivateTable | None = field(default=None, compare=False, repr=False)
     seat_rows: tuple[TableSeat, ...] = field(default=(), compare=False, repr=False)
 
@@ -101,6 +102,7 @@ def table_read_of(
         seats=seats,
         messages=messages,
         bots_stopped=table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT,
+        turn_since=table.turn_since,
         row=table,
         seat_rows=tuple(seat_rows),
     )

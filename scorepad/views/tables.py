@@ -23,6 +23,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .. import throttle
@@ -278,14 +279,27 @@ def _seated(request: HtmxHttpRequest, table_id: int) -> tuple[TableRead, int] | 
 
 
 def screen_context(
-    request: HtmxHttpRequest, read: TableRead, seat: int, refused: str = "", since: Mark | None = None
+    request: HtmxHttpRequest,
+    read: TableRead,
+    seat: int,
+    refused: str = "",
+    since: Mark | None = None,
+    away: frozenset[int] | None = None,
 ) -> dict[str, Any]:
+    """``away``: the seats whose phones are away, when the caller looked already (``_away``)."""
+    away = _away(read, seat) if away is None else away
     return {
-        "screen": table_screen(read, seat, since),
+        "screen": table_screen(read, seat, since, away=away, now=timezone.now()),
         "refused": refused,
         "quick": QUICK_WORDS,
         "join_url": request.build_absolute_uri(reverse("table_join", args=[read.link_token])),
     }
+
+
+def _away(read: TableRead, seat: int) -> frozenset[int]:
+    """The other people at the table whose phones have no stream open now (``live.bus``)."""
+    people = [row.seat for row in read.seats if row.kind == TableSeat.PERSON and row.seat != seat]
+    return bus.away_seats(read.id, people)
 
 
 def table_play(request: HtmxHttpRequest, private_table_id: int) -> HttpResponse:
@@ -473,6 +487,8 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
     _, seat = seated
     if not isinstance(request, ASGIRequest):  # runserver, tests' live server: the screen once, then
         # the browser asks again after ``retry`` (a poll): a WSGI thread is never held by a phone.
+        # Each poll marks the seat (the mark outlives the poll's interval many times over).
+        await sync_to_async(bus.mark_present)(table_id, seat, "poll")
         html, _ = await sync_to_async(_screen_html)(request, table_id, seat)
         return HttpResponse("retry: 2000\n\n" + sse_event("screen", html), content_type="text/event-stream")
     # Capped per seat (a reload's new stream opens before the old one closes), address and process.
@@ -502,7 +518,8 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         nonlocal marked
         mark = time.monotonic() - marked >= bus.PRESENCE_SECONDS
         drawn = getattr(request, STREAM_READ, None)
-        missed = await in_request_thread(_keep_going, table_id, seat, drawn, connection, mark=mark)
+        away = getattr(request, STREAM_AWAY, None)
+        missed = await in_request_thread(_keep_going, table_id, seat, drawn, away, connection, mark=mark)
         marked = time.monotonic() if mark else marked
         return missed
 
@@ -510,6 +527,7 @@ async def seat_stream(request: HtmxHttpRequest, table_id: int, seat: int) -> Asy
         await in_request_thread(bus.mark_present, table_id, seat, connection)
         marked = time.monotonic()
         channel = bus.table_channel(table_id)
+        await in_request_thread(bus.publish, channel)  # the other phones stop showing this one away
         async for event in event_stream(
             channel, draw, wait_seconds=WAIT_SECONDS, retry_ms=STREAM_RETRY_MS, look=look
         ):
@@ -531,24 +549,38 @@ def _screen_html(request: HtmxHttpRequest, table_id: int, seat: int) -> tuple[st
     # A stream's request lives as long as the stream: it keeps the table it drew last (a card and
     # the bots' answer to it are told apart, but often drawn together: the second telling then
     # finds nothing new and draws nothing) and where its last screen stood, so the next screen
-    # lands the cards played after that (its first lands none).
-    if read == getattr(request, STREAM_READ, None):
+    # lands the cards played after that (its first lands none). A phone gone away or back at
+    # another seat is a change too.
+    away = _away(read, seat)
+    if read == getattr(request, STREAM_READ, None) and away == getattr(request, STREAM_AWAY, None):
         return "", read.ended
     setattr(request, STREAM_READ, read)
-    context = screen_context(request, read, seat, since=getattr(request, STREAM_MARK, None))
+    setattr(request, STREAM_AWAY, away)
+    context = screen_context(request, read, seat, since=getattr(request, STREAM_MARK, None), away=away)
     setattr(request, STREAM_MARK, context["screen"].mark)
     html = render_to_string(f"{TEMPLATE}#screen", context, request=request)
     return html, read.ended
 
 
-STREAM_MARK, STREAM_READ = "table_stream_mark", "table_stream_read"
+STREAM_MARK, STREAM_READ, STREAM_AWAY = "table_stream_mark", "table_stream_read", "table_stream_away"
 
 
-def _keep_going(table_id: int, seat: int, drawn: TableRead | None, connection: str, *, mark: bool) -> bool:
+def _keep_going(
+    table_id: int,
+    seat: int,
+    drawn: TableRead | None,
+    away: frozenset[int] | None,
+    connection: str,
+    *,
+    mark: bool,
+) -> bool:
     """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent), and
     whether the table moved past the screen this phone shows (``drawn``; a message lost with Redis
-    down). One small read: an idle phone costs almost nothing."""
+    down), or another phone stopped marking its seat (or came back) since it was drawn (``away``).
+    Two small reads: an idle phone costs almost nothing."""
     if mark:
         bus.mark_present(table_id, seat, connection)
     clock = turn_clock(table_id)
-    return clock is None or drawn is None or clock.version != drawn.version
+    if clock is None or drawn is None or clock.version != drawn.version:
+        return True
+    return away != _away(drawn, seat)

@@ -96,6 +96,29 @@
     landOnlyWhatIsNew(furthest);
     remember();
   });
+  // A phone away: the grace left before a bot plays for it, counted down each second from what the
+  // server drew (data-seconds: a count, not a time of day, so a phone's clock set wrong counts right).
+  function startCountdowns() {
+    const now = Date.now();
+    document.querySelectorAll("#screen time.countdown[data-seconds]").forEach(function (clock) {
+      if (!clock.dataset.countsTo) {
+        clock.dataset.countsTo = String(now + Number(clock.dataset.seconds) * 1000);
+      }
+    });
+  }
+  function countDown() {
+    document.querySelectorAll("#screen time.countdown[data-counts-to]").forEach(function (clock) {
+      const left = Math.max(0, Math.ceil((Number(clock.dataset.countsTo) - Date.now()) / 1000));
+      const text = left > 0 ? left + " s" : "a moment";
+      if (clock.textContent !== text) {
+        clock.textContent = text;
+        clock.setAttribute("datetime", "PT" + left + "S");
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", startCountdowns);
+  document.addEventListener("htmx:afterSwap", startCountdowns);
+  window.setInterval(countDown, 1000);
   // The invitation: the phone's own share sheet where the browser has one, else a copy button
   // (the link itself stays on the page, wrapped, for a long press without either).
   function offerInvite() {

@@ -1,4 +1,5 @@
-"""Phones for the browser tests that need more than the one ``page``: each a fresh browser context.
+"""Phones for the browser tests that need more than the one ``page``: each a fresh browser context;
+and ``asgi_live_server``, the production application on uvicorn (``tests/asgi_live_server.py``).
 
 They are closed when the test ends, before its database is emptied: a scoreboard left open would
 go on polling the live server through the tests that follow. And the database connections the
@@ -12,6 +13,9 @@ from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Playwright
 
 from tests import playwright_loop
+from tests.asgi_live_server import _asgi_server, asgi_live_server
+
+__all__ = ["_asgi_server", "asgi_live_server"]
 
 
 @pytest.fixture(scope="session", autouse=True)

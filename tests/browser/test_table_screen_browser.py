@@ -59,7 +59,14 @@ def check_in_view(page: Page, phone: str, stage: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "phone"), [("classic", "375x812"), ("classic", "320x568"), ("six-handed", "320x568")]
+    ("variant", "phone"),
+    [
+        ("classic", "375x812"),
+        ("classic", "320x568"),
+        ("six-handed", "320x568"),
+        ("double-deck", "375x812"),
+        ("double-deck", "320x568"),
+    ],
 )
 def test_the_hand_and_the_decision_are_in_view_at_each_decision_of_a_hand(site, new_phone, variant, phone):
     page = new_phone(viewport=PHONES[phone]).new_page()

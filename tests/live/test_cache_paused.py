@@ -64,6 +64,10 @@ class PausedCache:
         self._wait()
         return self.kept.get(key, default)
 
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        self._wait()
+        return {key: self.kept[key] for key in keys if key in self.kept}
+
     def set(self, key: str, value: Any, timeout: float | None = None) -> None:
         self._wait()
         self.kept[key] = value
@@ -206,3 +210,28 @@ def test_after_the_cache_fails_the_clock_asks_it_once_whose_phones_are_there(pau
     TableSeat.objects.filter(table=table, seat=2).update(seen_at=timezone.now())
     assert [bus.present(table.pk, seat) for seat in range(4)] == [False, False, True, False]
     assert len(paused_cache.threads) == 1
+
+
+def test_a_phones_goodbye_tells_the_table_unless_a_newer_stream_marked_the_seat(monkeypatch):
+    table, _ = open_table()
+    told: list[str] = []
+    monkeypatch.setattr(bus, "publish", told.append)
+    bus.mark_present(table.pk, 1, "old")
+    bus.mark_present(table.pk, 1, "reloaded")  # the reload's stream opened before the old closed
+    bus.forget_present(table.pk, 1, "old")
+    assert told == []
+    assert bus.away_seats(table.pk, [1]) == frozenset()
+    bus.forget_present(table.pk, 1, "reloaded")
+    assert told == [bus.table_channel(table.pk)]
+    assert bus.away_seats(table.pk, [1]) == {1}
+
+
+def test_while_the_cache_does_not_answer_the_seats_away_are_read_from_the_rows(paused_cache, monkeypatch):
+    table, _ = open_table()
+    monkeypatch.setattr(bus, "_cache_down_since", None)
+    paused_cache.pause()
+    paused_cache.resumed.set()  # each call fails at once
+    assert bus.away_seats(table.pk, [1, 2, 3]) == frozenset()  # the first moments: everyone there
+    monkeypatch.setattr(bus, "_cache_down_since", bus._cache_down_since - bus.CACHE_DOWN_GRACE_SECONDS)
+    bus.mark_present(table.pk, 2, "stream")  # to the seat's row
+    assert bus.away_seats(table.pk, [1, 2, 3]) == {1, 3}

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from django.core import signing
+from django.core.cache import cache
 from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +19,7 @@ from scorepad import bot_pool
 from scorepad.engine.cards import card_name
 from scorepad.engine.game import from_json, seat_view
 from scorepad.engine.variants import VARIANTS, get_variant
-from scorepad.live import clock
+from scorepad.live import bus, clock
 from scorepad.models import PrivateTable, TableSeat
 from scorepad.pages.practice import face
 from scorepad.selectors.tables import table_read
@@ -464,8 +465,26 @@ def test_a_quiet_stream_at_a_persons_turn_reads_one_small_row(django_assert_num_
     assert TableSeat.objects.get(table=table, seat=to_act).kind == TableSeat.PERSON
     _waited(table, services_tables.BOTS_LATE_SECONDS + 1)
     drawn = table_read(table.pk)
+    away = views_tables._away(drawn, 0)
     with django_assert_num_queries(1):
-        assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
+        assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
+
+
+def test_a_quiet_stream_draws_again_when_another_phone_stops_marking_its_seat_or_marks_it_again():
+    # A phone that stops marking (its mark expired, no goodbye) is away on the others' next look.
+    table, _ = open_table()
+    for seat in range(4):
+        bus.mark_present(table.pk, seat, "stream")
+    drawn = table_read(table.pk)
+    assert drawn is not None
+    away = views_tables._away(drawn, 0)
+    assert away == frozenset()
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
+    cache.delete(f"table:{table.pk}:seat:2:seen")  # as when the mark runs out
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is True
+    assert views_tables._away(drawn, 0) == {2}
+    bus.mark_present(table.pk, 2, "stream")
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
 
 
 def test_a_quiet_stream_only_reads_and_the_clock_has_the_bots_take_a_turn_they_were_too_busy_for(
@@ -484,15 +503,16 @@ def test_a_quiet_stream_only_reads_and_the_clock_has_the_bots_take_a_turn_they_w
     waiting = table.version  # a bot's turn, left waiting: the bots were busy
     monkeypatch.setattr(bot_pool, "table_play_on", real)
     drawn = table_read(table.pk)
+    away = views_tables._away(drawn, 0)
     _waited(table, services_tables.BOTS_LATE_SECONDS + 1)
-    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is False
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
     assert PrivateTable.objects.get(pk=table.pk).version == waiting  # a stream moves nothing
     assert table.due_at is not None
     assert clock.run_due(table_clock_tick, now=table.due_at) == [table.pk]
     table.refresh_from_db()
     assert table.version > waiting
     assert TableSeat.objects.get(table=table, seat=from_json(table.state).to_act).kind == TableSeat.PERSON
-    assert views_tables._keep_going(table.pk, 0, drawn, "stream", mark=False) is True  # drawn anew
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is True  # drawn anew
 
 
 @pytest.mark.parametrize("name", ["a\x00b", "\x00", "Ann\x07"])

@@ -15,6 +15,7 @@ from django.utils.html import escape
 
 from scorepad.engine.cards import SUITS, SYMBOL_OF_SUIT
 from scorepad.engine.game import from_json
+from scorepad.live import bus
 from scorepad.models import Game, PrivateTable, TableSeat
 from scorepad.pages.practice import face
 from scorepad.pages.tables import table_screen
@@ -276,3 +277,44 @@ def test_the_invite_link_wraps_and_has_a_share_or_copy_button():
     assert 'class="share-link"' in page
     assert 'class="copy-link"' in page
     assert "<script>" not in page  # CSP: every script is a file of ours
+
+
+def test_a_phone_away_is_named_on_every_other_with_the_grace_left_at_its_turn_and_cleared_when_back():
+    table, phones = open_table()
+    to_act = from_json(table.state).to_act
+    assert to_act is not None
+    names = ["Ann", "Friend 1", "Friend 2", "Friend 3"]
+    for seat in range(4):
+        if seat != to_act:
+            bus.mark_present(table.pk, seat, "stream")
+    watcher = (to_act + 1) % 4
+
+    def read(phone: Client) -> str:
+        return html.unescape(tagless(phone.get(reverse("table_play", args=[table.pk])).content.decode()))
+
+    away = read(phones[watcher])
+    name = names[to_act]
+    assert f"{name}'s phone is away — a bot plays for {name} in " in away
+    seconds = re.search(rf"plays for {name} in (\d+) s", away)
+    assert seconds is not None
+    assert int(seconds.group(1)) <= table.grace_seconds
+    # Not at their turn: when the bot would play for them, not a count.
+    later = (to_act + 2) % 4
+    bus.forget_present(table.pk, later, "stream")
+    both = read(phones[watcher])
+    other = names[later]
+    grace = table.grace_seconds
+    assert f"{other}'s phone is away — a bot plays for {other} if not back {grace} s into" in both
+    bus.mark_present(table.pk, to_act, "stream")
+    bus.mark_present(table.pk, later, "stream")
+    back = read(phones[watcher])
+    assert "phone is away" not in back
+    # The phone itself never reads itself away.
+    bus.forget_present(table.pk, to_act, "stream")
+    own = read(phones[to_act])
+    assert "phone is away" not in own
+    # The phone deciding keeps its room for the hand: another seat away says so on the felt only.
+    bus.forget_present(table.pk, later, "stream")
+    deciding = phones[to_act].get(reverse("table_play", args=[table.pk])).content.decode()
+    assert "phone is away" not in html.unescape(tagless(deciding))
+    assert '<span class="seat-said seat-away">away</span>' in deciding
