@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page
 
 from scorepad.models import Household, PrivateTable
+from scorepad.services.households import player_claim
 from tests.asgi_live_server import AsgiLiveServer
 from tests.browser.test_table_screen_browser import PHONES, check_in_view
 from tests.browser.test_tables_browser import AT_LEAST, version_of
@@ -27,6 +29,7 @@ from tests.helpers import with_session
 
 pytestmark = pytest.mark.browser
 TARGET = 50  # RULES.md's quick game
+SIGNED_IN_SEAT = 1  # this phone's player is a member signed in on it, seated by account
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 # What a phone shows, read at once: the calls, the contract, the meld, the trick, the totals.
@@ -74,7 +77,8 @@ def household_table(
     seats: int,
 ) -> list[Page]:
     """Ann opens a table for the Smiths, every seat a roster player's; each takes it on a phone of
-    their own (the last at 320×568, the others 375×812) from the table's link."""
+    their own (the last at 320×568, the others 375×812) from the table's link, the second as a
+    member signed in on it, with one tap."""
     names = [p.name for p in household.players.order_by("pk")][:seats]
     sizes = ["375x812"] * (seats - 1) + ["320x568"]
     site = server.url
@@ -87,11 +91,19 @@ def household_table(
     assert join
     pages = [host]
     for seat in range(1, seats):
-        page = new_phone(viewport=PHONES[sizes[seat]]).new_page()
-        page.goto(join)
-        form = page.locator(f"form[action$='/seat/{seat}/']")
-        form.locator("input[name=name]").fill(names[seat])
-        form.locator("button").click()
+        if seat == SIGNED_IN_SEAT:  # a member signed in on their own phone sits as themselves
+            member = User.objects.create_user(username=f"{names[seat].lower()}-phone")
+            household.members.add(member)
+            player_claim(player=household.players.get(name=names[seat]), user=member, mine=True)
+            page = with_session(new_phone(viewport=PHONES[sizes[seat]]), server, member).new_page()
+            page.goto(join)
+            page.get_by_role("button", name=f"Sit as {names[seat]}").click()
+        else:
+            page = new_phone(viewport=PHONES[sizes[seat]]).new_page()
+            page.goto(join)
+            form = page.locator(f"form[action$='/seat/{seat}/']")
+            form.locator("input[name=name]").fill(names[seat])
+            form.locator("button").click()
         page.wait_for_selector("#screen")
         pages.append(page)
     for page in pages:  # every stream open, every seat taken
@@ -219,6 +231,10 @@ def test_a_whole_classic_game_on_four_phones_scores_what_the_household_scorepad_
             page.wait_for_function(AT_LEAST, arg=version + 1)
     assert all(seen["gameOver"] == shown[0]["gameOver"] for seen in shown)
     assert any(int(total) >= TARGET for _, total in totals)
+    game = PrivateTable.objects.get().game
+    seated = game.seats.get(position=SIGNED_IN_SEAT).player
+    assert seated.name == names[SIGNED_IN_SEAT] and seated.account is not None  # the roster player
+    assert not game.seats_taken.exists()  # nobody stood in for anyone
 
 
 def test_a_six_handed_hand_on_six_phones_shows_every_phone_the_same_table(
