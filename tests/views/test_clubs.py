@@ -454,6 +454,31 @@ def test_a_phone_waiting_after_a_round_reloads_when_the_next_one_seats_its_table
     assert moved["HX-Refresh"] == "true"
 
 
+def test_a_table_done_with_its_hands_asks_again_until_the_round_moves_on(household, ann):
+    event = club_event(
+        household, ann, pairs=numbered_pairs(4), rounds=3, round_end="hands", hands_per_round=1
+    )
+    table = _started(event)[0]
+    phone = _phone(table)
+    url = reverse("club_table", args=[table.token])
+    _send(phone, table)
+    waiting = phone.get(url).content.decode()
+    assert "This table has played its hands for this round" in waiting
+    # The other side has yet to read the hand here: nothing replaces the page unasked.
+    assert f'hx-get="{url}?after=1"' not in waiting
+    entered = TableHand.objects.get(table=table)
+    phone.post(
+        reverse("club_table_confirm", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "countersign": "1"},
+    )
+    done = phone.get(url).content.decode()
+    assert "Wait for the director to close the round" in done
+    assert f'hx-get="{url}?after=1"' in done  # so the closed round's where-next comes by itself
+    _next_round(event)
+    moved = phone.get(url + "?after=1", headers={"HX-Request": "true"})
+    assert moved["HX-Refresh"] == "true"
+
+
 def test_a_page_left_open_from_the_last_round_is_refused_in_words(event):
     table = _started(event)[0]
     phone = _phone(table)
