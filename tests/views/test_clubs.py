@@ -11,7 +11,7 @@ from django.utils.html import escape
 
 from scorepad.forms.fields import NOT_LISTED
 from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
-from scorepad.services.clubs import round_close, round_start
+from scorepad.services.clubs import round_close, round_start, table_cards_make
 from scorepad.services.households import player_create
 from tests.sample_games import CLUB_HAND_FORM, club_check_in, club_event, numbered_pairs
 
@@ -513,6 +513,19 @@ def test_the_director_makes_and_prints_the_cards_before_the_first_round(member, 
     assert page.count('class="panel club-table-card"') == 2
     assert f"/club/t/{cards[1].token}/" in page
     assert "2 cards to hand out" in page
+
+
+def test_a_phone_opened_before_the_first_round_loads_the_whole_table_page_when_it_starts(event):
+    card = table_cards_make(event=event, version=event.version, count=2)[0]
+    phone = _phone_by_card(card)
+    url = reverse("club_table", args=[card.token])
+    waiting = phone.get(url).content.decode()
+    assert f'hx-get="{url}?after=0"' in waiting
+    assert phone.get(url + "?after=0", headers={"HX-Request": "true"}).status_code == 200
+    _started(ClubEvent.objects.get(pk=event.pk))
+    moved = phone.get(url + "?after=0", headers={"HX-Request": "true"})
+    assert moved["HX-Refresh"] == "true"  # not the table's part alone: no seating line nor outbox there
+    assert "Round 1: North–South Team 1" in phone.get(url).content.decode()
 
 
 def _phone_by_card(card):
