@@ -479,6 +479,25 @@ def test_a_table_done_with_its_hands_asks_again_until_the_round_moves_on(househo
     assert moved["HX-Refresh"] == "true"
 
 
+def test_after_the_last_round_the_tables_phone_thanks_them_and_asks_no_more(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    url = reverse("club_table", args=[table.token])
+    _next_round(event)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    between = phone.get(url).content.decode()  # round 2 over, round 3 to come: it asks
+    assert f'hx-get="{url}?after=2"' in between
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version, accept_repeats=True)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    assert ClubEvent.objects.get(pk=event.pk).status == ClubEvent.Status.FINISHED
+    over = phone.get(url).content.decode()
+    assert "That was the last round: thank you for playing." in over
+    assert "hx-get" not in over
+
+
 def test_a_page_left_open_from_the_last_round_is_refused_in_words(event):
     table = _started(event)[0]
     phone = _phone(table)
