@@ -37,7 +37,7 @@ from ..constants import PLAYER_NAME_MAX
 from ..forms.clubs import AnswerForm, CardsForm, CheckInForm, EventForm, LeaveForm, PinForm, VersionForm
 from ..forms.games import HandForm, Intent, intent_of, new_entry_key, stepped_bid
 from ..forms.meld import calculator_url
-from ..models import ClubEvent, ClubTable, ClubTableCard
+from ..models import ClubEvent, ClubTable, ClubTableCard, TableHand
 from ..pages.clubs import hand_lines, plan_lines, round_seating, seat_lines, side_places, where_next_lines
 from ..pages.qr import qr_svg
 from ..selectors.access import get_household_for_user
@@ -87,6 +87,7 @@ PHONE_COOKIE = "club_phone"  # a phone's own id, set by a PIN page: its wrong PI
 PHONE_COOKIE_DAYS = 400
 PHONE_ID_BYTES = 12
 PHONE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+TABLE_POLL_SECONDS = 10  # a phone waiting for the director (to seat, close or start a round) asks again
 
 
 # ---- the director ---------------------------------------------------------------------------------
@@ -376,7 +377,8 @@ def club_table(request: HtmxHttpRequest, table_token: str) -> HttpResponse:
     if phone is None:
         return _pin_page(request, card, _pin_form(card, table))
     if table is None:
-        return render(request, "scorepad/club/table_waiting.html", {"card": card, "event": card.event})
+        context = {"card": card, "event": card.event, "poll_seconds": TABLE_POLL_SECONDS}
+        return render(request, "scorepad/club/table_waiting.html", context)
     if request.htmx and _moved_on(request, table):
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"  # a new round at this table: the whole page, its forms and heading
@@ -455,6 +457,7 @@ def _table_context(
     url = reverse("club_table", args=[view.table.token])
     form = extra.pop("form", None) if "form" in extra else _next_form(view, request.GET)
     after = not view.open
+    hands = hand_lines(view, phone[0], phone[1])
     return {
         "view": view,
         "table": view.table,
@@ -474,9 +477,12 @@ def _table_context(
         "seating": round_seating(view),
         # The movement left this table empty in the round being played: its phone waits.
         "idle_round": view.event.current_round if view.event.current_round > view.round.number else None,
-        "hands": hand_lines(view, phone[0], phone[1]),
+        "hands": hands,
+        # A hand waits for the other side's answer on this page: nothing may replace it unasked.
+        "answering": any(hand.table_hand_id and hand.state == TableHand.State.ENTERED for hand in hands),
         "side_name": view.sheet.side_names[phone[1]] if phone[1] < len(view.sheet.side_names) else "",
         "where_next": where_next_lines(where_next(view.event, list(view.table.seats))) if after else [],
+        "poll_seconds": TABLE_POLL_SECONDS,
         **extra,
     }
 
@@ -509,7 +515,7 @@ def _table_now(
     if isinstance(phone, HttpResponse):
         return phone
     if table is None:
-        context = {"card": card, "event": card.event}
+        context = {"card": card, "event": card.event, "poll_seconds": TABLE_POLL_SECONDS}
         return render(request, "scorepad/club/table_waiting.html", context, status=409)
     return table, phone
 

@@ -11,7 +11,7 @@ from django.utils.html import escape
 
 from scorepad.forms.fields import NOT_LISTED
 from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
-from scorepad.services.clubs import round_close, round_start
+from scorepad.services.clubs import round_close, round_start, table_cards_make
 from scorepad.services.households import player_create
 from tests.sample_games import CLUB_HAND_FORM, club_check_in, club_event, numbered_pairs
 
@@ -454,6 +454,50 @@ def test_a_phone_waiting_after_a_round_reloads_when_the_next_one_seats_its_table
     assert moved["HX-Refresh"] == "true"
 
 
+def test_a_table_done_with_its_hands_asks_again_until_the_round_moves_on(household, ann):
+    event = club_event(
+        household, ann, pairs=numbered_pairs(4), rounds=3, round_end="hands", hands_per_round=1
+    )
+    table = _started(event)[0]
+    phone = _phone(table)
+    url = reverse("club_table", args=[table.token])
+    _send(phone, table)
+    waiting = phone.get(url).content.decode()
+    assert "This table has played its hands for this round" in waiting
+    # The other side has yet to read the hand here: nothing replaces the page unasked.
+    assert f'hx-get="{url}?after=1"' not in waiting
+    entered = TableHand.objects.get(table=table)
+    phone.post(
+        reverse("club_table_confirm", args=[table.token]),
+        {"table_hand": entered.pk, "version": entered.version, "countersign": "1"},
+    )
+    done = phone.get(url).content.decode()
+    assert "Wait for the director to close the round" in done
+    assert f'hx-get="{url}?after=1"' in done  # so the closed round's where-next comes by itself
+    _next_round(event)
+    moved = phone.get(url + "?after=1", headers={"HX-Request": "true"})
+    assert moved["HX-Refresh"] == "true"
+
+
+def test_after_the_last_round_the_tables_phone_thanks_them_and_asks_no_more(event):
+    table = _started(event)[0]
+    phone = _phone(table)
+    url = reverse("club_table", args=[table.token])
+    _next_round(event)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    between = phone.get(url).content.decode()  # round 2 over, round 3 to come: it asks
+    assert f'hx-get="{url}?after=2"' in between
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_start(event=event, version=event.version, accept_repeats=True)
+    event = ClubEvent.objects.get(pk=event.pk)
+    round_close(event=event, version=event.version, accept_open_hands=True)
+    assert ClubEvent.objects.get(pk=event.pk).status == ClubEvent.Status.FINISHED
+    over = phone.get(url).content.decode()
+    assert "That was the last round: thank you for playing." in over
+    assert "hx-get" not in over
+
+
 def test_a_page_left_open_from_the_last_round_is_refused_in_words(event):
     table = _started(event)[0]
     phone = _phone(table)
@@ -488,6 +532,19 @@ def test_the_director_makes_and_prints_the_cards_before_the_first_round(member, 
     assert page.count('class="panel club-table-card"') == 2
     assert f"/club/t/{cards[1].token}/" in page
     assert "2 cards to hand out" in page
+
+
+def test_a_phone_opened_before_the_first_round_loads_the_whole_table_page_when_it_starts(event):
+    card = table_cards_make(event=event, version=event.version, count=2)[0]
+    phone = _phone_by_card(card)
+    url = reverse("club_table", args=[card.token])
+    waiting = phone.get(url).content.decode()
+    assert f'hx-get="{url}?after=0"' in waiting
+    assert phone.get(url + "?after=0", headers={"HX-Request": "true"}).status_code == 200
+    _started(ClubEvent.objects.get(pk=event.pk))
+    moved = phone.get(url + "?after=0", headers={"HX-Request": "true"})
+    assert moved["HX-Refresh"] == "true"  # not the table's part alone: no seating line nor outbox there
+    assert "Round 1: North–South Team 1" in phone.get(url).content.decode()
 
 
 def _phone_by_card(card):
