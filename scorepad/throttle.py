@@ -429,11 +429,13 @@ def table_code_wrong(request: HttpRequest) -> None:
 class PinGuess:
     """Who types a club table's PIN: the table's counts (``table``: its link and how often the
     director unlocked it, so that an unlock starts them afresh), the phone (its own id, "" for a
-    request that brings none) and whether that phone already opened the table (its signed cookie)."""
+    request that brings none) and whether that phone already opened the table (its signed cookie);
+    ``card``, the table's link alone, under which a phone's slips outlive an unlock."""
 
     table: str
     phone: str
     holds_table: bool
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -487,23 +489,38 @@ def pin_refusal(request: HttpRequest, guess: PinGuess) -> OverBudget | None:
     return None
 
 
+def _pin_slips() -> Limit:
+    """A phone's wrong PINs at one table, kept through the director's unlock (which starts the
+    phone's own lock afresh) for as long as the room's count of its network keeps them. Never a
+    lock: only what a right PIN takes back."""
+    return Limit("club-pin-slips", 1_000_000, settings.LOGIN_FAILURES_PER_ACCOUNT[1])
+
+
+def _slips_of(guess: PinGuess) -> str:
+    return f"{guess.card or guess.table}\n{guess.phone}"
+
+
 def pin_wrong(request: HttpRequest, guess: PinGuess) -> None:
     for limit, who, _ in _pin_counts(request, guess):
         count_attempt(limit, who)
+    if guess.phone:
+        count_attempt(_pin_slips(), _slips_of(guess))
 
 
 def pin_right(request: HttpRequest, guess: PinGuess) -> None:
-    """The phone typed the right PIN: its own wrong ones (a slip of the finger) are taken off its
-    network's counts and the table's too, so a room's typing never adds up to a lock."""
+    """The phone typed the right PIN: its own wrong ones (a slip of the finger), before the
+    director's unlock too, are taken off its network's counts and the table's, so a room's typing
+    (and a locked phone the director let back in) never adds up to a lock."""
     counts = _pin_counts(request, guess)
     if not guess.phone:
         return
     phone, who, _ = counts[0]
-    slips = _counting(lambda store: _counted(store, phone, who))
+    slips = _counting(lambda store: _counted(store, _pin_slips(), _slips_of(guess)))
     for limit, other, _ in counts[1:]:
         for _ in range(slips):
             take_back(limit, other)
     forget(phone, who)
+    forget(_pin_slips(), _slips_of(guess))
 
 
 def pin_table_wait(table: str) -> int:

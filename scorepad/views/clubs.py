@@ -333,6 +333,7 @@ def _pin_guess(request: HtmxHttpRequest, card: ClubTableCard) -> throttle.PinGue
         table=pin_counts_key(card),
         phone=_phone_id(request),
         holds_table=_phone_of(request, card) is not None,
+        card=card.token,
     )
 
 

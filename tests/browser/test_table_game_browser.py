@@ -233,7 +233,8 @@ def test_a_whole_classic_game_on_four_phones_scores_what_the_household_scorepad_
     assert any(int(total) >= TARGET for _, total in totals)
     game = PrivateTable.objects.get().game
     seated = game.seats.get(position=SIGNED_IN_SEAT).player
-    assert seated.name == names[SIGNED_IN_SEAT] and seated.account is not None  # the roster player
+    assert seated.name == names[SIGNED_IN_SEAT]
+    assert seated.account is not None  # the roster player, not a guest
     assert not game.seats_taken.exists()  # nobody stood in for anyone
 
 

@@ -232,6 +232,32 @@ def test_the_director_unlocks_a_locked_table_from_the_tables_page(client, ann, e
     assert "phones locked out" in trail
 
 
+def test_a_phone_the_director_let_back_in_takes_its_slips_off_the_rooms_count(
+    client, ann, event, table, settings
+):
+    """The room is one network: a phone locked by its five wrong PINs, unlocked by the director,
+    then right, leaves nothing of them in the count that would lock every phone in the room."""
+    settings.LOGIN_FAILURES_PER_ACCOUNT = (8, 3600)
+    url = reverse("club_table", args=[table.token])
+    wrong = "0000" if table.pin != "0000" else "1111"
+    slipping = Client()
+    slipping.get(url)  # its phone cookie
+    for _ in range(5):
+        slipping.post(url, {"pin": wrong, "side": 0})
+    assert slipping.post(url, {"pin": table.pin, "side": 0}).status_code == 429
+    client.force_login(ann)
+    client.post(
+        reverse("club_table_unlock", args=[event.pk, table.card_id]), {"version": "0", "reason": "slips"}
+    )
+    assert slipping.post(url, {"pin": table.pin, "side": 0}).status_code == 302
+    for _ in range(2):  # two more phones in the room slip three times each: six, under eight
+        neighbour = Client()
+        neighbour.get(url)
+        for _ in range(3):
+            assert neighbour.post(url, {"pin": wrong, "side": 0}).status_code == 200
+    assert Client().post(url, {"pin": table.pin, "side": 0}).status_code == 302
+
+
 def test_the_director_gives_a_table_a_new_pin_and_its_phones_stay_in(client, ann, event, table):
     url = reverse("club_table", args=[table.token])
     holder = Client()
