@@ -189,9 +189,8 @@ async def table_phones(
                 if not latest[n] or time.monotonic() >= deadline:
                     continue
                 html, latest[n] = latest[n], ""
-                await asyncio.sleep(rng.uniform(0.5, 1.5) * think)  # a person reads and taps
-                await _answer(phone, html, rng, stats, [seen[m] for m in range(people) if m != n])
-                acted = True
+                others = [seen[m] for m in range(people) if m != n]
+                acted = await _answer(phone, html, rng, stats, others, think) or acted
             if not acted:
                 await asyncio.sleep(0.05)
         await asyncio.sleep(max(0.0, idle_until - time.monotonic()))  # connected, nobody taps
@@ -242,14 +241,21 @@ async def _read(stream: EventStream, seen: dict[int, float], latest: list[str], 
 
 
 async def _answer(
-    phone: TablePhone, html: str, rng: random.Random, stats: TableStats, others_seen: list[dict[int, float]]
-) -> None:
+    phone: TablePhone,
+    html: str,
+    rng: random.Random,
+    stats: TableStats,
+    others_seen: list[dict[int, float]],
+    think: float,
+) -> bool:
     """Tap what ``html`` (this phone's latest screen) asks, if anything; time a card until every other
-    phone shows it."""
+    phone shows it. Whether it asked anything (only then does the person think: the other phones'
+    screens ask nothing of theirs)."""
     forms = read_forms(html)
     form = next((f for f in forms if f.action.endswith(("/act/", "/next/"))), None)
     if form is None:
-        return
+        return False
+    await asyncio.sleep(rng.uniform(0.5, 1.5) * think)  # a person reads and taps
     version = int(form.named("version")[0].value)
     data = [(c.name, c.value) for c in form.controls if c.type == "hidden"]
     kind = "next"
@@ -263,10 +269,10 @@ async def _answer(
     stats.post.append(time.perf_counter() - sent)
     if response.status != 200:
         stats.errors.append(f"{form.action}: {response.status}")
-        return
+        return True
     if REFUSED in response.text:
         stats.refused += 1  # stale (the other phone dealt first), or over a limit: nothing applied
-        return
+        return True
     stats.acknowledged[phone.table_id] = stats.acknowledged.get(phone.table_id, 0) + 1
     if kind == "card":
         deadline = time.monotonic() + 5
@@ -276,9 +282,10 @@ async def _answer(
             ]
             if None not in arrived:
                 stats.card_to_phones.append(max(at for at in arrived if at is not None) - sent)
-                return
+                return True
             await asyncio.sleep(0.01)
         stats.errors.append(f"table {phone.table_id}: a card never reached every other phone")
+    return True
 
 
 def _encoded(data: list[tuple[str, str]]) -> bytes:
