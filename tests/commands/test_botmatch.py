@@ -24,6 +24,8 @@ from scorepad.engine.match import (
 )
 from scorepad.engine.variants import get_variant
 from scorepad.engine.view import Answer, SeatView
+from scorepad.management.base import variant_rules
+from scorepad.management.commands.botmatch import DEALS, read_per_deal
 from tests.engine.test_bots import tiny_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -425,3 +427,17 @@ def test_a_file_that_is_not_a_per_deal_file_is_refused_in_words(tmp_path):
         call_command(
             "botmatch", *base, "--per-deal", str(tmp_path / "no" / "x"), stdout=StringIO(), stderr=StringIO()
         )
+
+
+BASELINES = Path(__file__).resolve().parents[2] / "pinochle_site/tools/benchmarks/baselines"
+
+
+@pytest.mark.parametrize(("variant", "deals"), [("classic", 300), ("six-handed", 200), ("double-deck", 200)])
+def test_the_saved_baseline_still_pairs_with_a_match_of_todays_rules(variant, deals):
+    """The expert's saved per-deal results stay a baseline only while the deals are the same: the
+    variant's default house rules changing (so every deal's scoring) would make ``--against`` refuse
+    it; then the baseline must be played again."""
+    rules, settings = variant_rules(variant, "{}")
+    played = {"variant": rules.id, "seed": 1, "house_rules": settings.to_json()}
+    margins = read_per_deal(str(BASELINES / f"expert-{variant}-seed1.jsonl"), played, DEALS)
+    assert len(margins) == deals
