@@ -5,12 +5,14 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from scorepad.models import Game
+from scorepad.models import Game, PrivateTable, TableSeat
 from scorepad.pages.statistics import player_statistics
 from scorepad.selectors import games as selectors
 from scorepad.selectors.exchange import household_history_csv
 from scorepad.selectors.games import games_for_household, scored_games, scoresheet
+from scorepad.selectors.tables import table_version
 from scorepad.services.games import hand_record
+from scorepad.services.tables import SeatPlan, table_open
 from tests.pages.test_statistics import stats_by
 from tests.sample_games import (
     CLASSIC_WON,
@@ -107,3 +109,14 @@ def test_statistics_score_again_only_the_games_written_since_they_were_last_read
         before.bid_total + 26,
     )
     assert di.hands == before.hands + 1
+
+
+def test_a_tables_version_is_one_small_read_and_a_gone_table_has_none(django_assert_num_queries):
+    seats = [SeatPlan(TableSeat.OPEN)] * 4
+    table, _ = table_open(host_user=None, host_name="Ann", variant_id="classic", seats=seats, seed=9)
+    with django_assert_num_queries(1):
+        assert table_version(table.pk) == table.version
+    PrivateTable.objects.filter(pk=table.pk).update(version=table.version + 1)
+    assert table_version(table.pk) == table.version + 1
+    PrivateTable.objects.filter(pk=table.pk).delete()
+    assert table_version(table.pk) is None

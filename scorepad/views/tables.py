@@ -43,7 +43,7 @@ from ..selectors.tables import (
     table_by_code,
     table_by_link,
     table_read,
-    turn_clock,
+    table_version,
 )
 from ..services.tables import (
     NOT_SEATED,
@@ -522,5 +522,5 @@ def _keep_going(table_id: int, seat: int, drawn: TableRead | None, connection: s
     down). One small read: an idle phone costs almost nothing."""
     if mark:
         bus.mark_present(table_id, seat, connection)
-    clock = turn_clock(table_id)
-    return clock is None or drawn is None or clock.version != drawn.version
+    version = table_version(table_id)
+    return version is None or drawn is None or version != drawn.version
