@@ -28,9 +28,11 @@ PHONE = {"width": 375, "height": 812}
 ROOT = Path(__file__).resolve().parent.parent
 
 # No deadlines: these machines are shared and noisy, and speed lives in benchmarks.
-# CI replays the same examples every run, so a red build is reproducible.
+# CI replays the same examples every run, so a red build is reproducible. The README's quick run
+# asks for "quick" (``--hypothesis-profile=quick``): a quarter of the examples (``tests/examples.py``).
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("quick", deadline=None, max_examples=25)
 hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
