@@ -74,11 +74,15 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
-    """Manifest storage needs collectstatic; tests serve static files straight from the finders."""
+    """Manifest storage needs collectstatic; tests serve static files straight from the finders,
+    each looked up when asked for (whitenoise's autorefresh, as under DEBUG): every test client
+    starts the middleware afresh, and listing every static file for each one was a good part of a
+    view test's time."""
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    settings.WHITENOISE_AUTOREFRESH = True
 
 
 @pytest.fixture(autouse=True)
