@@ -49,14 +49,16 @@ def too_big_page() -> bytes:
     return words.encode()
 
 
-def _too_big(length: str | bytes | None) -> bool:
-    """Whether a Content-Length says more than ``REQUEST_BODY_MAX_BYTES`` (one that is no number
-    is left to the server and Django, which refuse it)."""
+def _too_big(length: str | bytes | None, limit: int | None = None) -> bool:
+    """Whether a Content-Length says more than ``limit`` bytes (``REQUEST_BODY_MAX_BYTES`` unless
+    given); one that is no number is left to the server and Django, which refuse it. The one check
+    of both doors: ``BodyLimitMiddleware`` (WSGI) and ``BodyLimit`` (ASGI)."""
     if length is None:
         return False
     text = length.decode("latin-1") if isinstance(length, bytes) else length
     text = text.strip()
-    return text.isascii() and text.isdigit() and int(text) > settings.REQUEST_BODY_MAX_BYTES
+    cap = settings.REQUEST_BODY_MAX_BYTES if limit is None else limit
+    return text.isascii() and text.isdigit() and int(text) > cap
 
 
 class BodyLimitMiddleware:
@@ -89,9 +91,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = settings.REQUEST_BODY_MAX_BYTES if self.max_bytes is None else self.max_bytes
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None and length.strip().isdigit() and int(length) > limit:
+        if _too_big(dict(scope.get("headers") or []).get(b"content-length"), limit):
             await self._refuse(send)
             return
         received = 0

@@ -28,15 +28,18 @@ PHONE = {"width": 375, "height": 812}
 ROOT = Path(__file__).resolve().parent.parent
 
 # No deadlines: these machines are shared and noisy, and speed lives in benchmarks.
-# CI replays the same examples every run, so a red build is reproducible.
+# CI replays the same examples every run, so a red build is reproducible. The README's quick run
+# asks for "quick" (``--hypothesis-profile=quick``): a quarter of the examples (``tests/examples.py``).
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("quick", deadline=None, max_examples=25)
 hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test under ``tests/browser/`` is a ``browser`` test, whether or not its module says so,
-    so the README's quick command (``-m "not browser and not server"``) never starts a chromium."""
+    so the README's quick command (``-m "not browser and not server and not slow"``) never starts a
+    chromium."""
     for item in items:
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
@@ -71,11 +74,15 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
-    """Manifest storage needs collectstatic; tests serve static files straight from the finders."""
+    """Manifest storage needs collectstatic; tests serve static files straight from the finders,
+    each looked up when asked for (whitenoise's autorefresh, as under DEBUG): every test client
+    starts the middleware afresh, and listing every static file for each one was a good part of a
+    view test's time."""
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    settings.WHITENOISE_AUTOREFRESH = True
 
 
 @pytest.fixture(autouse=True)

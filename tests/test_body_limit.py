@@ -9,9 +9,11 @@ import asyncio
 
 import pytest
 from django.conf import settings
+from django.http import HttpResponse
+from django.test import RequestFactory
 
 from pinochle_site.asgi import application
-from pinochle_site.middleware import BodyLimit
+from pinochle_site.middleware import BodyLimit, BodyLimitMiddleware
 from scorepad.services.exchange import MAX_BACKUP_BYTES
 
 CAP = settings.REQUEST_BODY_MAX_BYTES
@@ -107,3 +109,23 @@ def test_a_body_under_the_cap_reaches_the_application_whole():
     assert b"".join(seen) == b"abcdefg"
     refused, _read = asyncio.run(_call(BodyLimit(inner, max_bytes=5), [], [b"abc", b"defg"]))
     assert refused[0]["status"] == 413
+
+
+@pytest.mark.parametrize(
+    ("length", "refused"),
+    [("10", False), ("11", True), (" 11 ", True), ("1x", False), ("١١", False), ("", False)],
+)
+def test_both_doors_read_a_content_length_the_same_way(settings, length, refused):
+    """The ASGI application and the WSGI middleware refuse the same declared lengths: over the cap,
+    blanks around it allowed; one that is no plain number is left to the server and Django."""
+    settings.REQUEST_BODY_MAX_BYTES = 10
+
+    async def inner(scope, receive, send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent, _read = asyncio.run(_call(BodyLimit(inner), [(b"content-length", length.encode())], [b""]))
+    assert (sent[0]["status"] == 413) is refused
+    middleware = BodyLimitMiddleware(lambda request: HttpResponse("ok"))
+    request = RequestFactory().generic("POST", "/health/", b"", CONTENT_LENGTH=length)
+    assert (middleware(request).status_code == 413) is refused

@@ -157,6 +157,7 @@ def play_table(token: str, pin: str, seed: int) -> tuple[tuple[int, int], tuple[
     return seats, tuple(state.result.totals), tuple(state.result.winners)
 
 
+@pytest.mark.slow
 def test_a_whole_club_night(member, household):
     director = member
     # The event and the check-in, through the director's pages: one team from the roster, seven

@@ -3,6 +3,7 @@ an issue by number (a reader has no issue tracker beside the code; the reason be
 sentence), and the README and the bots' findings stay within a length a reader finishes."""
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,15 @@ def test_no_file_of_the_app_or_its_tests_names_an_issue_by_number():
 def test_the_document_stays_within_its_length(name):
     lines = (ROOT / name).read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{name} has {lines} lines: at most {MAX_LINES}"
+
+
+def test_the_readmes_quick_run_names_only_declared_markers():
+    """pytest takes any word in ``-m`` (``--strict-markers`` checks only the tests' marks): a marker
+    misspelt in the README's quick command would quietly run the whole suite."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    expressions = re.findall(r'pytest -m "([^"]+)"', readme)
+    assert expressions, "the README names the quick run's command"
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = {line.split(":")[0] for line in config["tool"]["pytest"]["ini_options"]["markers"]}
+    named = {word for expression in expressions for word in re.findall(r"\w+", expression)}
+    assert named - {"not", "and", "or"} <= declared

@@ -269,7 +269,7 @@ def test_the_layer_check_covers_the_site_and_the_live_package():
         "pinochle_site.settings"
     ]
     # The live package takes what it draws and does from above as callables, never by import.
-    assert upward_imports("from ..services.tables import table_act", "scorepad.live.streams") == [
+    assert upward_imports("from ..services.tables import table_act_read", "scorepad.live.streams") == [
         "scorepad.services.tables"
     ]
     assert upward_imports("from ..views.tables import seat_stream", "scorepad.live.bus") == [

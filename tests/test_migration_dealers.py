@@ -17,6 +17,7 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+@pytest.mark.slow
 def test_old_hands_keep_the_dealers_the_rotation_gave_them():
     apps = migrate(BEFORE)
     household = apps.get_model("scorepad", "Household").objects.create(name="Smiths")

@@ -108,22 +108,10 @@ def table_read_of(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TurnClock:
-    version: int
-    turn_since: datetime | None
-    grace_seconds: int
-    ended: bool
-
-
-def turn_clock(table_id: int) -> TurnClock | None:
-    """The table's version and how long its turn has waited, in one small read."""
-    row = (
-        PrivateTable.objects.filter(pk=table_id)
-        .values_list("version", "turn_since", "grace_seconds", "status")
-        .first()
-    )
-    return None if row is None else TurnClock(row[0], row[1], row[2], row[3] == PrivateTable.ENDED)
+def table_version(table_id: int) -> int | None:
+    """The table's version (None: no such table), in one small read: a quiet stream's check that
+    the table has not moved past the screen it drew."""
+    return PrivateTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
 def table_by_link(token: str) -> PrivateTable | None:

@@ -405,16 +405,11 @@ def _untouched(table: PrivateTable) -> bool:
 # -- play -----------------------------------------------------------------------------------------
 
 
-def table_act(*, table: PrivateTable, seat: int, version: Any, answer: FormAnswer) -> PrivateTable:
-    """Apply the answer of the person in ``seat`` (read once from the form), then the bots'."""
-    read = _read_of(_current(table, version))
-    return _row_of(table_act_read(read=read, seat=seat, version=version, answer=answer))
-
-
 def table_act_read(*, read: TableRead, seat: int, version: Any, answer: FormAnswer) -> TableRead:
-    """``table_act`` on the table as the request read it (``selectors.tables.table_read``): nothing
-    read again, its state parsed once (``read.hand``, played on in place), the play and the bots'
-    answers stored in one write when they answer at once. The table after it."""
+    """Apply the answer of the person in ``seat`` (read once from the form), then the bots', on the
+    table as the request read it (``selectors.tables.table_read``): nothing read again, its state
+    parsed once (``read.hand``, played on in place), the play and the bots' answers stored in one
+    write when they answer at once. The table after it."""
     table, rows = _writable(read, version)
     if rows[seat].kind != TableSeat.PERSON:
         raise TableRefused(NOT_SEATED)
@@ -438,14 +433,9 @@ def table_act_read(*, read: TableRead, seat: int, version: Any, answer: FormAnsw
     return read.after(*_person_then_bots(table, rows, state, before))
 
 
-def table_next_hand(*, table: PrivateTable, seat: int, version: Any) -> PrivateTable:
-    """Deal the next hand (any person at the table may): the deal moves one seat clockwise."""
-    read = _read_of(_current(table, version))
-    return _row_of(table_next_hand_read(read=read, seat=seat, version=version))
-
-
 def table_next_hand_read(*, read: TableRead, seat: int, version: Any) -> TableRead:
-    """``table_next_hand`` on the table as the request read it; the table after it."""
+    """Deal the next hand (any person at the table may): the deal moves one seat clockwise. On the
+    table as the request read it; the table after it."""
     table, rows = _writable(read, version)
     if rows[seat].kind != TableSeat.PERSON:
         raise TableRefused(NOT_SEATED)
@@ -780,6 +770,11 @@ def _record_hand(table: PrivateTable, state: HandState) -> None:
         table.finished = True
 
 
+def _read_of(table: PrivateTable) -> TableRead:
+    """A table's read model from its row as read (its seats read now; no messages: no screen)."""
+    return table_read_of(table, list(TableSeat.objects.filter(table=table)), ())
+
+
 def _fresh(table: PrivateTable) -> PrivateTable:
     stored = PrivateTable.objects.get(pk=table.pk)
     if stored.ended:
@@ -792,16 +787,6 @@ def _current(table: PrivateTable, version: Any) -> PrivateTable:
     if str(version) != str(stored.version):
         raise TableRefused(STALE)
     return stored
-
-
-def _read_of(table: PrivateTable) -> TableRead:
-    """A table's read model from its row as read (its seats read now; no messages: no screen)."""
-    return table_read_of(table, list(TableSeat.objects.filter(table=table)), ())
-
-
-def _row_of(read: TableRead) -> PrivateTable:
-    assert read.row is not None
-    return read.row
 
 
 def _writable(read: TableRead, version: Any) -> tuple[PrivateTable, list[TableSeat]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -33,7 +33,7 @@ from ..live import bus, stream_caps
 from ..live.feeds import shared_feed
 from ..live.request_threads import in_request_thread
 from ..live.streams import WAIT_SECONDS, Drawn, event_stream, sse_event
-from ..models import ClubEvent, ClubRound
+from ..models import ClubEvent, ClubRound, ClubTableCard, Correction
 from ..pages.club_director import prize_lines, round_clock, snapshot_words
 from ..selectors.club_director import (
     corrections,
@@ -141,17 +141,24 @@ def club_hand_settle(
     return f"{correction.what}."
 
 
+def _table_changed(
+    change: Callable[..., Correction],
+    request: HtmxHttpRequest,
+    event: ClubEvent,
+    data: dict[str, Any],
+    card_id: int,
+) -> ClubTableCard:
+    """A change to one table's card from the tables page (``table_unlock``, ``table_pin_change``),
+    made with the director's reason; the card as it stands after it."""
+    made_by, version, reason = signed_in(request), data["version"], data["reason"]
+    change(event=event, made_by=made_by, card_id=card_id, version=version, reason=reason)
+    return event_card(event, card_id)
+
+
 @director_tap(ReasonForm, page="club_tables")
 def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
     """A table locked by wrong PINs is unlocked: its counts start afresh (the trail keeps it)."""
-    table_unlock(
-        event=event,
-        made_by=signed_in(request),
-        card_id=card_id,
-        version=data["version"],
-        reason=data["reason"],
-    )
-    card = event_card(event, card_id)
+    card = _table_changed(table_unlock, request, event, data, card_id)
     return f"Table {card.number} is unlocked: its phones may type the PIN again."
 
 
@@ -159,14 +166,7 @@ def club_table_unlock(request: HtmxHttpRequest, event: ClubEvent, data: dict[str
 def club_table_pin(request: HtmxHttpRequest, event: ClubEvent, data: dict[str, Any], card_id: int) -> str:
     """A table is given a new PIN for the rest of the night (the old one is refused; the trail
     keeps the change, not the PIN)."""
-    table_pin_change(
-        event=event,
-        made_by=signed_in(request),
-        card_id=card_id,
-        version=data["version"],
-        reason=data["reason"],
-    )
-    card = event_card(event, card_id)
+    card = _table_changed(table_pin_change, request, event, data, card_id)
     return (
         f"Table {card.number}'s new PIN is {card.pin}, for the rest of the night: phones that already "
         "opened the table stay in. Write it on its card."

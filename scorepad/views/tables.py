@@ -45,7 +45,7 @@ from ..selectors.tables import (
     table_by_code,
     table_by_link,
     table_read,
-    turn_clock,
+    table_version,
 )
 from ..services.tables import (
     NOT_SEATED,
@@ -580,7 +580,7 @@ def _keep_going(
     Two small reads: an idle phone costs almost nothing."""
     if mark:
         bus.mark_present(table_id, seat, connection)
-    clock = turn_clock(table_id)
-    if clock is None or drawn is None or clock.version != drawn.version:
+    version = table_version(table_id)
+    if version is None or drawn is None or version != drawn.version:
         return True
     return away != _away(drawn, seat)

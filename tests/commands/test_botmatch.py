@@ -236,6 +236,7 @@ def test_bad_arguments_are_refused_in_one_line(args, message):
         call_command("botmatch", *args, stdout=StringIO(), stderr=StringIO())
 
 
+@pytest.mark.slow
 def test_from_the_shell_the_progress_goes_to_stderr_and_errors_exit_non_zero():
     command = [
         sys.executable,
@@ -260,6 +261,7 @@ def test_from_the_shell_the_progress_goes_to_stderr_and_errors_exit_non_zero():
     assert "--b: unknown bot 'nobody'" in failed.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("unit", "played", "total", "keys"),
     [("deals", 3, 100000, KEYS), ("games", 6, 200000, GAME_KEYS)],  # each of 100000 games played twice

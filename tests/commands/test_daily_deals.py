@@ -12,6 +12,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_coming_days_deals_are_made_and_worked_out_once(monkeypatch):
+    # What the command stores and when it works a deal out, not how well: easy bots, few playouts.
+    monkeypatch.setattr("scorepad.services.daily.DAILY_STRENGTH", "easy")
+    monkeypatch.setattr("scorepad.services.daily.REVIEW_PLAYOUTS", 8)
     out = io.StringIO()
     call_command("daily_deals", "--from", "2026-12-06", "--days", "2", "--variant", "six-handed", stdout=out)
 

@@ -259,6 +259,7 @@ def test_a_practice_mix_is_read_as_kinds_and_weights_and_needs_visitors():
         call_command("loadtest", "--practice-mix", "moves,hints")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_visitors_with_a_mix_ask_for_hints_and_reviews_and_the_server_works_them(live_server, monkeypatch):
     """One visitor against the live server until a hand of theirs is reviewed (seconds): hints and

@@ -1,5 +1,6 @@
 """``manage.py meld``: text, §9.2 JSON, every suit best first, --jsonl batches and refusals."""
 
+import contextlib
 import io
 import json
 import subprocess
@@ -7,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 
 from scorepad.management.commands.meld import process_jsonl
@@ -25,6 +26,7 @@ def meld(*args: str, stdin: str | None = None) -> str:
 
 
 def run_meld(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``manage.py meld`` in a process of its own, as a shell runs it."""
     return subprocess.run(
         [sys.executable, "manage.py", "meld", *args],
         cwd=ROOT,
@@ -34,6 +36,19 @@ def run_meld(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
     )
+
+
+def run_meld_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py meld`` from its command line as ``run_meld`` runs it (the same parsing, refusals
+    and exit), in this process: what it writes, its exit status, and any traceback it would print."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            execute_from_command_line(["manage.py", "meld", *args])
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_text_lists_each_meld_with_count_and_points_then_total_and_roundhouse():
@@ -150,7 +165,7 @@ def test_jsonl_exits_1_when_a_line_failed_and_0_when_none_did():
     ],
 )
 def test_bad_arguments_exit_non_zero_with_one_line_naming_the_culprit(args, named):
-    result = run_meld(*args)
+    result = run_meld_here(*args)
     assert result.returncode != 0
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1

@@ -11,6 +11,7 @@ from scorepad.models import PracticeGame
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_the_benchmark_prints_p50_and_p95_per_variant_and_stage_and_rolls_back():
     out = io.StringIO()
     call_command("practice_benchmark", "--hands", "2", "--variant", "six-handed", stdout=out)

@@ -12,7 +12,10 @@ from scorepad.selectors.puzzles import DATA_DIR, shipped
 VARIANTS = ["classic", "double-deck", "six-handed"]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, marks=pytest.mark.slow) if v == "classic" else v for v in VARIANTS],  # the longest
+)
 def test_the_command_with_the_shipped_seed_finds_the_first_shipped_puzzles_exactly(variant):
     data = json.loads((DATA_DIR / f"{variant}.json").read_text())
     out = StringIO()
@@ -23,6 +26,7 @@ def test_the_command_with_the_shipped_seed_finds_the_first_shipped_puzzles_exact
     assert found == data["puzzles"][:2]
 
 
+@pytest.mark.slow
 def test_the_out_file_is_the_shipped_format_read_back_whole(tmp_path):
     path = tmp_path / "set.json"
     call_command("find_puzzles", "--variant", "classic", "--limit", "2", "--out", str(path))

@@ -32,6 +32,7 @@ from scorepad.engine.meld import meld_points
 from scorepad.engine.simulate import play_game, play_hand
 from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import BID, PASS, PLAY, TRUMP, Answer, SeatView, Trick
+from tests.examples import examples
 
 TINY_BOT = Path(__file__).with_name("tiny_bot.py")
 
@@ -201,7 +202,7 @@ def hidden_card(state: HandState, holder: int, seat: int, avoid: int | None = No
     return None
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(variant_id=st.sampled_from(list(VARIANTS)), seed=st.integers(0, 10**6), steps=st.integers(0, 120))
 def test_hidden_cards_change_neither_the_view_nor_the_heuristic_decision(variant_id, seed, steps):
     variant = VARIANTS[variant_id]
@@ -269,14 +270,14 @@ def checked_hand(rules, seed, make) -> Iterator[tuple[SeatView, Answer]]:
     assert state.result is not None
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(rules=st.sampled_from(HOUSE_RULES), seed=st.integers(0, 10**6))
 def test_heuristic_answers_are_always_legal(rules, seed):
     for view, answer in checked_hand(rules, seed, HeuristicBot):
         assert HeuristicBot(view.seat).decide(view) == answer  # what it remembers changes nothing
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(rules=st.sampled_from(HOUSE_RULES), seed=st.integers(0, 10**6))
 def test_random_answers_are_always_legal(rules, seed):
     def random_bot(seat: int) -> RandomBot:

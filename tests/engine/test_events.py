@@ -36,6 +36,7 @@ from scorepad.engine.events import (
     teams_movement,
     winners_average,
 )
+from tests.examples import examples
 
 
 def each_round_seats_everyone_once(movement: Movement, seats_per_table: int) -> None:
@@ -72,7 +73,7 @@ def test_five_teams_two_tables_and_a_bye_as_worked_by_hand():
     assert byes(movement) == [(5, 1), (4, 2), (3, 3)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(3, 30).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n + 2))))
 def test_teams_movement_seats_each_team_once_a_teams_stay_and_b_teams_move_up(case):
     teams, rounds = case
@@ -158,7 +159,7 @@ def test_repeat_partners_reads_the_seats_of_a_hand_built_movement():
     assert repeat_partners(movement) == [Repeat((1, 3), (1, 2))]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(4, 40).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n + 2))))
 def test_progressive_seats_each_player_once_and_sit_outs_take_turns(case):
     players, rounds = case
@@ -228,7 +229,7 @@ def test_one_six_handed_table_meets_again_in_round_two_and_says_so():
     assert {r.rounds for r in repeats} == {(1, 2)}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(6, 60), st.integers(1, 8))
 def test_six_handed_seats_each_player_once_and_sit_outs_take_turns(players, rounds):
     movement = six_handed_movement(players, rounds)

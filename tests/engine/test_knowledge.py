@@ -16,6 +16,7 @@ from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.engine.view import PASS, SeatView, Trick
 from tests.engine.test_bots import make_view
 from tests.engine.test_expert import HOUSE_RULES
+from tests.examples import examples
 
 
 def advance(state: HandState, steps: int) -> HandState:
@@ -29,7 +30,7 @@ def advance(state: HandState, steps: int) -> HandState:
     return state
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     variant_id=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(0, 10_000),

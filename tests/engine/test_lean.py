@@ -29,6 +29,7 @@ from scorepad.engine.search import play_state
 from scorepad.engine.variants import COUNT_SYSTEMS, FOLLOW, HEAD, VARIANTS, get_variant
 from tests.engine import lean_reference as reference
 from tests.engine.test_knowledge import advance
+from tests.examples import examples
 
 
 def playing_hand(variant_id: str, seed: int, extra_steps: int, overrides: dict[str, object]):  # type: ignore[no-untyped-def]
@@ -44,7 +45,7 @@ def playing_hand(variant_id: str, seed: int, extra_steps: int, overrides: dict[s
     return advance(state, extra_steps), bots
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     variant_id=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(0, 10_000),
@@ -72,7 +73,7 @@ def test_the_lean_state_allows_and_scores_exactly_what_the_game_engine_does(
     assert contract.scores(lean.points, lean.took) == state.result.scores
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     variant_id=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(0, 10_000),
@@ -151,7 +152,7 @@ def brute_force(state: PlayState, contract: Contract, side: int) -> float:
     return max(values) if state.rules.side_of[state.to_act] == side else min(values)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     variant_id=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(0, 10_000),
@@ -205,7 +206,7 @@ def compact_and_list(
     return lean, contract, old
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     **HANDS,
     wander=st.sampled_from([0.0, 0.3, 1.0]),
@@ -235,7 +236,7 @@ def test_the_compact_state_allows_chooses_and_counts_every_card_as_the_list_stat
     assert contract.scores(lean.points, lean.took) == contract.scores(old.points, old.took)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     **HANDS,
     side=st.integers(0, 2),
@@ -251,7 +252,7 @@ def test_a_compact_playout_scores_what_the_list_state_scored(
     assert playout(lean, contract, side, 0, policy) == reference.playout(old, contract, side)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     variant_id=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10_000), exact=st.sampled_from([2, 3])
 )
@@ -313,7 +314,7 @@ def test_a_blind_defender_on_lead_keeps_its_boss_trump_and_the_bidders_side_cash
     )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 10_000), extra_steps=st.integers(0, 40))
 def test_a_plan_still_within_its_patience_plays_the_policys_playout(seed: int, extra_steps: int) -> None:
     """Until a node has had ``patience`` visits the plan's seat plays the policy's card: so a plan
@@ -352,7 +353,7 @@ def _by_line(seat: int, line: Sequence[Card], choose: Chooser) -> Chooser:
 PLAN_TRIES = 2_000
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_a_plan_learns_the_best_line_of_the_seats_own_cards(seed: int) -> None:
     """Three tricks of `classic` played again and again from the same deal: the others by the

@@ -20,6 +20,7 @@ from scorepad.engine.meld import (
     shown_cards,
 )
 from scorepad.engine.variants import VARIANTS, get_variant
+from tests.examples import examples
 
 NAMES = {
     "run": "run",
@@ -450,7 +451,7 @@ def test_shown_cards_come_from_the_hand_and_carry_all_its_meld(deal, trump, over
     assert meld_points(shown, trump, variant, rules) == meld_points(counts, trump, variant, rules)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(legal_hands(), st.sampled_from([0, 1, 2, 3]))
 def test_default_rules_take_every_complete_run_as_section_0_6_proves_optimal(deal, trump):
     variant, hand = deal

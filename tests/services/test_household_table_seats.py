@@ -20,13 +20,13 @@ from scorepad.services.exchange import household_restore
 from scorepad.services.households import player_claim
 from scorepad.services.tables import (
     TableRefused,
-    table_next_hand,
     table_rematch,
     table_sit_as,
     table_take_seat,
 )
 from tests.services.test_household_tables import play_hand, roster_player, smiths_table
 from tests.services.test_table_rematch import finished_table
+from tests.services.test_tables import deal_next_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,7 +50,7 @@ def hands_played(table, count: int):
     for number in range(count):
         table = play_hand(table)
         if number < count - 1:
-            table = table_next_hand(table=table, seat=0, version=table.version)
+            table = deal_next_hand(table=table, seat=0, version=table.version)
     return table
 
 
@@ -101,7 +101,7 @@ def test_a_guest_who_takes_a_bots_seat_is_credited_from_that_hand_on(household, 
     table_take_seat(table=table, seat=2, name="Cy", user=None, holding=None)
     table = hands_played(table, 2)
     table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)  # between hands
-    table = table_next_hand(table=table, seat=0, version=table.version)
+    table = deal_next_hand(table=table, seat=0, version=table.version)
     table = play_hand(table)
     assert len(table.hands) == 3
     assert not table.finished
@@ -182,7 +182,7 @@ def test_a_backup_keeps_who_took_a_seat_over_and_a_bad_one_is_refused_in_words(
     table_take_seat(table=table, seat=2, name="Cy", user=None, holding=None)
     table = hands_played(table, 2)
     table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)
-    table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+    table = play_hand(deal_next_hand(table=table, seat=0, version=table.version))
     backup = household_backup(household=household)
     (taken,) = [game["seats_taken"] for game in backup["games"] if "seats_taken" in game]
     assert [(take["from_hand"], take["seat"]) for take in taken] == [(2, 1)]

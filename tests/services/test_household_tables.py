@@ -16,14 +16,12 @@ from scorepad.services.households import household_create, player_create
 from scorepad.services.tables import (
     SeatPlan,
     TableRefused,
-    table_act,
     table_end,
-    table_next_hand,
     table_open,
     table_open_seat,
     table_take_seat,
 )
-from tests.services.test_tables import form_for, play, said
+from tests.services.test_tables import act_on, deal_next_hand, form_for, play, said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,7 +106,7 @@ def test_each_finished_hand_lands_in_the_households_game_with_the_tables_scores(
         assert sheet.finished == table.finished
         if table.finished:
             break
-        table = table_next_hand(table=table, seat=0, version=table.version)
+        table = deal_next_hand(table=table, seat=0, version=table.version)
     stats = {row.player.name: row for row in player_statistics(scored_games(household))}
     assert stats["Ann"].games == stats["Cy"].games == 1
     assert stats["Ann"].hands == game.hands.filter(thrown_in=False).count()
@@ -121,7 +119,7 @@ def test_the_game_is_won_in_the_scorepad_when_the_tables_game_is_won(household, 
         table = play_hand(table)
         if table.finished:
             break
-        table = table_next_hand(table=table, seat=0, version=table.version)
+        table = deal_next_hand(table=table, seat=0, version=table.version)
     game = Game.objects.get(pk=table.game_id)
     assert game.finished
     assert game.winner_sides == list(from_json(table.state).result.winners)
@@ -139,12 +137,12 @@ def test_a_stale_final_play_racing_the_first_records_the_hand_once(household, an
     answer = said(before, seat, form_for(before, seat))
     assert Hand.objects.filter(game_id=table.game_id).count() == 1
     with pytest.raises(TableRefused, match="already played"):  # the same action sent again
-        table_act(table=before, seat=seat, version=before.version, answer=answer)
+        act_on(table=before, seat=seat, version=before.version, answer=answer)
     # A second request that read the table before the first stored its play: it gets past the
     # version check, plays the same card, and loses the store, so it records nothing.
     monkeypatch.setattr(service, "_current", lambda table, version: before)
     with pytest.raises(TableRefused, match="already played"):
-        table_act(table=before, seat=seat, version=before.version, answer=answer)
+        act_on(table=before, seat=seat, version=before.version, answer=answer)
     assert Hand.objects.filter(game_id=table.game_id).count() == 1
     assert len(PrivateTable.objects.get(pk=table.pk).hands) == 1
 
@@ -235,11 +233,11 @@ def test_a_thrown_in_deal_is_recorded_thrown_in_and_the_next_hand_keeps_its_numb
     while from_json(table.state).result is None:
         seat = from_json(table.state).to_act
         answer = read_form_answer(seat_view(from_json(table.state), seat), {"bid": "pass"})
-        table = table_act(table=table, seat=seat, version=table.version, answer=answer)
+        table = act_on(table=table, seat=seat, version=table.version, answer=answer)
     game = Game.objects.get(pk=table.game_id)
     thrown = game.hands.get()
     assert (thrown.number, thrown.thrown_in, thrown.dealer) == (0, True, from_json(table.state).dealer)
-    table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+    table = play_hand(deal_next_hand(table=table, seat=0, version=table.version))
     played = game.hands.get(number=1)
     assert (played.thrown_in, played.bidder, played.dealer) == (
         False,

@@ -13,12 +13,11 @@ from scorepad.services.tables import (
     NOT_OVER,
     STALE,
     TableRefused,
-    table_next_hand,
     table_rematch,
     table_take_seat,
 )
 from tests.services.test_household_tables import smiths_table
-from tests.services.test_tables import play
+from tests.services.test_tables import deal_next_hand, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +36,7 @@ def finished_table(household, ann) -> PrivateTable:
         table.refresh_from_db()
         if table.finished:
             return table
-        table = table_next_hand(table=table, seat=0, version=table.version)
+        table = deal_next_hand(table=table, seat=0, version=table.version)
 
 
 def test_a_game_not_over_is_refused_in_words(household, ann):

@@ -16,7 +16,7 @@ from scorepad.engine.variants import VARIANTS, get_variant
 from scorepad.live import bus
 from scorepad.models import PrivateTable, TableMessage, TableSeat
 from scorepad.models.tables import TABLE_BOT_CPU_LIMIT
-from scorepad.selectors.tables import table_by_code
+from scorepad.selectors.tables import table_by_code, table_read
 from scorepad.services.tables import (
     ENDED,
     HOST_ONLY,
@@ -29,13 +29,13 @@ from scorepad.services.tables import (
     TOO_CHATTY,
     SeatPlan,
     TableRefused,
-    table_act,
+    table_act_read,
     table_back,
     table_bots_catch_up,
     table_cover_overdue,
     table_end,
     table_new_link,
-    table_next_hand,
+    table_next_hand_read,
     table_open,
     table_open_seat,
     table_quit,
@@ -72,10 +72,28 @@ def said(table: PrivateTable, seat: int, data: dict[str, str]) -> FormAnswer:
     return read_form_answer(seat_view(from_json(table.state), seat), data)
 
 
+def act_on(*, table: PrivateTable, seat: int, version: object, answer: FormAnswer) -> PrivateTable:
+    """A phone's play as its request makes it: the table read (``table_read``), then the play."""
+    read = table_read(table.pk)
+    assert read is not None
+    after = table_act_read(read=read, seat=seat, version=version, answer=answer).row
+    assert after is not None
+    return after
+
+
+def deal_next_hand(*, table: PrivateTable, seat: int, version: object) -> PrivateTable:
+    """A phone's tap on "Next hand" as its request makes it: the table read, then the deal."""
+    read = table_read(table.pk)
+    assert read is not None
+    after = table_next_hand_read(read=read, seat=seat, version=version).row
+    assert after is not None
+    return after
+
+
 def play(table: PrivateTable, seat: int) -> PrivateTable:
     """``seat`` answers what the heuristic bot would, on the table's version."""
     answer = said(table, seat, form_for(table, seat))
-    return table_act(table=table, seat=seat, version=table.version, answer=answer)
+    return act_on(table=table, seat=seat, version=table.version, answer=answer)
 
 
 def everyone_seated(variant_id: str, seed: int = 7) -> PrivateTable:
@@ -128,9 +146,9 @@ def test_an_action_sent_twice_is_applied_once_and_the_second_is_told_it_is_stale
     seat = from_json(table.state).to_act
     answer = said(table, seat, form_for(table, seat))
     version = table.version
-    table_act(table=table, seat=seat, version=version, answer=answer)
+    act_on(table=table, seat=seat, version=version, answer=answer)
     with pytest.raises(TableRefused, match="already played"):
-        table_act(table=table, seat=seat, version=version, answer=answer)
+        act_on(table=table, seat=seat, version=version, answer=answer)
     assert PrivateTable.objects.get(pk=table.pk).version == version + 1
 
 
@@ -139,7 +157,7 @@ def test_a_seat_out_of_turn_is_refused_in_words_and_nothing_changes():
     state = from_json(table.state)
     other = (state.to_act + 1) % 4
     with pytest.raises(TableRefused) as refused:
-        table_act(table=table, seat=other, version=table.version, answer=said(table, other, {"bid": "pass"}))
+        act_on(table=table, seat=other, version=table.version, answer=said(table, other, {"bid": "pass"}))
     assert str(refused.value) == NOT_YOUR_TURN
     assert PrivateTable.objects.get(pk=table.pk).state == table.state
 
@@ -148,7 +166,7 @@ def test_an_illegal_card_is_refused_with_the_rule_in_words():
     table = everyone_seated("classic")
     seat = from_json(table.state).to_act
     with pytest.raises(TableRefused, match="Not allowed"):
-        table_act(table=table, seat=seat, version=table.version, answer=said(table, seat, {"bid": "3"}))
+        act_on(table=table, seat=seat, version=table.version, answer=said(table, seat, {"bid": "3"}))
 
 
 def test_two_phones_taking_one_seat_one_sits_and_the_other_is_told():
@@ -258,7 +276,7 @@ def test_an_ended_table_refuses_every_action(told):
     table_end(table=table, by_seat=0)
     assert told[-1] == table.pk
     for act in (
-        lambda: table_act(
+        lambda: act_on(
             table=table, seat=seat, version=table.version + 1, answer=said(table, seat, form_for(table, seat))
         ),
         lambda: table_take_seat(table=table, seat=1, name="Di", user=None, holding=None),
@@ -294,11 +312,11 @@ def test_only_the_fixed_quick_messages_are_said():
 def test_the_next_hand_is_dealt_once_the_hand_is_over():
     table = everyone_seated("classic", seed=4)
     with pytest.raises(TableRefused, match="not over"):
-        table_next_hand(table=table, seat=0, version=table.version)
+        deal_next_hand(table=table, seat=0, version=table.version)
     while from_json(table.state).result is None:
         seat = from_json(table.state).to_act
         table = play(table, seat)
-    table = table_next_hand(table=table, seat=1, version=table.version)
+    table = deal_next_hand(table=table, seat=1, version=table.version)
     assert from_json(table.state).hand_number == 1
 
 
@@ -315,7 +333,7 @@ def test_the_tables_bots_count_their_cost_and_stop_at_the_tables_limit():
     spent = PrivateTable.objects.get(pk=table.pk).bot_cpu_seconds
     assert spent > 0
     PrivateTable.objects.filter(pk=table.pk).update(bot_cpu_seconds=TABLE_BOT_CPU_LIMIT)
-    table = table_next_hand(table=table, seat=0, version=table.version)  # dealt: the deal is no bot's
+    table = deal_next_hand(table=table, seat=0, version=table.version)  # dealt: the deal is no bot's
     state = from_json(table.state)
     if state.to_act != 0:  # a bot's turn: it does not think, the table says why and waits
         assert table.bot_cpu_seconds == TABLE_BOT_CPU_LIMIT

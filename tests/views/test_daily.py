@@ -26,6 +26,13 @@ ENGINE_CODE = re.compile(r"\b[AKQJT9][SHDC]\b")
 EXPERT = 17
 
 
+@pytest.fixture(autouse=True)
+def _bots_that_think_little(monkeypatch):
+    """What the daily pages show does not depend on how the bots across the table think: here they
+    are heuristic bots, answering at once (``tests/services/test_daily.py`` plays the expert)."""
+    monkeypatch.setattr("scorepad.services.daily.DAILY_STRENGTH", "heuristic")
+
+
 @pytest.fixture
 def today() -> str:
     return timezone.localdate().isoformat()

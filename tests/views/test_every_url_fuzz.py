@@ -219,6 +219,7 @@ def _answered(client: Client, url: str, fields: list[str], values: list[str]) ->
     return failed
 
 
+@pytest.mark.slow  # every address, every field, every value: the full run's
 def test_no_address_answers_any_value_with_a_500(world, member):
     fields = declared_fields()
     visitor = Client(raise_request_exception=False)

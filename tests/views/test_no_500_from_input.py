@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from scorepad.services.games import hand_record
 from scorepad.services.practice import practice_start
+from tests.examples import examples
 from tests.sample_games import CLASSIC_PLAYING, import_game, make_household, make_user
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +124,10 @@ def test_the_pages_offer_the_forms_this_test_posts_to(pages):
     } <= names
 
 
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=examples(25),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_no_value_in_any_field_of_any_form_gets_a_500(client, pages, data):
     for (action, method), (fields, buttons) in pages.items():

@@ -121,7 +121,10 @@ def screen_sent_to(seat: int, table: PrivateTable, phone: Client) -> str:
     return html
 
 
-@pytest.mark.parametrize("variant_id", list(VARIANTS))
+@pytest.mark.parametrize(
+    "variant_id",
+    [pytest.param(v, marks=pytest.mark.slow) if v != "classic" else v for v in VARIANTS],  # 80 and 72 cards
+)
 def test_a_whole_hand_with_a_person_in_every_seat_sends_each_phone_only_its_own_cards(variant_id):
     table, phones = open_table(variant_id)
     actions = 0

@@ -21,10 +21,10 @@ from scorepad.pages.practice import face
 from scorepad.pages.tables import table_screen
 from scorepad.selectors.games import game_score
 from scorepad.selectors.tables import table_read
-from scorepad.services.tables import table_next_hand, table_take_seat
+from scorepad.services.tables import table_take_seat
 from scorepad.views.tables import NO_SEAT
 from tests.services.test_household_tables import roster_player, smiths_table
-from tests.services.test_tables import play
+from tests.services.test_tables import deal_next_hand, play
 from tests.views.test_tables import assert_only_own_cards, open_table
 from tests.views.test_tables import visible_words as tagless
 
@@ -152,7 +152,7 @@ def test_the_hand_result_shows_at_once_with_the_scorepads_own_totals_hand_after_
         for seat in (0, 2):  # every seat's screen says the same
             assert [total for _, total in table_screen(table_read(table.pk), seat).scores] == list(scorepad)
         if hand == 0:
-            table = table_next_hand(table=table, seat=0, version=table.version)
+            table = deal_next_hand(table=table, seat=0, version=table.version)
 
 
 def test_the_end_of_the_game_names_the_winner_and_one_tap_starts_a_new_game_in_the_same_seats(
@@ -164,7 +164,7 @@ def test_the_end_of_the_game_names_the_winner_and_one_tap_starts_a_new_game_in_t
         table = play_until(table, lambda state: state.result is not None)
         table.refresh_from_db()
         if not table.finished:
-            table = table_next_hand(table=table, seat=0, version=table.version)
+            table = deal_next_hand(table=table, seat=0, version=table.version)
     first_game = table.game_id
     winners = from_json(table.state).result.winners
     page = member.get(reverse("table_play", args=[table.pk])).content.decode()

@@ -11,9 +11,10 @@ from django.urls import reverse
 
 from scorepad.models import TableSeat
 from scorepad.services.households import player_claim
-from scorepad.services.tables import table_next_hand, table_take_seat
+from scorepad.services.tables import table_take_seat
 from tests.services.test_household_table_seats import hands_played
 from tests.services.test_household_tables import play_hand, roster_player, smiths_table
+from tests.services.test_tables import deal_next_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,7 +102,7 @@ def test_the_game_page_names_who_played_each_hand(household, ann, member):
     table = hands_played(table, 2)
     table_take_seat(table=table, seat=1, name="Di", user=None, holding=None)
     for _ in range(3):
-        table = play_hand(table_next_hand(table=table, seat=0, version=table.version))
+        table = play_hand(deal_next_hand(table=table, seat=0, version=table.version))
     page = member.get(reverse("game", args=[table.game_id])).content.decode()
     assert "From hand 3, Di (guest) played seat 2 in place of Bot (heuristic)." in page
     dealt = re.findall(r'<td>(\d+)<small class="dealt" title="dealer">([^<]+)</small>', page)
