@@ -189,8 +189,8 @@ async def table_phones(
                 if not latest[n] or time.monotonic() >= deadline:
                     continue
                 html, latest[n] = latest[n], ""
-                others = [seen[m] for m in range(people) if m != n]
-                acted = await _answer(phone, html, rng, stats, others, think) or acted
+                others_seen = [seen[m] for m in range(people) if m != n]
+                acted = await _answer(phone, html, rng, stats, others_seen, think) or acted
             if not acted:
                 await asyncio.sleep(0.05)
         await asyncio.sleep(max(0.0, idle_until - time.monotonic()))  # connected, nobody taps
