@@ -8,23 +8,26 @@ no practice table, review or hint can start it.
 
 How it values a contract, kept simple (an approximation, said plainly): for every seat that may
 still take the contract and every suit that seat may name, the hand is simulated once on the true
-deal (``search.simulate_contract``, the expert's bid analysis: the heuristic's passes, then the
-expert's playout policy with the last ``EXACT_TRICKS`` tricks searched exactly). That policy is
-deterministic, so one playout is all a deal gives; it is the expert's estimate of the cards'
-fall, not a perfect defence (no double-dummy search of the whole hand). A contract at bid ``b`` is
-worth the deciding side's margin (its score less the others' average) of that simulated hand
-scored at ``b`` by the real scorer (``scoring.score_hand``).
+deal (``search.simulate_contract``, as the expert's bid analysis simulates a sampled one: the
+heuristic's passes, then the variant's ``search.playout_policy``, seeing the deal with partners and
+blind in `six-handed`, with the last ``EXACT_TRICKS`` tricks searched exactly). That policy is
+deterministic, so one playout is all a deal gives: an estimate of how the cards fall, neither a
+perfect play (no double-dummy search of the whole hand) nor what the expert's own play makes of the
+contract. Where the policy rates contracts below what the expert's play makes of them (`six-handed`,
+blind or seeing the deal) the oracle bids too little, and its match is then no ceiling. A contract
+at bid ``b`` is worth the deciding side's margin (its score less the others' average) of that
+simulated hand scored at ``b`` by the real scorer (``scoring.score_hand``).
 
-The auction: at each call the oracle finds the seat of its side still in the auction whose best
-suit is worth most at the least bid now allowed, and compares that with letting the contract go:
-the other seat (the current high bidder, or one still to call) that values the contract most for
-its own side takes it at the current high bid (the least bid if nobody has bid), and the oracle's
-side gets that hand's margin. It bids the least bid when it is that seat, makes the least bid in
-some suit (no sacrifice: a contract it goes set in is never bid for, even where the set costs less
-than the opponents' contract) and winning beats letting go; else it passes (its partner, if it is
-the better seat, bids in its turn). It names the suit worth
-most at the bid won. A dealer forced to bid bids the least bid. Passing cards, playing them and
-conceding are the expert's (``ExpertBot``), so the measure is of the bids and the trump alone.
+The auction: at each call the oracle finds the seat of its side still in the auction whose best suit
+is worth most at the least bid now allowed, and compares that with letting the contract go: the
+other seat (the current high bidder, or one still to call) that values the contract most for its own
+side takes it at the current high bid (the least bid if nobody has bid), and the oracle's side gets
+that hand's margin. It bids the least bid when it is that seat, makes the least bid in some suit (no
+sacrifice: a contract it goes set in is never bid for, even where the set costs less than the
+opponents' contract) and winning beats letting go; else it passes (its partner, if it is the better
+seat, bids in its turn). It names the suit worth most at the bid won. A dealer forced to bid bids
+the least bid. Passing cards, playing them and conceding are the expert's (``ExpertBot``), so the
+measure is of the bids and the trump alone.
 """
 
 from __future__ import annotations
