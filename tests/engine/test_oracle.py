@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.engine.bots import HeuristicBot
+from scorepad.engine.bots import PRACTICE_STRENGTHS, HeuristicBot, make_bot
 from scorepad.engine.bots.oracle import OracleAuctionBot
 from scorepad.engine.cards import parse_cards
 from scorepad.engine.game import HandState, deal, deal_hands, seat_view
@@ -102,6 +102,14 @@ def test_the_oracle_refuses_to_bid_unless_shown_the_deal() -> None:
     state = dealt_with(STRONG, 1)
     with pytest.raises(ValueError, match="duplicate deal match"):
         oracle(1).decide(seat_view(state, 1))
+
+
+def test_no_table_can_start_the_oracle() -> None:
+    # Practice tables, reviews and hints start bots by ``make_bot`` (the web by its strengths): the
+    # oracle is in neither, only in the match command's own factory.
+    assert "oracle-auction" not in PRACTICE_STRENGTHS
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("oracle-auction", 0, random.Random(0))
 
 
 def test_the_duplicate_match_shows_the_oracle_each_deal() -> None:
