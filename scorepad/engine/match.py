@@ -230,6 +230,7 @@ def play_deal_twice(
     for labels in (seat_bots(variant, "a", "b"), seat_bots(variant, "b", "a")):
         bots = _seated(labels, names, make_bot, rng, result)
         playing = state.copy()
+        show_deal(bots, playing)
         try:
             play_hand(playing, bots)
         finally:
@@ -289,6 +290,16 @@ def play_game_twice(
         won = {labels[variant.sides[side][0]] for side in playing.result.winners}
         result.winners.append(won.pop() if len(won) == 1 else "shared")
         result.hands.append(hands)
+
+
+def show_deal(bots: Sequence[Bot], state: HandState) -> None:
+    """Show the whole deal to the bots that measure a ceiling by seeing it (``see_deal``: the
+    ``oracle-auction`` bot). Only this harness does; a table never shows a seat the others' cards."""
+    for bot in bots:
+        inner = bot.bot if isinstance(bot, TimedBot) else bot
+        see = getattr(inner, "see_deal", None)
+        if see is not None:
+            see(state)
 
 
 def _seated(

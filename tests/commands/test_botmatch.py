@@ -220,6 +220,15 @@ def test_outside_bots_can_play_a_match():
     assert summary["a"].startswith("cmd:")
 
 
+def test_the_oracle_auction_yardstick_plays_deals_and_refuses_whole_games():
+    args = ["--variant", "classic", "--a", "oracle-auction", "--b", "heuristic", "--playouts", "8"]
+    summary = run(*args, "--deals", "1")
+    assert summary["a"] == "oracle-auction"
+    assert summary["deals"] == 1
+    with pytest.raises(CommandError, match="only in a duplicate deal match"):
+        call_command("botmatch", *args, "--games", "1", stdout=StringIO(), stderr=StringIO())
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

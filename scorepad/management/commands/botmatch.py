@@ -13,6 +13,8 @@ saying what it counts out of what (``habits.DEFINITIONS``), e.g. ``set_by_a_thir
 by more than a third of the bid, and ``raise_war``, contracts won by bidding over an opponent three
 or more times, each out of the contracts the bot's seats chose.
 ``--playouts`` and ``--budget-ms`` set the expert's work per decision.
+``--a oracle-auction`` is a yardstick, not a player: the expert's card play behind an auction that
+sees every hand (``engine.bots.oracle``), what a perfect auction would be worth; deals only.
 
 ``--games N`` plays N whole games to the target instead, each twice with the seats swapped (hand k
 of game g dealt the same in both): 2N games. Its JSON line has ``variant, games, a, b,
@@ -50,6 +52,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from scorepad.engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, make_bot
+from scorepad.engine.bots.oracle import ORACLE_AUCTION, OracleAuctionBot
 from scorepad.engine.habits import DEFINITIONS, Habit
 from scorepad.engine.match import (
     MatchResult,
@@ -74,7 +77,9 @@ class Command(EngineCommand):
         )
         parser.add_argument("--seed", type=int, default=0, help="the same seed deals the same cards")
         parser.add_argument(
-            "--a", required=True, help="the first bot: easy, heuristic, expert, random or cmd:PROGRAM"
+            "--a",
+            required=True,
+            help="the first bot: easy, heuristic, expert, random, oracle-auction or cmd:PROGRAM",
         )
         parser.add_argument("--b", required=True, help="the second bot")
         parser.add_argument("--house-rules", default="{}", help="§4 settings as JSON")
@@ -115,6 +120,10 @@ class Command(EngineCommand):
             raise CommandError("--playouts and --budget-ms must be above 0")
 
         def factory(name: str, seat: int, rng: random.Random) -> Bot:
+            if name == ORACLE_AUCTION:  # sees the deal: a yardstick for matches, never in make_bot
+                return OracleAuctionBot(
+                    seat, rng, playouts=options["playouts"], budget_ms=options["budget_ms"]
+                )
             return make_bot(name, seat, rng, playouts=options["playouts"], budget_ms=options["budget_ms"])
 
         for option in ("a", "b"):
