@@ -32,7 +32,17 @@ def assert_fits_the_phone(page: Page) -> None:
 def assert_not_under_the_top_bar(page: Page, selector: str) -> None:
     """The page scrolled to show ``selector``: its top is below the sticky top bar, not behind it."""
     page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
-    page.wait_for_timeout(300)  # the smooth scroll after the swap
+    page.wait_for_function(  # the smooth scroll after the swap: still for a few frames
+        """() => new Promise((done) => {
+            let last = scrollY, still = 0;
+            const look = () => {
+                still = scrollY === last ? still + 1 : 0;
+                last = scrollY;
+                still >= 5 ? done(true) : requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);
+        })"""
+    )
     bar = page.locator(".topbar").bounding_box()
     target = page.locator(selector).bounding_box()
     assert bar is not None

@@ -95,6 +95,13 @@ def test_the_cards_played_since_a_phones_last_screen_land_and_nothing_lands_twic
     # A page loaded again shows the table as it stands, with nothing landing.
     ann.reload()
     ann.wait_for_selector("#screen")
-    ann.wait_for_timeout(500)
-    assert ann.evaluate("document.getAnimations().filter((a) => a.playState === 'running').length") == 0
+    running = ann.evaluate(  # after a few frames, when a landing would have started
+        """() => new Promise((done) => {
+            let frames = 0;
+            const look = () => (++frames < 5 ? requestAnimationFrame(look)
+                : done(document.getAnimations().filter((a) => a.playState === 'running').length));
+            requestAnimationFrame(look);
+        })"""
+    )
+    assert running == 0
     assert ann.locator("#screen .trick .played:not(.seen)").count() == 0

@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -280,9 +281,13 @@ def test_stopped_early_it_still_prints_what_was_played_so_far(unit, played, tota
     command = [sys.executable, "manage.py", "botmatch", "--variant=classic", f"--{unit}=100000", *bots]
     match = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert match.stderr is not None
-    progress = ""
+    progress, give_up = "", time.monotonic() + 120  # a few deals (games) take seconds
     while f"{unit[:-1]} 3/" not in progress:  # wait until a few deals (games) are in
-        progress += match.stderr.read(1)
+        letter = match.stderr.read(1)
+        if not letter or time.monotonic() > give_up:  # the match died, or hangs: never wait forever
+            match.kill()
+            pytest.fail(f"botmatch never reached its third {unit[:-1]}: {progress[-300:]!r}")
+        progress += letter
     match.send_signal(signal.SIGTERM)
     out, err = match.communicate(timeout=60)
     assert match.returncode == 130
