@@ -11,8 +11,6 @@ New views are covered without editing this file. A URL keyword with no value in
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.db import transaction
-from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -122,33 +120,8 @@ def _daily_bots_that_think_little(monkeypatch):
     monkeypatch.setattr("scorepad.services.daily.REVIEW_PLAYOUTS", 8)
 
 
-# The world is built once per module on each worker, inside a transaction left open meanwhile; each
-# test's own transaction (``db``) is a savepoint in it, rolled back when the test ends, as Django's
-# TestCase.setUpTestData does. Every address is got and posted three times over: building the world
-# for each of them was most of this module's time.
-FAST_HASHER = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as tests/conftest.py's
-LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
-
-@pytest.fixture(scope="module")
-def _world_once(django_db_setup, django_db_blocker):
-    outer = transaction.atomic()
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHER, CACHES=LOCAL_CACHE):
-        outer.__enter__()
-        built = _build_world()
-    yield built
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
-
-
 @pytest.fixture
-def world(db, _world_once):
-    """Household A and its things (``_build_world``), as they were before the test began."""
-    return _world_once
-
-
-def _build_world():
+def world(db):
     """Household A with a game, a hand, an invite and a club night; a member of A; a member of B."""
     member_a, member_b = make_user("alice"), make_user("bob")
     household = make_household(member_a, name="A")
