@@ -4,6 +4,7 @@ and offline outbox. Bad input is answered in words and changes nothing."""
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,11 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from scorepad.models import ClubEvent, ClubRound, ClubTable, Correction, TableHand
-from scorepad.selectors.club_director import standings_fingerprint, standings_token_of
+from scorepad.selectors.club_director import (
+    event_id_of_standings_token,
+    standings_fingerprint,
+    standings_token_of,
+)
 from scorepad.services.clubs import round_close, round_start, table_hand_confirm
 from tests.sample_games import CLUB_HAND_FORM, CLUB_MADE, club_event, club_hand, make_user, numbered_pairs
 
@@ -299,9 +304,11 @@ def test_standings_say_the_last_finished_round_and_how_they_rank(client, ann, ev
     assert "Ranked by rounds won, then by total points; equal records share a rank." in final
     page = client.get(reverse("club_event", args=[event.pk])).content.decode()
     assert "Ranked by rounds won, then by total points" in page
-    room = reverse("club_standings_live", args=[standings_token_of(event)])
-    assert f'<a href="{room}?big=1">Live standings for the room</a>' in page
-    assert "Ranked by rounds won, then by total points" in client.get(room).content.decode()
+    # The link is signed with the second it was made in: read it off the page, as the room's screen would.
+    link = re.search(r'<a href="(/club/s/([^/"]+)/)\?big=1">Live standings for the room</a>', page)
+    assert link is not None
+    assert event_id_of_standings_token(link.group(2)) == event.pk
+    assert "Ranked by rounds won, then by total points" in client.get(link.group(1)).content.decode()
 
 
 def test_a_confirmed_club_hand_is_not_changed_through_the_scorepad_by_any_member(ann, event, table):
