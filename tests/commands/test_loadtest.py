@@ -329,6 +329,67 @@ def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
     assert {"n", "p95"} <= set(report["alone_ms"])
 
 
+@pytest.mark.server
+def test_a_short_run_with_idle_streams_holds_them_and_loses_nothing(migrated_var_dir):
+    """Idle tables' event streams held open through the run beside the players: each held (none over
+    a cap at this size), every hand kept, and the report says what the streams saw."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    env["VAR_DIR"] = str(migrated_var_dir)
+    idle = ["--idle-streams", "30", "--json"]
+    run = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--users", "1", "--seconds", "4", "--warmup", "0", *idle],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["ok"] is True
+    assert report["idle_streams"] == 30
+    assert report["idle_held"] > 0
+    assert report["idle_held_at_end"] + report["idle_never_held"] <= 30
+    assert report["idle_errors"] == []
+    assert {"idle_refused", "idle_refused_by", "idle_dropped", "idle_opening_seconds"} <= set(report)
+    assert report["acknowledged"] > 0
+    assert report["lost"] == report["unacknowledged"] == report["duplicates"] == report["unreadable"] == 0
+    assert {"n", "p95"} <= set(report["alone_ms"])  # the players alone first, then with the streams
+    assert report["slowdown"] > 0
+
+
+def test_a_redis_pause_is_refused_in_one_line_without_a_local_redis(monkeypatch):
+    monkeypatch.setenv("CACHE_URL", "redis://cache.example.net:6379/0")
+    with pytest.raises(CommandError, match="--pause-redis needs CACHE_URL naming a Redis on this machine"):
+        call_command("loadtest", "--pause-redis", "20")
+
+
+def test_a_paused_redis_is_let_go_when_the_run_fails_inside_the_pause():
+    """The pause's own ``finally`` sends SIGCONT: a run cancelled mid-pause never leaves it stopped."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+
+        async def cancelled_mid_pause() -> None:
+            pause = asyncio.create_task(run_module.pause_redis((sleeper.pid,), 30.0, 0.0, Stats()))
+            deadline = time.monotonic() + 10
+            while _state(sleeper.pid) != "T" and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            assert _state(sleeper.pid) == "T"  # stopped
+            pause.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pause
+
+        asyncio.run(cancelled_mid_pause())
+        assert _state(sleeper.pid) in {"S", "R"}  # let go
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
 # A server's master and two workers, forked (each keeps the master's command line); each worker
 # spends 0.3 s of CPU, then all wait to be measured.
 FAKE_SERVER = """

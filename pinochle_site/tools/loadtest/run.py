@@ -24,10 +24,12 @@ finished flag, must be what the engine scores from its record.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import multiprocessing
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +39,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,6 +49,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
+from django.core import signing
 from django.db import connection, connections
 from django.urls import reverse
 
@@ -57,8 +60,11 @@ from scorepad.models import Game, Household, PracticeGame, PrivateTable
 from scorepad.selectors.games import game_score
 from scorepad.services.games import game_start
 from scorepad.services.households import household_create, player_create
+from scorepad.services.tables import GRACE_CHOICES, SeatPlan, table_open, table_take_seat
+from scorepad.views.tables import SEAT_SALT
 
 from .browser import Browser, BrowserError, Form, Response, read_forms
+from .idle import IdleSeat, IdleStats, streams_held
 from .tables import TableStats, server_cpu_seconds, tables_apart
 
 HOST = "127.0.0.1"
@@ -89,6 +95,8 @@ TAPPED = ("bid", "trump", "card", "concede")  # the practice page's buttons a vi
 TURNED_AWAY = (429, 503)  # a practice request over a limit, or while the bots are busy
 # What an acknowledged hand must be stored as: RULES §9.3's fields, and where it sits.
 CHECKED_FIELDS = ("number", "dealer", "bidder", "bid", "trump", "meld", "tricks")
+IDLE_VARIANT = "six-handed"  # the most seats: the most idle streams per table within the per-seat cap
+IDLE_FIRST_ADDRESS = ipaddress.IPv4Address("198.18.0.1")  # RFC 2544's benchmarking range
 
 
 @dataclass
@@ -109,6 +117,9 @@ class Options:
     tables: int = 0  # private tables meanwhile: people's phones on event streams, bots in the other seats
     table_people: int = 2  # people (phones) at each table
     table_think: float = 3.0  # mean seconds a person at a table takes to read the screen and tap
+    idle_streams: int = 0  # private tables' event streams held open, idle, through the run beside them
+    pause_redis: float = 0.0  # seconds the local Redis is stopped (SIGSTOP) at ``disrupt_at``
+    redis_pids: tuple[int, ...] = ()  # the processes to stop
     seed: int = 1
     keep: bool = False
 
@@ -135,6 +146,7 @@ class Stats:
     ended: float = 0.0
     cpu: float = 0.0
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    hand_posts: list[tuple[float, float]] = field(default_factory=list)  # (sent, seconds) after warm-up
     answered: list[tuple[float, bool]] = field(default_factory=list)  # (start, ok) of every request
     errors: list[tuple[float, float, str]] = field(default_factory=list)  # (sent, answered, what)
     acked: dict[int, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
@@ -150,6 +162,7 @@ class Stats:
     tables: TableStats = field(default_factory=TableStats)
     server_cpu: float = 0.0  # the server's CPU seconds over the timed run (with --tables)
     idle_cpu: float = 0.0  # the server's CPU seconds while the tables' phones sat idle
+    idle: IdleStats | None = None  # what the idle streams saw (with --idle-streams)
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -206,6 +219,22 @@ class Report:
     table_errors: list[str] = field(default_factory=list)
     cpu_ms_per_phone_second: float = 0.0
     idle_cpu_ms_per_phone_second: float = 0.0
+    # Idle event streams (--idle-streams): asked for, held at once at the most and at the end,
+    # answers refused in words (by cap), streams never held, held streams the server ended, errors.
+    idle_streams: int = 0
+    idle_held: int = 0
+    idle_held_at_end: int = 0
+    idle_refused: int = 0
+    idle_refused_by: dict[str, int] = field(default_factory=dict)
+    idle_never_held: int = 0
+    idle_dropped: int = 0
+    idle_opening_seconds: float = 0.0
+    idle_errors: list[str] = field(default_factory=list)
+    # A disruption (--disrupt, --pause-redis): the hand POSTs sent inside its window, and their
+    # p95 against the players' alone.
+    pause_redis: float = 0.0
+    window_ms: dict[str, float] | None = None
+    window_slowdown: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -218,6 +247,7 @@ class Report:
             and not self.totals_differ
             and not self.table_lost
             and not self.table_errors
+            and not self.idle_errors
         )
 
 
@@ -279,8 +309,47 @@ def _new_game_in_thread(player: Player) -> int:
         connection.close()
 
 
-def clean_up(players: list[Player], stats: list[Stats]) -> None:
+def idle_seats(count: int) -> tuple[list[IdleSeat], list[int]]:
+    """Seats for ``count`` idle streams (``idle``), and the tables opened for them, to remove
+    afterwards. Each table is six-handed with a person in every seat (no bots think; the table waits
+    for a person), opened through the services: each seat takes streams up to the per-seat cap,
+    each address up to the per-address cap."""
+    per_seat = settings.STREAMS_PER_SEAT
+    seats = VARIANTS[IDLE_VARIANT].seats
+    passes: list[tuple[int, str, str]] = []
+    tables: list[int] = []
+    while len(passes) * per_seat < count:
+        index = len(tables)
+        table, host = table_open(
+            host_user=None,
+            host_name=f"Idle {index}",
+            variant_id=IDLE_VARIANT,
+            seats=[SeatPlan()] * seats,
+            grace_seconds=max(GRACE_CHOICES),
+        )
+        tables.append(table.pk)
+        claims = [host]
+        for seat in range(1, seats):
+            claims.append(
+                table_take_seat(table=table, seat=seat, name=f"Idle {index}-{seat}", user=None, holding=None)
+            )
+        for claim in claims:
+            value = signing.dumps(
+                {"t": claim.table_id, "s": claim.seat, "k": claim.claim_key}, salt=SEAT_SALT
+            )
+            passes.append((claim.table_id, f"table-{claim.table_id}", value))
+    per_address = settings.STREAMS_PER_ADDRESS
+    idle = [
+        IdleSeat(*passes[n // per_seat], address=str(IDLE_FIRST_ADDRESS + n // per_address))
+        for n in range(count)
+    ]
+    connections.close_all()  # SQLite: hold no lock while the server writes
+    return idle, tables
+
+
+def clean_up(players: list[Player], stats: list[Stats], idle_tables: list[int]) -> None:
     users = [player.user.pk for player in players]
+    PrivateTable.objects.filter(pk__in=idle_tables).delete()
     Game.objects.filter(household__members__in=users).delete()
     Household.objects.filter(members__in=users).delete()
     PracticeGame.objects.filter(
@@ -426,6 +495,8 @@ async def _timed(stats: Stats, kind: str, call: Awaitable[Response], ok: tuple[i
         return None
     if start >= stats.warmup:
         stats.times[kind].append(response.seconds)
+        if kind == HAND_POST:
+            stats.hand_posts.append((start, response.seconds))
     good = response.status in ok
     stats.answered.append((start, good))
     if not good:
@@ -643,6 +714,37 @@ async def disrupt(command: str, at: float, stats: Stats) -> None:
     stats.disrupted = (began, stats.now())
 
 
+async def pause_redis(pids: tuple[int, ...], seconds: float, at: float, stats: Stats) -> None:
+    """The local Redis stopped (SIGSTOP: its connections stay open, nothing answers) for
+    ``seconds``, then let go on whatever happens meanwhile (``redis_let_go`` too, around the run)."""
+    await asyncio.sleep(max(0.0, at - stats.now()))
+    began = stats.now()
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        await asyncio.sleep(seconds)
+    finally:
+        redis_let_go(pids)
+    stats.disrupted = (began, stats.now())
+
+
+def redis_let_go(pids: tuple[int, ...]) -> None:
+    for pid in pids:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+
+
+def redis_pids() -> tuple[int, ...]:
+    """The redis-server processes on this machine."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with suppress(OSError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() == "redis-server":
+                    found.append(int(entry))
+    return tuple(found)
+
+
 async def drive(players: list[Player], port: int, options: Options, *, alone: bool = False) -> Stats:
     """One timed run; ``alone``: the players only (no visitors, guessers or disruption)."""
     stats = Stats(warmup=options.warmup)
@@ -654,6 +756,9 @@ async def drive(players: list[Player], port: int, options: Options, *, alone: bo
         tasks += [practise(index, port, stats, end, options) for index in range(options.practice_players)]
     if options.disrupt and not alone:
         tasks.append(disrupt(options.disrupt, options.warmup + options.disrupt_at, stats))
+    if options.pause_redis and not alone:
+        at = options.warmup + options.disrupt_at
+        tasks.append(pause_redis(options.redis_pids, options.pause_redis, at, stats))
     if options.tables:  # the server's CPU alone too: what the tables cost is the difference
         tasks.append(_server_cpu(port, stats, end, then_idle=not alone))
     if options.tables and not alone:
@@ -877,6 +982,8 @@ def report(
     percentiles = {kind: _percentiles(stats.times[kind]) for kind in kinds}
     bare = percentiles[BARE]["p95"]
     alone_ms = _percentiles(alone.times[HAND_POST]) if alone else None
+    in_window = [s for sent, s in stats.hand_posts if window and window[0] <= sent <= window[1]]
+    window_ms = _percentiles(in_window) if window else None
     found: Comparison = checked["comparison"]
     problems = [*found.unreadable, *found.lost, *found.duplicates, *found.unacknowledged]
     db = connection.settings_dict
@@ -922,8 +1029,31 @@ def report(
         slowdown=round(percentiles[HAND_POST]["p95"] / alone_ms["p95"], 2)
         if alone_ms and alone_ms["p95"]
         else 0.0,
+        pause_redis=options.pause_redis,
+        window_ms=window_ms,
+        window_slowdown=round(window_ms["p95"] / alone_ms["p95"], 2)
+        if window_ms and alone_ms and alone_ms["p95"]
+        else 0.0,
         **_tables_report(options, stats, elapsed, alone),
+        **_idle_report(options, stats),
     )
+
+
+def _idle_report(options: Options, stats: Stats) -> dict[str, Any]:
+    if not options.idle_streams:
+        return {}
+    idle = stats.idle or IdleStats(asked=options.idle_streams, errors=["the idle streams never reported"])
+    return {
+        "idle_streams": idle.asked,
+        "idle_held": idle.held,
+        "idle_held_at_end": idle.held_at_end,
+        "idle_refused": idle.refused,
+        "idle_refused_by": idle.refused_by,
+        "idle_never_held": idle.never_held,
+        "idle_dropped": idle.dropped,
+        "idle_opening_seconds": idle.opening_seconds,
+        "idle_errors": idle.errors[:5],
+    }
 
 
 def _tables_report(options: Options, stats: Stats, elapsed: float, alone: Stats | None) -> dict[str, Any]:
@@ -962,12 +1092,19 @@ def run(options: Options) -> Report:
     run_id = uuid.uuid4().hex[:8]
     players = prepare(options, run_id)
     runs: list[Stats] = []
+    idle_tables: list[int] = []
     try:
         with production_server(options.workers) as (port, log):
-            if options.practice_players or options.tables:
+            if options.practice_players or options.tables or options.idle_streams:
                 runs.append(asyncio.run(drive(players, port, options, alone=True)))
                 start_new_games(players)
-            runs.append(asyncio.run(drive(players, port, options)))
+            if options.idle_streams:
+                seats, idle_tables = idle_seats(options.idle_streams)
+                with streams_held(HOST, port, seats) as held:
+                    runs.append(asyncio.run(drive(players, port, options)))
+                runs[-1].idle = held.stats
+            else:
+                runs.append(asyncio.run(drive(players, port, options)))
             shown = asyncio.run(final_totals(players, port))
         *alone, stats = runs
         for before in alone:  # one check over every hand of both runs
@@ -975,6 +1112,7 @@ def run(options: Options) -> Report:
                 stats.acked[game] = [*hands, *stats.acked.get(game, [])]
         return report(options, players, stats, check(players, stats, shown), log, *alone)
     finally:
+        redis_let_go(options.redis_pids)  # never left stopped, whatever stopped the run
         if not options.keep:
             connections.close_all()
-            clean_up(players, runs)
+            clean_up(players, runs, idle_tables)

@@ -39,6 +39,7 @@ class EventStream:
     headers: dict[str, str] = field(default_factory=dict)
     _reader: asyncio.StreamReader | None = None
     _writer: asyncio.StreamWriter | None = None
+    answer_headers: dict[str, str] = field(default_factory=dict)  # the response's, names lowercased
     _text: str = ""
     _chunked: bool = True
 
@@ -56,6 +57,7 @@ class EventStream:
             headers[name.strip().lower()] = value.strip()
         if b" 200 " not in status or "text/event-stream" not in headers.get("content-type", ""):
             raise BrowserError(f"no event stream at {self.path}: {status!r}")
+        self.answer_headers = headers
         self._text = ""
         self._chunked = "chunked" in headers.get("transfer-encoding", "")
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
@@ -48,6 +50,22 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, help="gunicorn workers (default: cores + 1)")
         parser.add_argument("--disrupt", default="", help="a shell command to run mid-run, e.g. a restart")
         parser.add_argument("--disrupt-at", type=float, help="when to run it, seconds (default: mid-run)")
+        parser.add_argument(
+            "--pause-redis",
+            type=float,
+            default=0.0,
+            metavar="SECONDS",
+            help="stop the local Redis (CACHE_URL on this machine) that long at --disrupt-at, then let it "
+            "go (also if the run fails); the hand POST's p95 inside the pause is printed",
+        )
+        parser.add_argument(
+            "--idle-streams",
+            type=int,
+            default=0,
+            help="private tables' event streams held open, idle, through the run (spread within the "
+            "per-seat and per-address caps); the players first play alone, then with them, and both "
+            "hand POST figures are printed with the streams held and refused",
+        )
         parser.add_argument("--guessers", type=int, default=0, help="tasks posting wrong passwords meanwhile")
         parser.add_argument(
             "--practice-players",
@@ -122,10 +140,12 @@ class Command(BaseCommand):
         if (
             options["users"] < 1
             or options["seconds"] <= 0
-            or min(options["practice_players"], options["tables"]) < 0
+            or min(options["practice_players"], options["tables"], options["idle_streams"]) < 0
+            or options["pause_redis"] < 0
         ):
             raise CommandError(
-                "--users must be at least 1, --seconds more than 0, --practice-players and --tables 0 or more"
+                "--users must be at least 1, --seconds more than 0, --practice-players, --tables, "
+                "--idle-streams and --pause-redis 0 or more"
             )
         fewest_seats = min(VARIANTS[v].seats for v in variants)
         if not 1 <= options["table_people"] <= fewest_seats:
@@ -133,6 +153,7 @@ class Command(BaseCommand):
                 f"--table-people must be 1 to {fewest_seats}: the seats at a table of {', '.join(variants)}"
             )
         load = _load_test()
+        redis = local_redis(load) if options["pause_redis"] else ()
         mix = practice_mix(options["practice_mix"], load.MIX_KINDS)
         if mix != load.ONLY_MOVES and not options["practice_players"]:
             raise CommandError("--practice-mix needs --practice-players")
@@ -152,6 +173,9 @@ class Command(BaseCommand):
             tables=options["tables"],
             table_think=max(0.0, options["table_think"]),
             table_people=options["table_people"],
+            idle_streams=options["idle_streams"],
+            pause_redis=options["pause_redis"],
+            redis_pids=redis,
             seed=options["seed"],
             keep=options["keep"],
         )
@@ -206,6 +230,19 @@ class Command(BaseCommand):
             )
 
 
+def local_redis(load: Any) -> tuple[int, ...]:
+    """The redis-server processes to pause: only when CACHE_URL names a Redis on this machine."""
+    url = urlsplit(os.environ.get("CACHE_URL", ""))
+    if url.scheme not in ("redis", "rediss") or url.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise CommandError(
+            "--pause-redis needs CACHE_URL naming a Redis on this machine (redis://127.0.0.1:6379/0)"
+        )
+    pids: tuple[int, ...] = load.redis_pids()
+    if not pids:
+        raise CommandError("--pause-redis: no redis-server process runs on this machine")
+    return pids
+
+
 def practice_mix(text: str, kinds: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
     """``moves,hints,reviews`` (each as often as the others) or ``moves:6,hints:1,reviews:1`` (in
     those proportions), as (kind, weight); what cannot be read is said in one line."""
@@ -255,8 +292,12 @@ def describe(r: Report) -> list[str]:
         *(line(kind, p) for kind, p in r.percentiles_ms.items()),
         f"hand POST p95 / bare view p95 = {r.ratio}",
     ]
+    if r.idle_streams:
+        visitors += f", {r.idle_streams} idle event streams asked for"
     if r.alone_ms is not None:
         beside, target = ("the tables", "≤ 2") if r.tables else ("the visitors", "≤ 3")
+        if r.idle_streams:
+            beside, target = "the idle streams", "≤ 3 through a Redis pause" if r.pause_redis else "≤ 2"
         lines.append(f"hand POST p95 with {beside} / alone = {r.slowdown} (target {target})")
         lines.append(
             f"practice requests turned away, by status (429 limit, 503 busy): {r.practice_turned_away}"
@@ -264,6 +305,21 @@ def describe(r: Report) -> list[str]:
         if r.practice_mix:
             asked = ", ".join(f"{count} {kind}" for kind, count in r.practice_asked.items())
             lines.append(f"practice mix {r.practice_mix}: the visitors asked for {asked}")
+    if r.window_ms is not None:
+        pause = f"Redis paused {r.pause_redis} s" if r.pause_redis else "the disruption"
+        lines.append(line("hand POST", r.window_ms) + f"   (sent inside the window: {pause})")
+        if r.alone_ms is not None:
+            lines.append(f"hand POST p95 inside the window / alone = {r.window_slowdown}")
+    if r.idle_streams:
+        refused_by = ", ".join(f"{count} by the {cap} cap" for cap, count in r.idle_refused_by.items())
+        lines += [
+            f"idle streams: {r.idle_streams} asked for, all answered in {r.idle_opening_seconds} s; "
+            f"held {r.idle_held} at once at the most, {r.idle_held_at_end} at the end; "
+            f"refused in words {r.idle_refused} times ({refused_by or 'none'}), "
+            f"{r.idle_never_held} never held; "
+            f"{r.idle_dropped} dropped by the server and reopened; errors: {len(r.idle_errors)}",
+            *(f"  {error}" for error in r.idle_errors),
+        ]
     lines += [
         f"errors: {r.errors}, outside a restart window: {r.errors_outside_window}{window}",
         *(f"  {error}" for error in r.first_errors),
