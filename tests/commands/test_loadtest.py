@@ -310,9 +310,9 @@ def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env["VAR_DIR"] = str(migrated_var_dir)
     manage = [sys.executable, "manage.py"]
-    tables = ["--tables", "1", "--table-people", "6", "--table-think", "0.1", "--variants", "six-handed"]
+    tables = ["--tables", "1", "--table-people", "6", "--table-think", "0", "--variants", "six-handed"]
     run = subprocess.run(
-        [*manage, "loadtest", "--users", "1", "--seconds", "10", "--warmup", "0", *tables, "--json"],
+        [*manage, "loadtest", "--users", "1", "--seconds", "15", "--warmup", "0", *tables, "--json"],
         cwd=ROOT,
         env=env,
         capture_output=True,
