@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.http import StreamingHttpResponse
 
-__all__ = ["Place", "StreamsResponse", "open_streams", "take"]
+__all__ = ["Place", "StreamsResponse", "full", "open_streams", "take"]
 
 PER_SEAT_WORDS = (
     "This seat already has {limit} screens following the table. Close the other tabs or phones "
@@ -72,6 +72,20 @@ def take(*, address: str, seat: str | None = None) -> Place | str:
         for key, _, _ in caps:
             _open[key] = _open.get(key, 0) + 1
     return Place(tuple(key for key, _, _ in caps))
+
+
+def full(*, address: str) -> str | None:
+    """The words of the process's or ``address``'s cap when either is reached now, else None: asked
+    before a stream reads anything, so a refusal costs no database read (``take`` still decides)."""
+    caps = [
+        (f"address:{address}", settings.STREAMS_PER_ADDRESS, PER_ADDRESS_WORDS),
+        (PROCESS, settings.STREAMS_PER_PROCESS, PER_PROCESS_WORDS),
+    ]
+    with _lock:
+        for key, limit, words in caps:
+            if _open.get(key, 0) >= limit:
+                return words.format(limit=limit)
+    return None
 
 
 def open_streams(key: str = PROCESS) -> int:

@@ -481,6 +481,10 @@ async def table_events(request: HtmxHttpRequest, private_table_id: int) -> HttpR
     table_id = private_table_id
     # A stream closes its connections after each read; under WSGI (a test's client) the request's own.
     closing = _closing if isinstance(request, ASGIRequest) else _as_is
+    if isinstance(request, ASGIRequest) and (
+        words := stream_caps.full(address=throttle.client_address(request))
+    ):
+        return await stream_refused(request, words, "screen")  # before any read: a refusal is cheap
     seated = await sync_to_async(closing(_seated))(request, table_id)
     if isinstance(seated, HttpResponse):
         return seated

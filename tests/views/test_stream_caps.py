@@ -12,6 +12,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from scorepad.live import stream_caps
+from scorepad.views import tables as tables_views
 from tests.views.test_club_standings_stream import Screen, _events_url, run_alone
 from tests.views.test_club_standings_stream import event as event  # a fixture
 from tests.views.test_club_standings_stream import roster as roster  # a fixture
@@ -110,6 +111,29 @@ def test_the_process_caps_every_stream_together(settings):
     async def run() -> None:
         opened = await _open(name, cookie, table.pk)
         try:
+            refused = await _ask(name, cookie, table.pk, **EVENT_STREAM)
+            assert "as many screens as it can" in refused.content.decode()
+        finally:
+            await _close(opened)
+
+    run_alone(run())
+    assert stream_caps.open_streams() == 0
+
+
+def test_a_stream_over_the_process_cap_is_refused_before_it_reads_anything(settings, monkeypatch):
+    """Thousands of refused streams must not cost a database read each, as pages do."""
+    settings.STREAMS_PER_PROCESS = 1
+    table, phones = open_table(bots=2)
+    name = f"table-{table.pk}"
+    cookie = phones[0].cookies[name].value
+
+    def read(*args: object) -> None:
+        raise AssertionError("a refused stream read its table and seat")
+
+    async def run() -> None:
+        opened = await _open(name, cookie, table.pk)
+        try:
+            monkeypatch.setattr(tables_views, "_seated", read)
             refused = await _ask(name, cookie, table.pk, **EVENT_STREAM)
             assert "as many screens as it can" in refused.content.decode()
         finally:
