@@ -63,6 +63,7 @@ def check_in_view(page: Page, phone: str, stage: str) -> None:
     [
         ("classic", "375x812"),
         ("classic", "320x568"),
+        ("six-handed", "375x812"),
         ("six-handed", "320x568"),
         ("double-deck", "375x812"),
         ("double-deck", "320x568"),
