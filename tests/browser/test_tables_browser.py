@@ -77,6 +77,10 @@ def deciding_phone(pages: list[Page], timeout: float = 10) -> Page | None:
 def decide(page: Page, bid_once: set[int], seat: int) -> str:
     form = page.locator("form.decision")
     if form.locator("button[name=card]").count():
+        # As a player does: wait for the trick to land and the veil over the hand to lift, the
+        # pointer off the hand (a card under a resting pointer lifts and moves), then tap.
+        page.mouse.move(0, 0)
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState === 'finished')")
         form.locator("button[name=card]:not([disabled])").first.click()
         return "card"
     if form.locator("button[name=bid]").count():
