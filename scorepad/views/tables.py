@@ -51,6 +51,7 @@ from ..services.tables import (
     NOT_SEATED,
     STALE,
     TABLE_FULL,
+    Claim,
     TableRefused,
     table_act_read,
     table_back,
@@ -214,19 +215,28 @@ def table_take(request: HtmxHttpRequest, link_token: str, seat: int) -> HttpResp
     if isinstance(linked, HttpResponse):
         return linked
     table, read, holding = linked
+    name = request.POST.get("name", "")[:200]
+    return _sat_down(
+        request,
+        table.pk,
+        read,
+        lambda: table_take_seat(table=table, seat=seat, name=name, user=request.user, holding=holding),
+    )
+
+
+def _sat_down(
+    request: HtmxHttpRequest, table_id: int, read: TableRead, sit: Callable[[], Claim]
+) -> HttpResponse:
+    """The table for the seat ``sit`` takes, under its cookie; or, refused, the join page again
+    (409) with the seats as they are now (one may just have been taken) and why."""
     try:
-        claim = table_take_seat(
-            table=table,
-            seat=seat,
-            name=request.POST.get("name", "")[:200],
-            user=request.user,
-            holding=holding,
-        )
+        claim = sit()
     except TableRefused as error:
-        after = table_read(table.pk) or read  # the seats as they are now (one was just taken)
-        context = join_context(request, after, str(error))
-        return render(request, "scorepad/table_join.html", context, status=409)
-    return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
+        after = table_read(table_id) or read
+        return render(
+            request, "scorepad/table_join.html", join_context(request, after, str(error)), status=409
+        )
+    return _seat_cookie(redirect("table_play", table_id), table_id, claim.seat, claim.claim_key)
 
 
 @require_POST
@@ -237,19 +247,15 @@ def table_sit_as_view(request: HtmxHttpRequest, link_token: str, seat: int) -> H
     if isinstance(linked, HttpResponse):
         return linked
     table, read, holding = linked
-    try:
-        claim = table_sit_as(
-            table_id=table.pk,
-            version=request.POST.get("version", "")[:20],
-            seat=seat,
-            user=request.user,
-            holding=holding,
-        )
-    except TableRefused as error:
-        after = table_read(table.pk) or read
-        context = join_context(request, after, str(error))
-        return render(request, "scorepad/table_join.html", context, status=409)
-    return _seat_cookie(redirect("table_play", table.pk), table.pk, claim.seat, claim.claim_key)
+    version = request.POST.get("version", "")[:20]
+    return _sat_down(
+        request,
+        table.pk,
+        read,
+        lambda: table_sit_as(
+            table_id=table.pk, version=version, seat=seat, user=request.user, holding=holding
+        ),
+    )
 
 
 def table_qr(request: HtmxHttpRequest, link_token: str) -> HttpResponse:
