@@ -58,17 +58,31 @@ class Place:
                     _open.pop(key, None)
 
 
-def take(*, address: str, seat: str | None = None) -> Place | str:
-    """A place for one more stream from ``address`` (and for ``seat``, a table seat's key), or the
-    words of the cap it would pass."""
+def _caps(address: str, seat: str | None = None) -> list[tuple[str, int, str]]:
+    """Each cap a stream from ``address`` (at ``seat``) counts against, widest first: (key, limit,
+    the words when it is reached)."""
     caps = [(PROCESS, settings.STREAMS_PER_PROCESS, PER_PROCESS_WORDS)]
     caps.append((f"address:{address}", settings.STREAMS_PER_ADDRESS, PER_ADDRESS_WORDS))
     if seat is not None:
         caps.append((f"seat:{seat}", settings.STREAMS_PER_SEAT, PER_SEAT_WORDS))
+    return caps
+
+
+def _reached(caps: list[tuple[str, int, str]]) -> str | None:
+    """The words of the narrowest of ``caps`` already reached (they say most), or None; under the lock."""
+    for key, limit, words in reversed(caps):
+        if _open.get(key, 0) >= limit:
+            return words.format(limit=limit)
+    return None
+
+
+def take(*, address: str, seat: str | None = None) -> Place | str:
+    """A place for one more stream from ``address`` (and for ``seat``, a table seat's key), or the
+    words of the cap it would pass."""
+    caps = _caps(address, seat)
     with _lock:
-        for key, limit, words in reversed(caps):  # the narrowest cap first: its words say most
-            if _open.get(key, 0) >= limit:
-                return words.format(limit=limit)
+        if words := _reached(caps):
+            return words
         for key, _, _ in caps:
             _open[key] = _open.get(key, 0) + 1
     return Place(tuple(key for key, _, _ in caps))
@@ -77,15 +91,8 @@ def take(*, address: str, seat: str | None = None) -> Place | str:
 def full(*, address: str) -> str | None:
     """The words of the process's or ``address``'s cap when either is reached now, else None: asked
     before a stream reads anything, so a refusal costs no database read (``take`` still decides)."""
-    caps = [
-        (f"address:{address}", settings.STREAMS_PER_ADDRESS, PER_ADDRESS_WORDS),
-        (PROCESS, settings.STREAMS_PER_PROCESS, PER_PROCESS_WORDS),
-    ]
     with _lock:
-        for key, limit, words in caps:
-            if _open.get(key, 0) >= limit:
-                return words.format(limit=limit)
-    return None
+        return _reached(_caps(address))
 
 
 def open_streams(key: str = PROCESS) -> int:

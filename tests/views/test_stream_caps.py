@@ -102,26 +102,9 @@ def test_an_address_past_its_streams_is_refused_whatever_the_seats(settings):
     assert stream_caps.open_streams() == 0
 
 
-def test_the_process_caps_every_stream_together(settings):
-    settings.STREAMS_PER_PROCESS = 1
-    table, phones = open_table(bots=2)
-    name = f"table-{table.pk}"
-    cookie = phones[0].cookies[name].value
-
-    async def run() -> None:
-        opened = await _open(name, cookie, table.pk)
-        try:
-            refused = await _ask(name, cookie, table.pk, **EVENT_STREAM)
-            assert "as many screens as it can" in refused.content.decode()
-        finally:
-            await _close(opened)
-
-    run_alone(run())
-    assert stream_caps.open_streams() == 0
-
-
-def test_a_stream_over_the_process_cap_is_refused_before_it_reads_anything(settings, monkeypatch):
-    """Thousands of refused streams must not cost a database read each, as pages do."""
+def test_the_process_caps_every_stream_together(settings, monkeypatch):
+    """And a stream over it is refused before it reads its table and seat: thousands of refused
+    streams must not cost a database read each, as pages do."""
     settings.STREAMS_PER_PROCESS = 1
     table, phones = open_table(bots=2)
     name = f"table-{table.pk}"
