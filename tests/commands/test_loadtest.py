@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -52,6 +53,23 @@ from scorepad.services.households import household_create, player_create
 from scorepad.services.practice import practice_start
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def loadtest_report(var_dir: Path, *arguments: str, timeout: float = 180) -> dict[str, Any]:
+    """``manage.py loadtest ARGUMENTS --json`` run from the shell on its own SQLite in ``var_dir``
+    (as a user runs it: no DATABASE_URL, a secret key of its own), which must exit 0: its report."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
+    env["VAR_DIR"] = str(var_dir)
+    run = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", *arguments, "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return json.loads(run.stdout)
 
 
 @pytest.fixture
@@ -163,33 +181,19 @@ def test_only_requests_in_flight_during_a_restart_may_fail():
 
 @pytest.mark.server
 def test_a_short_run_on_gunicorn_loses_nothing(migrated_var_dir):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(migrated_var_dir)
-    manage = [sys.executable, "manage.py"]
     practice = ["--practice-players", "1", "--practice-strength", "easy"]
-    run = subprocess.run(
-        [
-            *manage,
-            "loadtest",
-            "--users",
-            "2",
-            "--seconds",
-            "6",  # long enough for a visitor's retry after a 503 (bots busy) on a loaded machine
-            "--warmup",
-            "0",  # every answer timed, the server's first too: the counts below need no warm server
-            "--guessers",
-            "1",
-            *practice,
-            "--json",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
+    report = loadtest_report(
+        migrated_var_dir,
+        "--users",
+        "2",
+        "--seconds",
+        "6",  # long enough for a visitor's retry after a 503 (bots busy) on a loaded machine
+        "--warmup",
+        "0",  # every answer timed, the server's first too: the counts below need no warm server
+        "--guessers",
+        "1",
+        *practice,
     )
-    assert run.returncode == 0, run.stdout + run.stderr
-    report = json.loads(run.stdout)
     assert report["acknowledged"] > 0
     assert report["lost"] == report["errors"] == report["unacknowledged"] == report["unreadable"] == 0
     # Each run starts on games of its own (and a game won is followed by another), all checked:
@@ -307,20 +311,8 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
 def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
     """A six-handed table with a person at every seat: each card is timed until all five other
     phones show it."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(migrated_var_dir)
-    manage = [sys.executable, "manage.py"]
     tables = ["--tables", "1", "--table-people", "6", "--table-think", "0", "--variants", "six-handed"]
-    run = subprocess.run(
-        [*manage, "loadtest", "--users", "1", "--seconds", "15", "--warmup", "0", *tables, "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    report = json.loads(run.stdout)
+    report = loadtest_report(migrated_var_dir, "--users", "1", "--seconds", "15", "--warmup", "0", *tables)
     assert report["table_phones"] == 6
     assert report["table_writes"] > 0
     assert report["table_lost"] == report["table_errors"] == []
@@ -333,19 +325,10 @@ def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
 def test_a_short_run_with_idle_streams_holds_them_and_loses_nothing(migrated_var_dir):
     """Idle tables' event streams held open through the run beside the players: each held (none over
     a cap at this size), every hand kept, and the report says what the streams saw."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(migrated_var_dir)
-    idle = ["--idle-streams", "30", "--json"]
-    run = subprocess.run(
-        [sys.executable, "manage.py", "loadtest", "--users", "1", "--seconds", "4", "--warmup", "0", *idle],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
+    idle = ["--idle-streams", "30"]
+    report = loadtest_report(
+        migrated_var_dir, "--users", "1", "--seconds", "4", "--warmup", "0", *idle, timeout=240
     )
-    assert run.returncode == 0, run.stdout + run.stderr
-    report = json.loads(run.stdout)
     assert report["ok"] is True
     assert report["idle_streams"] == 30
     assert report["idle_held"] > 0

@@ -3,12 +3,7 @@ stream) on gunicorn lose nothing, its measure of standings after a confirmed han
 says, and the load client reads a bodiless 204 without waiting for the connection to close."""
 
 import asyncio
-import json
-import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +13,8 @@ from scorepad.models import ClubEntrant, ClubTable
 from scorepad.selectors.club_director import standings_token_of
 from scorepad.services.clubs import table_hand_confirm
 from scorepad.views.club_director import streamed_standings
+from tests.commands.test_loadtest import loadtest_report
 from tests.sample_games import CLUB_MADE, club_event, club_hand, numbered_pairs
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_hand_counts_as_shown_from_the_first_standings_event_that_holds_it():
@@ -84,20 +78,8 @@ def test_a_204_is_read_at_once_on_a_kept_alive_connection():
 
 @pytest.mark.server
 def test_a_tiny_club_night_on_gunicorn_loses_nothing_and_times_the_standings(migrated_var_dir):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
-    env["VAR_DIR"] = str(migrated_var_dir)
-    manage = [sys.executable, "manage.py"]
     arguments = ["--event", "2", "--watchers", "3", "--seconds", "4", "--warmup", "0", "--table-pace", "0.5"]
-    run = subprocess.run(
-        [*manage, "loadtest", *arguments, "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    report = json.loads(run.stdout)
+    report = loadtest_report(migrated_var_dir, *arguments)
     assert report["ok"]
     assert report["acknowledged"] == report["stored"] > 0
     assert report["lost"] == report["duplicates"] == report["unconfirmed"] == report["errors"] == 0
