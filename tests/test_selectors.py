@@ -5,12 +5,12 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from scorepad.models import Game, PrivateTable, SeatTaken, TableSeat
+from scorepad.models import Game, PrivateTable, SeatTaken, TableMessage, TableSeat
 from scorepad.pages.statistics import partnership_leaderboard, player_statistics
 from scorepad.selectors import games as selectors
 from scorepad.selectors.exchange import household_history_csv
 from scorepad.selectors.games import games_for_household, scored_games, scoresheet
-from scorepad.selectors.tables import table_version
+from scorepad.selectors.tables import TableMarks, table_marks, table_read
 from scorepad.services.games import hand_record
 from scorepad.services.tables import SeatPlan, table_open
 from tests.pages.test_statistics import stats_by
@@ -130,12 +130,16 @@ def test_a_seat_taken_over_credits_each_player_with_their_hands_and_the_result_t
     assert list(games_for_household(household, player=ed)) == [game]
 
 
-def test_a_tables_version_is_one_small_read_and_a_gone_table_has_none(django_assert_num_queries):
+def test_a_tables_marks_are_one_small_read_and_a_gone_table_has_none(django_assert_num_queries):
     seats = [SeatPlan(TableSeat.OPEN)] * 4
     table, _ = table_open(host_user=None, host_name="Ann", variant_id="classic", seats=seats, seed=9)
     with django_assert_num_queries(1):
-        assert table_version(table.pk) == table.version
+        assert table_marks(table.pk) == TableMarks(table.version, 0)
     PrivateTable.objects.filter(pk=table.pk).update(version=table.version + 1)
-    assert table_version(table.pk) == table.version + 1
+    assert table_marks(table.pk) == TableMarks(table.version + 1, 0)
+    TableMessage.objects.create(table=table, seat=0, message="nice")
+    latest = TableMessage.objects.create(table=table, seat=0, message="gg")
+    assert table_marks(table.pk) == TableMarks(table.version + 1, latest.pk)
+    assert table_read(table.pk).marks == table_marks(table.pk)
     PrivateTable.objects.filter(pk=table.pk).delete()
-    assert table_version(table.pk) is None
+    assert table_marks(table.pk) is None

@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from ..engine.game import HandState, from_json
 from ..models import Game, Household, Player, PrivateTable, TableMessage, TableSeat
@@ -52,6 +54,7 @@ class TableRead:
     grace_seconds: int
     seats: tuple[SeatRead, ...]
     messages: tuple[tuple[int, str], ...]  # (seat, message key), newest first
+    said: int = 0  # the newest quick message's id (0: none yet)
     bots_stopped: bool = False  # the table's bots have cost all they may
     turn_since: datetime | None = field(default=None, compare=False)  # moves with the version
     row: PrivateTable | None = field(default=None, compare=False, repr=False)
@@ -62,10 +65,14 @@ class TableRead:
         """The table's state, parsed once for the request (a screen, a form, a write share it)."""
         return from_json(self.state)
 
+    @property
+    def marks(self) -> TableMarks:
+        return TableMarks(self.version, self.said)
+
     def after(self, table: PrivateTable, seat_rows: Sequence[TableSeat], hand: HandState) -> TableRead:
         """The table as a write left it (``table`` and ``seat_rows`` as stored, ``hand`` its state
         parsed): this read's messages, nothing read again."""
-        later = table_read_of(table, seat_rows, self.messages)
+        later = table_read_of(table, seat_rows, self.messages, said=self.said)
         later.__dict__["hand"] = hand  # the parse ``hand`` would make, already made
         return later
 
@@ -74,12 +81,19 @@ def table_read(table_id: int) -> TableRead | None:
     table = PrivateTable.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    said = TableMessage.objects.filter(table=table).values_list("seat", "message")[:MESSAGES_SHOWN]
-    return table_read_of(table, list(TableSeat.objects.filter(table=table)), tuple(said))
+    newest = TableMessage.objects.filter(table=table).values_list("id", "seat", "message")
+    said = list(newest[:MESSAGES_SHOWN])
+    messages = tuple((seat, key) for _, seat, key in said)
+    seat_rows = list(TableSeat.objects.filter(table=table))
+    return table_read_of(table, seat_rows, messages, said=said[0][0] if said else 0)
 
 
 def table_read_of(
-    table: PrivateTable, seat_rows: Sequence[TableSeat], messages: tuple[tuple[int, str], ...]
+    table: PrivateTable,
+    seat_rows: Sequence[TableSeat],
+    messages: tuple[tuple[int, str], ...],
+    *,
+    said: int = 0,
 ) -> TableRead:
     """The read model of rows already read (``seat_rows`` in seat order)."""
     seats = tuple(
@@ -101,6 +115,7 @@ def table_read_of(
         grace_seconds=table.grace_seconds,
         seats=seats,
         messages=messages,
+        said=said,
         bots_stopped=table.bot_cpu_seconds >= TABLE_BOT_CPU_LIMIT,
         turn_since=table.turn_since,
         row=table,
@@ -108,10 +123,21 @@ def table_read_of(
     )
 
 
-def table_version(table_id: int) -> int | None:
-    """The table's version (None: no such table), in one small read: a quiet stream's check that
-    the table has not moved past the screen it drew."""
-    return PrivateTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
+class TableMarks(NamedTuple):
+    """What tells a screen drawn from a table gone stale: its version, and its newest quick message
+    (a message moves no version: the version guards a card played from a stale screen)."""
+
+    version: int
+    said: int
+
+
+def table_marks(table_id: int) -> TableMarks | None:
+    """The table's ``TableMarks`` (None: no such table), in one small read: a quiet stream's check
+    that the table has not moved past the screen it drew."""
+    newest = TableMessage.objects.filter(table=OuterRef("pk")).values("id")[:1]
+    marks = PrivateTable.objects.filter(pk=table_id).values_list("version", Coalesce(Subquery(newest), 0))
+    row = marks.first()
+    return None if row is None else TableMarks(*row)
 
 
 def table_by_link(token: str) -> PrivateTable | None:

@@ -44,8 +44,8 @@ from ..selectors.tables import (
     seat_of_account,
     table_by_code,
     table_by_link,
+    table_marks,
     table_read,
-    table_version,
 )
 from ..services.tables import (
     NOT_SEATED,
@@ -585,12 +585,12 @@ def _keep_going(
     mark: bool,
 ) -> bool:
     """Every few quiet seconds: this seat is here (``mark``: once its last mark is half spent), and
-    whether the table moved past the screen this phone shows (``drawn``; a message lost with Redis
-    down), or another phone stopped marking its seat (or came back) since it was drawn (``away``).
-    Two small reads: an idle phone costs almost nothing."""
+    whether the table moved past the screen this phone shows (``drawn``: a card or a quick message
+    whose telling was lost), or another phone stopped marking its seat (or came back) since it was
+    drawn (``away``). Two small reads: an idle phone costs almost nothing."""
     if mark:
         bus.mark_present(table_id, seat, connection)
-    version = table_version(table_id)
-    if version is None or drawn is None or version != drawn.version:
+    marks = table_marks(table_id)
+    if marks is None or drawn is None or marks != drawn.marks:
         return True
     return away != _away(drawn, seat)

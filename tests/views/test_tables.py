@@ -473,6 +473,20 @@ def test_a_quiet_stream_at_a_persons_turn_reads_one_small_row(django_assert_num_
         assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
 
 
+def test_a_quiet_stream_draws_again_when_a_quick_message_was_said_unheard():
+    # A message moves no version (the version guards stale plays); with Redis down on several
+    # servers the look is all that tells another server's phones of it.
+    table, phones = open_table()
+    drawn = table_read(table.pk)
+    away = views_tables._away(drawn, 0)
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is False
+    said = phones[1].post(reverse("table_say", args=[table.pk]), {"message": "nice"}, **HTMX)
+    assert said.status_code == 200
+    assert PrivateTable.objects.get(pk=table.pk).version == drawn.version
+    assert views_tables._keep_going(table.pk, 0, drawn, away, "stream", mark=False) is True
+    assert views_tables._keep_going(table.pk, 0, table_read(table.pk), away, "stream", mark=False) is False
+
+
 def test_a_quiet_stream_draws_again_when_another_phone_stops_marking_its_seat_or_marks_it_again():
     # A phone that stops marking (its mark expired, no goodbye) is away on the others' next look.
     table, _ = open_table()
