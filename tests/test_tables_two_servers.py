@@ -1,6 +1,7 @@
-"""Two app servers and the real Redis: a card played through server A reaches a phone whose event
-stream is open on server B (the table's change goes through Redis, not through one process), told
-at once: before B's stream looks for itself (it does every few quiet seconds, saying it lives)."""
+"""Two app servers: a card played through server A reaches a phone whose event stream is open on
+server B (the table's change goes through Redis, not through one process), told at once: before
+B's stream looks for itself (it does every few quiet seconds, saying it lives). With Redis down, on
+PostgreSQL, the change goes through the database (LISTEN/NOTIFY), a card and a quick message alike."""
 
 from __future__ import annotations
 
@@ -11,20 +12,26 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 import redis
+from psycopg import sql
 
 from pinochle_site.tools.loadtest.browser import Browser
 from pinochle_site.tools.loadtest.streams import EventStream
 from pinochle_site.tools.loadtest.tables import TablePhone
+from scorepad.services.tables import MESSAGE_GAP_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 REDIS_URL = "redis://127.0.0.1:6379/13"
+DATABASE_URL = os.getenv("DATABASE_URL", "")
 
 
 def _redis_up() -> bool:
@@ -34,7 +41,11 @@ def _redis_up() -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _redis_up(), reason="needs the Redis at 127.0.0.1:6379")
+needs_redis = pytest.mark.skipif(not _redis_up(), reason="needs the Redis at 127.0.0.1:6379")
+needs_postgres = pytest.mark.skipif(
+    not DATABASE_URL.startswith("postgres"),
+    reason="several servers share PostgreSQL: run the suite with DATABASE_URL=postgres://…",
+)
 
 
 def _free_port() -> int:
@@ -66,22 +77,67 @@ def server(env: dict[str, str], log: Path):
         process.wait(timeout=20)
 
 
-@pytest.mark.server
-def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(migrated_var_dir):
+def server_env(var_dir: Path, cache_url: str, database_url: str = "") -> dict[str, str]:
+    """A server's environment: its own ``VAR_DIR``, the shared cache and database (SQLite in
+    ``VAR_DIR`` without ``database_url``), the same secret key as every server's."""
+    var_dir.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "SECURE"}}
     env |= {
-        "VAR_DIR": str(migrated_var_dir),
-        "CACHE_URL": REDIS_URL,
+        "VAR_DIR": str(var_dir),
+        "SECRET_KEY": "the same secret key on every server of the test",
+        "CACHE_URL": cache_url,
         "WEB_CONCURRENCY": "1",
         "ALLOWED_HOSTS": HOST,
         "SECURE": "false",
         "DEBUG": "false",
     }
+    return env | ({"DATABASE_URL": database_url} if database_url else {})
+
+
+@needs_redis
+@pytest.mark.server
+def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(migrated_var_dir):
+    env = server_env(migrated_var_dir, REDIS_URL)
     with ExitStack() as stack:
         port_a = stack.enter_context(server(env, migrated_var_dir / "a.log"))
         port_b = stack.enter_context(server(env, migrated_var_dir / "b.log"))
-        told = asyncio.run(_play_until_a_card_is_told(port_a, port_b))
+        told = asyncio.run(_a_card_told(port_a, port_b))
     assert told, "no card played on A reached B before B's stream looked for itself"
+
+
+@pytest.fixture
+def migrated_postgres(tmp_path, worker_id) -> Iterator[str]:
+    """A PostgreSQL database of this test's own beside the suite's, migrated as an upgrade is (in a
+    process of its own), dropped after: its address."""
+    name = f"{urlsplit(DATABASE_URL).path.strip('/')}_servers_{worker_id}"[:63]
+    with psycopg.connect(DATABASE_URL, dbname="postgres", autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = urlsplit(DATABASE_URL)._replace(path=f"/{name}").geturl()
+    env = {k: v for k, v in os.environ.items() if k not in {"CACHE_URL", "SECRET_KEY", "SECURE"}}
+    migrate = [sys.executable, "manage.py", "migrate", "-v0"]
+    try:
+        env |= {"DATABASE_URL": url, "VAR_DIR": str(tmp_path)}
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True, timeout=300)
+        yield url
+    finally:
+        with psycopg.connect(DATABASE_URL, dbname="postgres", autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@needs_postgres
+@pytest.mark.server
+def test_with_redis_down_a_card_and_a_quick_message_reach_a_phone_on_the_other_server(
+    migrated_postgres, tmp_path
+):
+    redis_down = f"redis://{HOST}:{_free_port()}/0"  # nothing listens there
+    with ExitStack() as stack:
+        ports = [
+            stack.enter_context(server(server_env(var_dir, redis_down, migrated_postgres), var_dir / "log"))
+            for var_dir in (tmp_path / "a", tmp_path / "b")
+        ]
+        card, message = asyncio.run(_a_card_and_a_message_told(*ports))
+    assert (card, message) == (True, True), "(a card, a quick message) on A reached B before B's own look"
 
 
 @dataclass
@@ -97,25 +153,55 @@ class LooksCounted(EventStream):
         return chunk
 
 
-async def _play_until_a_card_is_told(port_a: int, port_b: int) -> bool:
-    """Whether a card played through A reached B's stream with no look of B's own between: told
-    through Redis. (A look may by chance fall just after a card was played: the next card counts.)"""
-    rng = random.Random(5)
+@dataclass
+class Watched:
+    """A table opened through server A, its host's phone listening on server B and their friend's
+    tapping through A."""
+
+    host: TablePhone
+    friend: TablePhone
+    on_b: LooksCounted
+
+
+async def _watched(port_a: int, port_b: int) -> Watched:
     host = TablePhone(Browser(HOST, port_a))
     await host.open_table("classic", "Ann", ["bot:easy", "open", "bot:easy"])
     friend = TablePhone(Browser(HOST, port_a))
     await friend.join(host.link_token, 2, "Bea")
-    # The host's phone listens on server B, its friend plays through server A.
     on_b = LooksCounted(HOST, port_b, f"/tables/{host.table_id}/events/", dict(host.browser.cookies))
     await on_b.open()
     first = await on_b.next_event(30)
     assert first.name == "screen"
-    told = False
+    return Watched(host, friend, on_b)
+
+
+async def _a_card_told(port_a: int, port_b: int) -> bool:
+    watched = await _watched(port_a, port_b)
+    try:
+        return await _card_told(watched)
+    finally:
+        await watched.on_b.close()
+
+
+async def _a_card_and_a_message_told(port_a: int, port_b: int) -> tuple[bool, bool]:
+    watched = await _watched(port_a, port_b)
+    try:
+        return await _card_told(watched), await _message_told(watched)
+    finally:
+        await watched.on_b.close()
+
+
+async def _card_told(watched: Watched) -> bool:
+    """Whether a card played through A reached B's stream with no look of B's own between: told
+    from server to server. (A look may by chance fall just after a card was played: the next card
+    counts.)"""
+    rng = random.Random(5)
+    on_b = watched.on_b
     for _ in range(60):
         looks = on_b.looks
-        done = await friend.act(rng)
+        done = await watched.friend.act(rng)
         if done is None:
-            await host.act(rng)  # the host taps on server A too; its own answer needs no stream
+            await watched.host.act(rng)  # the host taps on server A too; its own answer needs no stream
             continue
         kind, version = done
         while True:
@@ -123,7 +209,20 @@ async def _play_until_a_card_is_told(port_a: int, port_b: int) -> bool:
             if event.version is not None and event.version > version:
                 break
         if kind == "card" and on_b.looks == looks:
-            told = True
-            break
-    await on_b.close()
-    return told
+            return True
+    return False
+
+
+async def _message_told(watched: Watched) -> bool:
+    """Whether a quick message said through A reached B's stream with no look of B's own between
+    (a look falling just then: the next message, once the table lets Bea say another)."""
+    on_b = watched.on_b
+    for key, words in (("nice", "Bea: Nice hand!"), ("oops", "Bea: Oops"), ("gg", "Bea: Good game")):
+        looks = on_b.looks
+        await watched.friend.say(key)
+        while words not in (await on_b.next_event(30)).data:
+            pass
+        if on_b.looks == looks:
+            return True
+        await asyncio.sleep(MESSAGE_GAP_SECONDS)
+    return False

@@ -4,6 +4,7 @@
   every open stream of every web process: in-process, between one machine's workers, or through
   Redis; and which seats' phones are connected now (presence: a stream that closes tells its
   table, so the other phones say that seat away at once).
+- ``postgres_bus``: the bus's way round a Redis that fails, on PostgreSQL (NOTIFY and LISTEN).
 - ``streams``: the server-sent events format and the one stream loop every event stream runs:
   draw, wait for a change (or the wait period), draw again.
 - ``feeds``: a reading shared by every stream of a process that shows the same thing (a club

@@ -9,7 +9,8 @@ server the message goes straight to this process's listening streams, and to the
 workers' through a datagram socket each keeps in VAR_DIR (nothing else to run).
 With ``CACHE_URL`` set to a Redis (several app servers), it is published on a Redis channel and
 every process, this one included, hands it to its own streams from one subscription per process:
-a card played through server A reaches a phone connected to server B.
+a card played through server A reaches a phone connected to server B. While Redis fails, on
+PostgreSQL, the message goes through the database instead (``postgres_bus``: NOTIFY and LISTEN).
 
 Presence (whether a seat's phone is connected now) is kept in the cache, which every server shares
 when there are several: each stream marks its seat every ``PRESENCE_SECONDS``. While the cache does
@@ -29,10 +30,11 @@ import socket
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,7 @@ from django.utils import timezone
 
 from ..models import TableSeat
 from ..throttle import CACHE_ERRORS
+from . import postgres_bus
 
 __all__ = [
     "PRESENCE_SECONDS",
@@ -73,8 +76,6 @@ def redis_channel() -> str:
 
 _lock = threading.Lock()
 _listeners: dict[str, set[Listener]] = defaultdict(set)
-_subscriber: asyncio.Task[None] | None = None
-_subscriber_loop: asyncio.AbstractEventLoop | None = None
 
 
 def table_channel(table_id: int) -> str:
@@ -126,10 +127,10 @@ async def listen(channel: str) -> Listener:
     listener = Listener(channel)
     with _lock:
         _listeners[channel].add(listener)
-    if redis_url():
-        subscribed = _subscribe()
-        with suppress(TimeoutError):  # Redis slow or down: the stream's own checks catch up meanwhile
-            await asyncio.wait_for(subscribed.wait(), SUBSCRIBE_WAIT_SECONDS)
+    if url := redis_url():
+        listening = asyncio.gather(*(ready.wait() for ready in _start_relays(url)))
+        with suppress(TimeoutError):  # slow or down: the stream's own checks catch up meanwhile
+            await asyncio.wait_for(listening, SUBSCRIBE_WAIT_SECONDS)
     else:
         _open_mailbox()
     return listener
@@ -147,8 +148,10 @@ def publish(channel: str) -> None:
         except CACHE_ERRORS as error:  # Redis down: this server's streams still hear it
             _failed_at[("publish", url)] = time.monotonic()
             log.warning("%s: could not publish through Redis (%s)", channel, error)
-    elif not url:
+    if not url:
         _tell_neighbours(channel)
+    elif postgres_bus.available():  # Redis failing: the other servers hear it through the database
+        postgres_bus.notify(channel)
     deliver(channel)
 
 
@@ -255,20 +258,30 @@ def _redis_client(url: str) -> Any:
 REDIS_TIMEOUT_SECONDS = 0.5  # a Redis that does not answer within this is taken for down
 
 
-_subscribed: asyncio.Event | None = None
-SUBSCRIBE_WAIT_SECONDS = 1.0  # a first stream waits this long at most for the subscription
+SUBSCRIBE_WAIT_SECONDS = 1.0  # a first stream waits this long at most for the relays to listen
+type Relay = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
+_relays: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}  # by kind: "redis", "postgres"
 
 
-def _subscribe() -> asyncio.Event:
-    """One subscription to the channel per process (per event loop), started with its first stream;
-    the event is set once it listens (a change published before then would not reach it)."""
-    global _subscriber, _subscriber_loop, _subscribed
+def _start_relays(url: str) -> list[asyncio.Event]:
+    """This process's relays: from Redis, and on PostgreSQL from the database too (while Redis
+    fails, the changes come that way: ``postgres_bus`` says why it always listens)."""
+    listening = [_relaying("redis", partial(_relay, url))]
+    if postgres_bus.available():
+        listening.append(_relaying("postgres", partial(postgres_bus.relay, deliver)))
+    return listening
+
+
+def _relaying(kind: str, relay: Relay) -> asyncio.Event:
+    """One relay of each kind per process (per event loop), started with its first stream; the
+    event is set once it listens (a change published before then would not reach it)."""
     loop = asyncio.get_running_loop()
     with _lock:
-        if _subscriber is None or _subscriber.done() or _subscriber_loop is not loop or _subscribed is None:
-            _subscribed = asyncio.Event()
-            _subscriber, _subscriber_loop = loop.create_task(_relay(redis_url(), _subscribed)), loop
-        return _subscribed
+        running = _relays.get(kind)
+        if running is None or running[0].done() or running[0].get_loop() is not loop:
+            listening = asyncio.Event()
+            running = _relays[kind] = (loop.create_task(relay(listening)), listening)
+        return running[1]
 
 
 async def _relay(url: str, subscribed: asyncio.Event) -> None:
