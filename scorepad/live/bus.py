@@ -159,7 +159,7 @@ def publish(channel: str) -> None:
 # (the marks go to the seats' rows, a change to this server's streams only), so a Redis down or
 # paused costs one short timeout, not one per mark or per hand entered.
 CACHE_REST_SECONDS = 5.0
-_failed_at: dict[tuple[str, str], float] = {}  # by what failed ("publish", "mark") and Redis URL
+_failed_at: dict[tuple[str, str], float] = {}  # by what failed ("publish", "mark"…) and Redis URL
 
 
 def _resting(what: str, url: str) -> bool:
@@ -264,12 +264,14 @@ _relays: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}  # by kind: "r
 
 
 def _start_relays(url: str) -> list[asyncio.Event]:
-    """This process's relays: from Redis, and on PostgreSQL from the database too (while Redis
-    fails, the changes come that way: ``postgres_bus`` says why it always listens)."""
-    listening = [_relaying("redis", partial(_relay, url))]
-    if postgres_bus.available():
-        listening.append(_relaying("postgres", partial(postgres_bus.relay, deliver)))
-    return listening
+    """This process's relays, to be waited for: from Redis, and on PostgreSQL from the database too
+    (while Redis fails, the changes come that way: ``postgres_bus`` says why it always listens).
+    While the Redis subscription fails, a new stream waits for the database's alone."""
+    redis = _relaying("redis", partial(_relay, url))
+    if not postgres_bus.available():
+        return [redis]
+    database = _relaying("postgres", partial(postgres_bus.relay, deliver))
+    return [database] if _resting("subscribe", url) else [redis, database]
 
 
 def _relaying(kind: str, relay: Relay) -> asyncio.Event:
@@ -304,6 +306,7 @@ async def _relay(url: str, subscribed: asyncio.Event) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as error:  # Redis restarting: try again shortly, streams keep polling
+            _failed_at[("subscribe", url)] = time.monotonic()
             log.warning("table events: Redis subscription lost (%s); retrying", error)
             await asyncio.sleep(1)
         finally:  # its connections closed now, not when the garbage collector finds them

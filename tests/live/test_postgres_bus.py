@@ -39,6 +39,32 @@ def test_while_redis_fails_on_postgresql_each_change_goes_through_the_database_t
     assert notified == told == ["table:1", "table:2"]
 
 
+def test_while_the_redis_subscription_fails_a_new_stream_waits_for_the_database_alone(settings, monkeypatch):
+    url = "redis://127.0.0.1:1/0"  # nothing listens there
+    settings.CACHES = {"default": cache_settings(url)}
+    monkeypatch.setattr(bus, "_failed_at", {})
+    monkeypatch.setattr(bus, "_relays", {})
+    monkeypatch.setattr(postgres_bus, "available", lambda: True)
+
+    async def database(deliver: object, listening: asyncio.Event) -> None:
+        listening.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(postgres_bus, "relay", database)
+
+    async def two_streams() -> bool:
+        first = await bus.listen(bus.table_channel(1))  # its relays start: Redis's fails
+        while not bus._resting("subscribe", url):
+            await asyncio.sleep(0.05)
+        monkeypatch.setattr(bus, "SUBSCRIBE_WAIT_SECONDS", DEADLINE * 6)  # far past the deadline
+        second = await bus.listen(bus.table_channel(1))
+        first.close()
+        second.close()
+        return True
+
+    assert run_alone(asyncio.wait_for(two_streams(), DEADLINE))
+
+
 def test_the_channel_is_a_short_identifier_of_the_installation(settings):
     settings.CACHE_NAMESPACE = "staging-" + "x" * 80
     staging = postgres_bus.channel_name()
