@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +101,7 @@ def test_a_card_played_through_server_a_reaches_a_phone_on_server_b(migrated_var
     with ExitStack() as stack:
         port_a = stack.enter_context(server(env, migrated_var_dir / "a.log"))
         port_b = stack.enter_context(server(env, migrated_var_dir / "b.log"))
-        told = asyncio.run(_a_card_told(port_a, port_b))
+        [told] = asyncio.run(_told(port_a, port_b, _card_told))
     assert told, "no card played on A reached B before B's stream looked for itself"
 
 
@@ -136,7 +136,7 @@ def test_with_redis_down_a_card_and_a_quick_message_reach_a_phone_on_the_other_s
             stack.enter_context(server(server_env(var_dir, redis_down, migrated_postgres), var_dir / "log"))
             for var_dir in (tmp_path / "a", tmp_path / "b")
         ]
-        card, message = asyncio.run(_a_card_and_a_message_told(*ports))
+        card, message = asyncio.run(_told(*ports, _card_told, _message_told))
     assert (card, message) == (True, True), "(a card, a quick message) on A reached B before B's own look"
 
 
@@ -175,18 +175,11 @@ async def _watched(port_a: int, port_b: int) -> Watched:
     return Watched(host, friend, on_b)
 
 
-async def _a_card_told(port_a: int, port_b: int) -> bool:
+async def _told(port_a: int, port_b: int, *checks: Callable[[Watched], Awaitable[bool]]) -> list[bool]:
+    """What each check found, one after another at one watched table."""
     watched = await _watched(port_a, port_b)
     try:
-        return await _card_told(watched)
-    finally:
-        await watched.on_b.close()
-
-
-async def _a_card_and_a_message_told(port_a: int, port_b: int) -> tuple[bool, bool]:
-    watched = await _watched(port_a, port_b)
-    try:
-        return await _card_told(watched), await _message_told(watched)
+        return [await check(watched) for check in checks]
     finally:
         await watched.on_b.close()
 
