@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from scorepad.engine.puzzles import Puzzle
 from scorepad.selectors.puzzles import shipped
+from tests.browser.test_accessibility import BLOCKING, axe_violations
 from tests.helpers import watch_console
 
 pytestmark = pytest.mark.browser
@@ -90,6 +91,7 @@ def test_the_position_as_the_seat_knows_it_is_read_in_words_on_a_phone(live_serv
     expect(tricks.locator("li").nth(1)).to_have_text("You led 9♥, Left 9♠, Partner 9♦, Right A♥. Right won.")
     assert in_view(page, ".tricks-played")
     assert fits_the_width(page)
+    assert [v for v in axe_violations(page) if v["impact"] in BLOCKING] == []
     page.locator("details.played-tricks summary").click()
 
     passing = open_fold(page, "Passing")
