@@ -226,10 +226,11 @@ def _lead_reason(view: SeatView, card: Card, p: Profile) -> str:
     if _is_last_of_suit(view, card):
         if _trumps_kept(view, card):
             return f"{_last_words(card)}: once it is gone you can trump {suit_words(suit)}"
-        return f"{_last_words(card)}: it gives the lead away cheaply"
+        return f"{_last_words(card)} and a higher one is still out: it gives up the lead"
+    out = f"a higher {one_of(suit)} is still out, so {card_words(card)}"  # not the boss: checked above
     if higher:
-        return f"{card_words(card)} gives up the lead and keeps your {card_words(higher[0])} for later"
-    return f"{card_words(card)} gives the lead away{_keeps_words(view, card)}"
+        return f"{out} gives up the lead and keeps your {card_words(higher[0])} for later"
+    return f"{out} gives the lead away{_keeps_words(view, card)}"
 
 
 def _rest(view: SeatView, card: Card) -> list[Card]:
