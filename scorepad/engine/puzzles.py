@@ -29,6 +29,8 @@ average by at least ``MARGIN_COUNTERS`` of the variant's least counter. Why thes
   kept from the opponents moves the margin by about one counter, a difference any player shrugs
   at; two is a counter won and one saved, or a trick's worth, which a strong player calls a
   mistake. Ties and near-ties (two cards that do the same, such as two low spades) never pass.
+* answers within ``TIE_VALUE`` of each other on average do the same: no answer is called better
+  than one it ties, neither by the verdict nor in the words, which name such answers together.
 
 A screening sample (``SCREEN_DEALS``) rejects most positions cheaply; the ones that pass are
 weighed again on ``FIND_DEALS`` deals continuing the same generator, where they must clear the
@@ -38,7 +40,9 @@ on ``CHECK_DEALS`` fresh deals and counts those still best, and those still clea
 
 Each puzzle carries its position (the hand state, hidden cards included: the page shows only the
 seat's view), the answer and the others' values, the reason in a player's words (``reasons.py``),
-the worst other answer, a theme a player recognises and a difficulty from 1 to 5.
+the worst other answer, a theme a player recognises and a difficulty from 1 to 5. The words are
+built from the position and the stored values alone, so ``reworded`` says a shipped set again
+without a search (``check_puzzles --reword``).
 
 Pure: no Django; deterministic for a seed, a variant and a game index.
 """
@@ -50,7 +54,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -85,6 +89,7 @@ PER_HAND = 3  # puzzles kept from one hand at most: a set of many hands, not man
 EXACT_CARDS = 12  # at most this many cards left in all hands: the rest of the hand is searched exactly
 PLAYOUT_EXACT_CARDS = 8  # before that, the last tricks of this many cards are (as the expert does)
 TIE = 1e-6  # values this close are equal on a deal
+TIE_VALUE = 0.1  # answers this close on average do the same: neither is called the better one
 LATE_TRICKS = 3  # the last tricks: at most this many tricks left (two in six-handed, eight cards each)
 THEMES = (
     "counting to the contract",
@@ -142,7 +147,8 @@ class Verdict:
     margin: float
 
     def clear(self, least: float, *, share: float = BEST_SHARE, part: float = 1.0) -> bool:
-        return self.share >= share and self.margin >= part * MARGIN_COUNTERS * least
+        lead = self.margin >= part * MARGIN_COUNTERS * least and self.margin > TIE_VALUE
+        return self.share >= share and lead
 
 
 def verdict_of(weighed: Weighed) -> Verdict | None:
@@ -378,7 +384,7 @@ def make_puzzle(
 ) -> Puzzle:
     decision = str(view.decision)
     ranked = weighed.ranked()
-    return Puzzle(
+    puzzle = Puzzle(
         key=f"{view.variant.id}-{game:05d}-{number:03d}",
         variant=view.variant.id,
         game=game,
@@ -394,9 +400,27 @@ def make_puzzle(
         deals=weighed.deals,
         theme=theme_of(view, weighed, verdict),
         difficulty=difficulty_of(view, weighed, verdict),
-        reason=reason_of(view, weighed, verdict),
-        worst_words=worst_words(view, weighed, verdict),
+        reason="",
+        worst_words="",
     )
+    return worded(puzzle, view, why_of(view, weighed, verdict))
+
+
+def reworded(puzzle: Puzzle) -> Puzzle:
+    """The puzzle with its words built again from its position and stored values, without a
+    search. A trump's why rests on the deals themselves (how often the bid was made), which the
+    puzzle does not store, so it is kept as it was said."""
+    view = puzzle.view()
+    if view.decision == TRUMP:
+        why = puzzle.reason.split(". ", 1)[0]
+    else:
+        why = _card_why(view, answer_from_json(puzzle.decision, puzzle.answer))
+    return worded(puzzle, view, why)
+
+
+def ties_the_answer(puzzle: Puzzle) -> bool:
+    """Whether another answer is valued within ``TIE_VALUE`` of the answer: no puzzle then."""
+    return bool(puzzle.values[0][1] - puzzle.values[1][1] <= TIE_VALUE)
 
 
 def answer_from_json(decision: str, value: Any) -> Any:
@@ -422,28 +446,51 @@ def _points(value: float) -> str:
     return f"{shown} point" if shown == "1" else f"{shown} points"
 
 
-def reason_of(view: SeatView, weighed: Weighed, verdict: Verdict) -> str:
-    """Why the answer: what it does, read from the cards, and how sure it is, as a player says it."""
-    p = profile_of(view.variant, view.settings)
-    best = verdict.best
+def why_of(view: SeatView, weighed: Weighed, verdict: Verdict) -> str:
+    """What the answer does, read from the cards (a trump: how often the bid was made with it)."""
+    if view.decision == TRUMP:
+        made = sum(1 for v in weighed.values[verdict.best] if v > 0)
+        return trump_reason(view, verdict.best, made, weighed.deals)
+    return _card_why(view, verdict.best)
+
+
+def _card_why(view: SeatView, best: Any) -> str:
     if view.decision == PLAY:
-        why = play_reason(view, Card(best), p)
-    elif view.decision == TRUMP:
-        made = sum(1 for v in weighed.values[best] if v > 0)
-        why = trump_reason(view, best, made, weighed.deals)
-    else:
-        why = pass_cards_reason(view, best, len(weighed.values), weighed.deals)
-    sure = out_of(round(verdict.share * weighed.deals), weighed.deals)
-    second = answer_words(view, verdict.second)
+        return play_reason(view, Card(best), profile_of(view.variant, view.settings))
+    return pass_cards_reason(view, best, 0, 0)
+
+
+def worded(puzzle: Puzzle, view: SeatView, why: str) -> Puzzle:
+    """``puzzle`` with its reason and its worst answer's cost said from its stored values: answers
+    valued alike are named together, never one of them as the next best or the worst."""
+    return replace(puzzle, reason=reason_words(puzzle, view, why), worst_words=worst_words(puzzle, view))
+
+
+def reason_words(puzzle: Puzzle, view: SeatView, why: str) -> str:
+    sure = out_of(round(puzzle.share * puzzle.deals), puzzle.deals)
+    second = _alike_words(puzzle, view, puzzle.values[1][1])
     return (
-        f"{why[0].upper()}{why[1:]}. Wherever the hidden cards lie, it does best in {sure}, "
-        f"and {_points(verdict.margin)} a hand better than {second}, the next best."
+        f"{why[0].upper()}{why[1:]}. Wherever the hidden cards lie, nothing does better in {sure}, "
+        f"and it is {_points(puzzle.margin)} a hand better than {second}, the next best."
     )
 
 
-def worst_words(view: SeatView, weighed: Weighed, verdict: Verdict) -> str:
-    cost = weighed.mean(verdict.best) - weighed.mean(verdict.worst)
-    return f"{answer_words(view, verdict.worst)} costs {_points(cost)} a hand on average."
+def worst_words(puzzle: Puzzle, view: SeatView) -> str:
+    worst = puzzle.values[-1][1]
+    cost = _points(puzzle.values[0][1] - worst)
+    costs = "each cost" if len(_alike(puzzle, worst)) > 1 else "costs"
+    return f"{_alike_words(puzzle, view, worst)} {costs} {cost} a hand on average."
+
+
+def _alike(puzzle: Puzzle, value: float) -> list[Any]:
+    """The answers other than the best valued within ``TIE_VALUE`` of ``value``, best first."""
+    return [a for a, v in puzzle.values[1:] if abs(v - value) <= TIE_VALUE]
+
+
+def _alike_words(puzzle: Puzzle, view: SeatView, value: float) -> str:
+    """ "K♥" or "K♥, Q♥ or A♦": the answers valued alike at ``value``."""
+    named = [answer_words(view, answer_from_json(puzzle.decision, a)) for a in _alike(puzzle, value)]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
 
 
 def theme_of(view: SeatView, weighed: Weighed, verdict: Verdict) -> str:
@@ -516,6 +563,14 @@ def _bot_answer(view: SeatView, bot: EasyBot | HeuristicBot) -> Answer:
     return tuple(sorted(answer)) if view.decision == PASS and isinstance(answer, tuple) else answer
 
 
+def set_text(header: Mapping[str, Any], found: Sequence[Puzzle]) -> str:
+    """A set as its JSON file holds it: the header's keys, then one puzzle a line (so a diff of a
+    new set reads puzzle by puzzle)."""
+    lines = [json.dumps(p.to_json(), separators=(",", ":"), sort_keys=True) for p in found]
+    head = json.dumps(dict(header), sort_keys=True)[:-1]
+    return head + ', "puzzles": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
 # -- checking an answer --------------------------------------------------------------------------
 
 
@@ -560,7 +615,10 @@ __all__ = [
     "judge",
     "position_digest",
     "recheck",
+    "reworded",
     "scan_game",
+    "set_text",
+    "ties_the_answer",
     "verdict_of",
     "weigh",
 ]

@@ -1,6 +1,7 @@
 """What the puzzle pages show: the practice table frozen at the puzzle's position, from the seat
-that decides ("You"), with only what that seat knows (its hand, the auction, the meld shown, the
-cards played); after an answer, whether it was right, the reason in a player's words, the worst
+that decides ("You"), with only what that seat knows (its hand, the auction, the passes and the
+cards it passed and received, each seat's meld, every trick played with who led and who won it);
+after an answer, whether it was right, the reason in a player's words, the worst
 other answer and the rating change. Built from the shipped puzzle and selector read models; no
 search, no database.
 """
@@ -12,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.answers import AnswerError, answer_json, check_answer, read_form_answer
-from ..engine.cards import CODES, SUIT_NAMES, SUITS, SYMBOL_OF_SUIT
+from ..engine.cards import CODES, SUIT_NAMES, SUITS, SYMBOL_OF_SUIT, card_words
 from ..engine.game import seat_view
 from ..engine.puzzles import PUZZLE_SEAT, Puzzle, answer_from_json, answer_words
-from ..engine.view import PASS, PLAY, TRUMP, SeatView
+from ..engine.view import PASS, PLAY, TRUMP, SeatView, Trick
 from ..selectors.practice import seat_names, side_names
 from .practice import (
     CardFace,
@@ -42,6 +43,14 @@ OTHER_PUZZLE = (
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedTrick:
+    """One trick played before the position, as every seat saw it."""
+
+    plays: tuple[tuple[str, str], ...]  # (seat name, card in words), the leader first
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
 class PuzzleTable:
     """The frozen table: every piece is the practice table's, built from the seat's view."""
 
@@ -57,7 +66,10 @@ class PuzzleTable:
     trumps: TrumpChoice
     received: tuple[CardFace, ...]
     passed: tuple[CardFace, ...]
-    pass_lines: tuple[str, ...]
+    passed_to: str
+    received_from: str
+    pass_lines: tuple[str, ...]  # the passes between other seats, by count
+    played: tuple[PlayedTrick, ...]
     points: tuple[int, ...]
 
     @property
@@ -114,6 +126,15 @@ class PuzzleTable:
     def play_rule(self) -> str:
         return self.held.play_rule
 
+    @property
+    def passing(self) -> bool:
+        return bool(self.pass_lines or self.passed or self.received)
+
+    @property
+    def passing_open(self) -> bool:
+        """The passing fold opens by itself until the first card is played, then folds away."""
+        return not self.view.tricks and not self.tricks.trick
+
 
 def puzzle_table(puzzle: Puzzle) -> PuzzleTable:
     state = puzzle.hand_state()
@@ -133,12 +154,31 @@ def puzzle_table(puzzle: Puzzle) -> PuzzleTable:
         trumps=trump_choice(view) if view.decision == TRUMP else TrumpChoice(),
         received=tuple(face(c, view.trump) for c in view.received),
         passed=tuple(face(c, view.trump) for c in view.passed),
-        pass_lines=tuple(
-            f"{names[giver]} passed {count} cards to {'you' if taker == PUZZLE_SEAT else names[taker]}"
+        passed_to=_pass_partner(public, giver=True, names=names),
+        received_from=_pass_partner(public, giver=False, names=names),
+        pass_lines=tuple(  # the seat's own passes are told card by card
+            f"{names[giver]} passed {count} cards to {names[taker]}"
             for giver, taker, count in public.passes
+            if PUZZLE_SEAT not in (giver, taker)
         ),
+        played=tuple(_played(view, trick, names) for trick in view.tricks),
         points=public.points,
     )
+
+
+def _pass_partner(public: PublicHand, *, giver: bool, names: tuple[str, ...]) -> str:
+    """Whom the seat passed to (``giver``), or whom it received from: "" when it did not."""
+    for source, taker, _ in public.passes:
+        if (source if giver else taker) == PUZZLE_SEAT:
+            return names[taker if giver else source]
+    return ""
+
+
+def _played(view: SeatView, trick: Trick, names: tuple[str, ...]) -> PlayedTrick:
+    seats = view.variant.seats
+    plays = tuple((names[(trick.leader + i) % seats], card_words(c)) for i, c in enumerate(trick.cards))
+    assert trick.winner is not None  # a trick played out
+    return PlayedTrick(plays, names[trick.winner])
 
 
 def _frozen(board: TrickBoard) -> TrickBoard:

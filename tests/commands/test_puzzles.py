@@ -46,6 +46,24 @@ def test_the_check_prints_each_variants_agreement_rate_and_the_total():
     assert lines[-1]["total"]["puzzles"] == 3
 
 
+def test_reword_says_each_puzzle_again_drops_a_tied_answer_and_prints_the_counts(tmp_path):
+    data = json.loads((DATA_DIR / "classic.json").read_text())
+    first, tied = data["puzzles"][0], data["puzzles"][1]
+    first["reason"] = "Anything at all."
+    tied["values"][1][1] = tied["values"][0][1] - 0.05
+    (tmp_path / "classic.json").write_text(json.dumps(data))
+    out = StringIO()
+    call_command("check_puzzles", "--reword", "--variant", "classic", "--dir", str(tmp_path), stdout=out)
+    line = json.loads(out.getvalue())
+    assert (line["before"], line["after"], line["dropped"]) == (320, 319, [tied["key"]])
+    assert line["reworded"] == 2
+    again = json.loads((tmp_path / "classic.json").read_text())
+    assert again["puzzles"][0] == shipped("classic")[0].to_json()
+    assert {k: v for k, v in again.items() if k != "puzzles"} == {
+        k: v for k, v in data.items() if k != "puzzles"
+    }
+
+
 @pytest.mark.parametrize(
     ("command", "args", "words"),
     [

@@ -246,3 +246,47 @@ def test_the_puzzles_page_links_the_day_a_run_per_variant_and_the_history(client
     assert reverse("puzzle_run", args=["six-handed"]) in page
     assert reverse("puzzle_history") in page
     assert reverse("puzzles") in client.get(reverse("home")).content.decode()
+
+
+# -- the position as the seat knows it -------------------------------------------------------------
+
+
+def page_words(client, key: str) -> str:
+    """What a player reads on a puzzle's page, one space between words, none before a stop."""
+    html = client.get(reverse("puzzle", args=[key])).content.decode()
+    return re.sub(r" ([,.:])", r"\1", " ".join(visible_text(html).split()))
+
+
+def test_every_trick_played_is_listed_with_who_led_it_and_who_won_it(client):
+    words = page_words(client, "classic-00276-041")
+    assert "Tricks 6 played" in words
+    assert "You led A♦, Left 9♦, Partner K♦, Right J♦. You won." in words
+    assert "Right led A♦, You J♥, Left K♦, Partner 10♦. You won." in words
+    assert "You led 9♥, Left 9♠, Partner 9♦, Right A♥. Right won." in words
+
+
+def test_a_six_handed_trick_names_all_six_seats_in_play_order(client):
+    words = page_words(client, "six-handed-00005-020")
+    assert "Across led A♦, Far right K♦, Right Q♦, You 9♦, Left 9♦, Far left J♦. Across won." in words
+
+
+def test_once_play_has_begun_a_classic_puzzle_still_shows_the_cards_passed_and_received(client):
+    words = page_words(client, "classic-00276-041")  # the bidder, six tricks in
+    assert "You received from Partner: 10♥ 10♥ J♥ 9♥" in words
+    assert "You passed to Partner: J♠ Q♦ J♦ 9♦" in words
+
+
+def test_an_opponent_reads_who_passed_how_many_cards_to_whom(client):
+    puzzle = next(p for p in shipped("classic") if p.view().bidder in (1, 3) and p.view().tricks)
+    words = page_words(client, puzzle.key)
+    bidder = ["You", "Left", "Partner", "Right"][puzzle.view().bidder]
+    partner = {"Left": "Right", "Right": "Left"}[bidder]
+    assert f"{partner} passed 4 cards to {bidder}" in words
+    assert f"{bidder} passed 4 cards to {partner}" in words
+    assert "You passed" not in words
+
+
+def test_each_seats_meld_is_shown(client):
+    words = page_words(client, "classic-00276-041")
+    assert "Meld: You 9, Left 0, Partner 4, Right 5" in words
+    assert "Partner: 4 (marriage ×2: 4) K♦ Q♦ K♣ Q♣" in words

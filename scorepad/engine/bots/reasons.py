@@ -205,7 +205,7 @@ def play_reason(view: SeatView, card: Card, p: Profile, best_in: tuple[int, int]
     trick = view.trick.cards if view.trick is not None else ()
     if not trick:
         return _lead_reason(view, card, p)
-    return _follow_reason(view, trick, card, p) or _spare_reason(view, card, p)
+    return _follow_reason(view, trick, card, p)
 
 
 def _lead_reason(view: SeatView, card: Card, p: Profile) -> str:
@@ -223,14 +223,42 @@ def _lead_reason(view: SeatView, card: Card, p: Profile) -> str:
             f"{card_words(card)} is your highest trump: it draws the opponents' trumps "
             "before they can trump your winners"
         )
-    name = one_of(suit)
-    if not any(suit_of(c) == suit and c != card for c in view.hand):
-        if view.trump is not None and any(suit_of(c) == view.trump for c in view.hand):
-            return f"{card_words(card)} is your last {name}: once it is gone you can trump {suit_words(suit)}"
-        return f"{card_words(card)} is your last {name}: it gives the lead away cheaply"
+    if _is_last_of_suit(view, card):
+        if _trumps_kept(view, card):
+            return f"{_last_words(card)}: once it is gone you can trump {suit_words(suit)}"
+        return f"{_last_words(card)} and a higher one is still out: it gives up the lead"
+    out = f"a higher {one_of(suit)} is still out, so {card_words(card)}"  # not the boss: checked above
     if higher:
-        return f"{card_words(card)} gives up the lead and keeps your {card_words(higher[0])} for later"
-    return f"{card_words(card)} gives the lead away and keeps your trumps and aces for later"
+        return f"{out} gives up the lead and keeps your {card_words(higher[0])} for later"
+    return f"{out} gives the lead away{_keeps_words(view, card)}"
+
+
+def _rest(view: SeatView, card: Card) -> list[Card]:
+    """The seat's hand once ``card`` is played (one copy of it gone)."""
+    rest = list(view.hand)
+    rest.remove(card)
+    return rest
+
+
+def _is_last_of_suit(view: SeatView, card: Card) -> bool:
+    return not any(suit_of(c) == suit_of(card) for c in _rest(view, card))
+
+
+def _trumps_kept(view: SeatView, card: Card) -> bool:
+    return view.trump is not None and any(suit_of(c) == view.trump for c in _rest(view, card))
+
+
+def _last_words(card: Card) -> str:
+    return f"{card_words(card)} is your last {one_of(suit_of(card))}"
+
+
+def _keeps_words(view: SeatView, card: Card) -> str:
+    """ " and keeps your trumps and aces for later", naming only what the hand still holds."""
+    rest = _rest(view, card)
+    trumps = _trumps_kept(view, card)
+    aces = any(rank_of(c) == ACE and suit_of(c) != view.trump for c in rest)
+    kept = " and ".join(word for word, held in (("trumps", trumps), ("aces", aces)) if held)
+    return f" and keeps your {kept} for later" if kept else ""
 
 
 def _higher_held(view: SeatView, card: Card) -> list[Card]:
@@ -238,49 +266,97 @@ def _higher_held(view: SeatView, card: Card) -> list[Card]:
     return sorted({c for c in view.hand if suit_of(c) == suit_of(card) and c < card})
 
 
-def _spare_reason(view: SeatView, card: Card, p: Profile) -> str:
-    """A card that neither wins the trick nor is the cheapest: what playing it keeps."""
-    suit = suit_of(card)
-    led = suit_of(view.trick.cards[0]) if view.trick is not None and view.trick.cards else None
-    left = [c for c in view.hand if suit_of(c) == suit and c != card]
-    if suit != led and not left and suit != view.trump:
-        last = f"{card_words(card)} is your last {one_of(suit)}"
-        return f"you cannot win this trick: {last}, so you can trump {suit_words(suit)} later"
-    cheaper = sorted({c for c in view.legal_cards if p.value[c] < p.value[card]}, key=lambda c: p.value[c])
-    spare = f"you cannot win this trick: {card_words(card)} is the card you can best spare"
-    if cheaper:
-        return f"{spare}; {card_words(cheaper[0])} stays in your hand for a later trick"
-    return spare
-
-
-def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str | None:
+def _follow_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str:
     seats = view.variant.seats
     assert view.trick is not None
     winner = (view.trick.leader + trick_winner(trick, view.trump)) % seats
     side = view.variant.side_of(view.seat)
     partner_winning = winner != view.seat and view.variant.side_of(winner) == side
-    wins = trick_winner((*trick, card), view.trump) == len(trick)
-    last = len(trick) == seats - 1
+    if trick_winner((*trick, card), view.trump) == len(trick):
+        return _winning_reason(view, trick, card, p)
+    if partner_winning:
+        return _partner_winning_reason(view, card, p)
+    return _losing_reason(view, trick, card, p)
+
+
+def _winning_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str:
+    if len(trick) == view.variant.seats - 1:
+        return f"{card_words(card)} wins the trick: you play last"
+    if is_boss(view, card, p):
+        top = _top_words(view, card, p)
+        if suit_of(card) == view.trump:
+            return f"{card_words(card)} wins the trick: {top}"
+        return f"{card_words(card)} wins the trick unless it is trumped: {top}"
+    return f"{card_words(card)} takes the trick for now"
+
+
+def _partner_winning_reason(view: SeatView, card: Card, p: Profile) -> str:
+    winning = "your partner is winning the trick"
+    if not p.value[card]:
+        if any(p.value[c] for c in _rest(view, card)):
+            return f"{winning}: this keeps your counters for later"
+        return f"{winning}, and you hold no counter to give him"
+    if any(not p.value[c] for c in view.legal_cards):
+        return f"{winning}: give him a counter"
+    kept = _kept_words(view, card, p)
+    return f"{winning}: every card you may play is a counter{f', and {kept}' if kept else ''}"
+
+
+def _losing_reason(view: SeatView, trick: Sequence[Card], card: Card, p: Profile) -> str:
+    """A card that does not take the trick: who may still take it, and what the card keeps."""
+    partner_may = _partner_may_take(view, trick, p)
+    if partner_may:
+        head = "your partner plays after you and may still take the trick"
+    elif any(trick_winner((*trick, c), view.trump) == len(trick) for c in view.legal_cards):
+        head = f"{card_words(card)} lets the trick go"
+    else:
+        head = "you cannot win this trick"
+    return f"{head}: {_losing_clause(view, trick, card, p, partner_may=partner_may)}"
+
+
+def _losing_clause(
+    view: SeatView, trick: Sequence[Card], card: Card, p: Profile, *, partner_may: bool
+) -> str:
+    others = [c for c in view.legal_cards if c != card]
     value = p.value[card]
-    if partner_winning and not wins:
-        if value:
-            return "your partner is winning the trick: give him a counter"
-        return "your partner is winning the trick: this keeps your counters for later"
-    if wins:
-        if last:
-            return f"{card_words(card)} wins the trick: you play last"
-        if is_boss(view, card, p):
-            top = _top_words(view, card, p)
-            if suit_of(card) == view.trump:
-                return f"{card_words(card)} wins the trick: {top}"
-            return f"{card_words(card)} wins the trick unless it is trumped: {top}"
-        return f"{card_words(card)} takes the trick for now"
-    cheapest = min(p.value[c] for c in view.legal_cards)
-    if value == cheapest:
-        if not value:
-            return "you cannot win this trick: give the opponents no counter"
-        return "you cannot win this trick: this is the cheapest card the rules allow"
-    return None
+    if not value:
+        return f"{card_words(card)} {'risks' if partner_may else 'gives the opponents'} no counter"
+    led = suit_of(trick[0])
+    if suit_of(card) not in (led, view.trump) and _is_last_of_suit(view, card) and _trumps_kept(view, card):
+        return f"{_last_words(card)}, so you can trump {suit_words(suit_of(card))} later"
+    if all(value < p.value[c] for c in others):
+        return f"{card_words(card)} is the cheapest card the rules allow"
+    kept = _kept_words(view, card, p)
+    if kept:
+        return kept
+    cheapest = min(others, key=lambda c: (p.value[c], -rank_of(c)))
+    return (
+        f"{card_words(card)} is the card you can best spare; "
+        f"{card_words(cheapest)} stays in your hand for a later trick"
+    )
+
+
+def _kept_words(view: SeatView, card: Card, p: Profile) -> str:
+    """ "K♦ keeps your A♦ for a later trick": the highest other card the rules allow that is worth
+    as much as ``card`` (empty when every other is worth less)."""
+    alike = [c for c in view.legal_cards if c != card and p.value[c] >= p.value[card]]
+    if not alike:
+        return ""
+    kept = min(alike, key=lambda c: (rank_of(c), c))
+    return f"{card_words(card)} keeps your {card_words(kept)} for a later trick"
+
+
+def _partner_may_take(view: SeatView, trick: Sequence[Card], p: Profile) -> bool:
+    """Whether a partner plays after this seat and a card still out could take the trick."""
+    assert view.trick is not None
+    seats = view.variant.seats
+    after = [(view.trick.leader + i) % seats for i in range(len(trick) + 1, seats)]
+    side = view.variant.side_of(view.seat)
+    if not any(view.variant.side_of(seat) == side for seat in after):
+        return False
+    seen = _seen(view)
+    out = [Card(c) for c in range(len(seen)) if p.copies[c] > seen[c]]
+    return any(trick_winner((*trick, c), view.trump) == len(trick) for c in out)
 
 
 def _seen(view: SeatView) -> list[int]:

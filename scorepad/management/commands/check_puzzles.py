@@ -8,6 +8,11 @@ the finder's), as the finder weighed them. A puzzle *agrees* when its shipped an
 best on average; it is *still clear* when it also still passes both thresholds (best on 90% of
 the deals, ahead by two of the least counter). One JSON line per variant, then the totals; with
 ``--list`` each puzzle that is no longer clear is named on stderr. Offline, and slow: run it niced.
+
+With ``--reword`` nothing is weighed: every shipped puzzle's words are built again from its
+position and stored values (``engine.puzzles.reworded``), a puzzle whose answer another answer ties
+is dropped, and the files are written back; one JSON line a variant gives its puzzles before and
+after, how many were reworded and the keys dropped.
 """
 
 from __future__ import annotations
@@ -16,14 +21,15 @@ import json
 import sys
 import time
 from argparse import ArgumentParser
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import CommandError
 
-from scorepad.engine.puzzles import CHECK_DEALS, recheck
+from scorepad.engine.puzzles import CHECK_DEALS, Puzzle, recheck, reworded, set_text, ties_the_answer
 from scorepad.engine.variants import VARIANTS
 from scorepad.management.base import EngineCommand
-from scorepad.selectors.puzzles import shipped
+from scorepad.selectors.puzzles import DATA_DIR, shipped
 
 
 class Command(EngineCommand):
@@ -37,12 +43,22 @@ class Command(EngineCommand):
         parser.add_argument("--seed", type=int, default=1, help="the check's own generator")
         parser.add_argument("--first", type=int, default=0, help="check only the first N puzzles of each")
         parser.add_argument("--list", action="store_true", help="name each puzzle no longer clear")
+        parser.add_argument(
+            "--reword",
+            action="store_true",
+            help="no weighing: say every shipped puzzle again, write the files",
+        )
+        parser.add_argument("--dir", default=str(DATA_DIR), help="the sets' folder, for --reword")
 
     def handle(self, *args: Any, **options: Any) -> None:
         variants = [options["variant"]] if options["variant"] else list(VARIANTS)
         for variant in variants:
             if variant not in VARIANTS:
                 raise CommandError(f"no variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+        if options["reword"]:
+            for variant in variants:
+                self.stdout.write(json.dumps(reword_set(Path(options["dir"]), variant)))
+            return
         if options["deals"] < 10:
             raise CommandError(f"--deals must be at least 10; got {options['deals']}")
         totals = {"puzzles": 0, "agree": 0, "still_clear": 0}
@@ -82,3 +98,23 @@ class Command(EngineCommand):
             "still_clear_rate": round(totals["still_clear"] / n, 4) if n else None,
         }
         self.stdout.write(json.dumps({"total": summary}))
+
+
+def reword_set(folder: Path, variant: str) -> dict[str, Any]:
+    """Say a variant's puzzles again and write its file in ``folder`` back (a variant without one
+    is left alone); what changed, as the command prints it."""
+    path = folder / f"{variant}.json"
+    if not path.exists():
+        return {"variant": variant, "before": 0, "after": 0, "reworded": 0, "dropped": []}
+    data = json.loads(path.read_text())
+    before = [Puzzle.from_json(item) for item in data.pop("puzzles")]
+    again = [reworded(p) for p in before]
+    kept = [p for p in again if not ties_the_answer(p)]
+    path.write_text(set_text(data, kept))
+    return {
+        "variant": variant,
+        "before": len(before),
+        "after": len(kept),
+        "reworded": sum(1 for old, new in zip(before, again, strict=True) if old != new),
+        "dropped": [p.key for p in again if ties_the_answer(p)],
+    }

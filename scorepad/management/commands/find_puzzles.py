@@ -96,7 +96,4 @@ def write_set(path: Path, variant: str, seed: int, scanned: int, found: list[puz
         "found_margin_part": puzzles.FIND_MARGIN_PART,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    # One puzzle a line: a diff of a new set reads puzzle by puzzle.
-    lines = [json.dumps(p.to_json(), separators=(",", ":"), sort_keys=True) for p in found]
-    head = json.dumps(data, sort_keys=True)[:-1]
-    path.write_text(head + ', "puzzles": [\n' + ",\n".join(lines) + "\n]}\n")
+    path.write_text(puzzles.set_text(data, found))
