@@ -135,7 +135,17 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": PHONE, "is_mobile": True, "has_touch": True}
+    """A phone that asks for less motion (a setting players use): it shows the same table, with
+    the cards in place at once, so a test waits for what the phone shows, not for the animations
+    (and its chromium draws no frames for them). The tests of the motion itself (cards landing, the
+    veil over the hand, the pace) ask for it (``tests.helpers.with_motion``)."""
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "is_mobile": True,
+        "has_touch": True,
+        "reduced_motion": "reduce",
+    }
 
 
 # -- the table most tests play at ------------------------------------------------------------------

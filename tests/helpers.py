@@ -66,3 +66,9 @@ def watch_console(page: Page) -> list[str]:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # no icon is not our error
     return errors
+
+
+def with_motion(browser_context_args: dict) -> dict:
+    """The phones' options with a phone's own default motion (the cards land, the veil over the
+    hand lifts), for a module that tests the motion: ``browser_context_args`` asks for less."""
+    return {**browser_context_args, "reduced_motion": "no-preference"}

@@ -24,9 +24,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_accessibility import axe_violations
 from tests.browser.test_scorepad_browser import assert_fits_the_phone
-from tests.helpers import watch_console
+from tests.helpers import watch_console, with_motion
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """These phones move their cards, as a phone does by default: this module tests the motion."""
+    return with_motion(browser_context_args)
+
 
 CLASSIC_SEED, SIX_HANDED_SEED, NO_MARRIAGE_SEED, DOUBLE_DECK_SEED = 4, 1, 30, 2
 OUT_OF_REACH = {"classic": 60, "double-deck": 200}  # an opening bid no bot tops

@@ -22,8 +22,16 @@ from tests.browser.test_practice_browser import (
     answered,
     version,
 )
+from tests.helpers import with_motion
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """These phones move their cards, as a phone does by default: this module tests the motion."""
+    return with_motion(browser_context_args)
+
 
 VARIANTS = {
     "classic": ("Classic (4 players, partners)", CLASSIC_SEED),

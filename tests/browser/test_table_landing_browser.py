@@ -11,8 +11,17 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from tests.browser.test_tables_browser import GRACE, decide, deciding_phone, site, version_of
+from tests.helpers import with_motion
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """These phones move their cards, as a phone does by default: this module tests the motion."""
+    return with_motion(browser_context_args)
+
+
 __all__ = ["site"]  # the production server, shared with the four-phone test
 
 # Each swap of the screen: the cards that land (their place and the step they land at), and
