@@ -312,7 +312,7 @@ def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
     """A six-handed table with a person at every seat: each card is timed until all five other
     phones show it."""
     tables = ["--tables", "1", "--table-people", "6", "--table-think", "0", "--variants", "six-handed"]
-    report = loadtest_report(migrated_var_dir, "--users", "1", "--seconds", "15", "--warmup", "0", *tables)
+    report = loadtest_report(migrated_var_dir, "--users", "1", "--seconds", "6", "--warmup", "0", *tables)
     assert report["table_phones"] == 6
     assert report["table_writes"] > 0
     assert report["table_lost"] == report["table_errors"] == []
