@@ -32,6 +32,8 @@ OUT_OF_VIEW = """() => [...document.querySelectorAll(
         return box.top < -0.5 || box.bottom > innerHeight + 0.5
             || box.left < -0.5 || box.right > innerWidth + 0.5; })
     .map((el) => el.outerHTML.slice(0, 80))"""
+SCREEN_LINES = """() => [...document.querySelectorAll('#screen > *, #screen .thumb > *')].map((el) =>
+    `${el.className} ${Math.round(el.getBoundingClientRect().height)}px: ${el.innerText.slice(0, 60)}`)"""
 LEAST_CONTROL = """() => Math.min(...[...document.querySelectorAll(
         '#screen form.decision button:not(.card), #screen .hand-summary button, #screen .fold > summary, '
         + '#screen .open-seat, #screen .quick button, .table-leave button, .table-leave .button')]
@@ -52,7 +54,9 @@ def check_in_view(page: Page, phone: str, stage: str) -> None:
     page.mouse.move(0, 0)  # off the cards: a card the pointer rests on lifts (hover)
     settled(page)
     assert page.evaluate("scrollY") == 0, (phone, stage)
-    assert page.evaluate(OUT_OF_VIEW) == [], (phone, stage)
+    out_of_view = page.evaluate(OUT_OF_VIEW)
+    # What the screen says above the hand, should it push the hand down (seen once under load).
+    assert out_of_view == [], (phone, stage, out_of_view, page.evaluate(SCREEN_LINES))
     assert page.evaluate(LEAST_CONTROL) >= 44, (phone, stage)
     assert not ENGINE_CODE.search(page.evaluate("document.body.innerText")), (phone, stage)
     assert_fits_the_phone(page)
