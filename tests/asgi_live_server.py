@@ -37,7 +37,7 @@ class AsgiLiveServer:
         return self.url
 
 
-def _close_connections_of(pool: ThreadPoolExecutor, threads: int) -> None:
+def close_connections_of(pool: ThreadPoolExecutor, threads: int) -> None:
     """Close the database connection each of ``pool``'s threads keeps (``CONN_MAX_AGE``): one task
     per thread, held at a barrier until every thread has one."""
     barrier = threading.Barrier(threads)
@@ -67,7 +67,6 @@ def _keep_time(serving: threading.Event, stop: threading.Event) -> None:
 @pytest.fixture(scope="session")
 def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]:
     from pinochle_site.asgi import application
-    from scorepad.live import request_threads
 
     listening = socket.socket()
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -95,11 +94,7 @@ def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]
         server.should_exit = True
         thread.join(timeout=20)
         clock.join(timeout=20)
-        listening.close()
-        with django_db_blocker.unblock():
-            pool = request_threads._pool
-            if pool is not None:  # their connections closed: the test database can be dropped
-                _close_connections_of(pool, request_threads.REQUEST_THREADS)
+        listening.close()  # the request threads' connections: closed with the test databases (conftest)
 
 
 @pytest.fixture

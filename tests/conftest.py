@@ -117,6 +117,25 @@ def migrated_var_dir(tmp_path, migrated_sqlite) -> Path:
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test databases, dropped at the end only once the threads that keep a connection of their
+    own (``CONN_MAX_AGE``) have closed it: the request threads the streams read in, the presence
+    thread and asgiref's one thread for sync code called from async code outside a request.
+    PostgreSQL refuses to drop a database someone is still connected to."""
+    yield
+    from asgiref.sync import SyncToAsync
+
+    from scorepad.live import bus, request_threads
+    from tests.asgi_live_server import close_connections_of
+
+    with django_db_blocker.unblock():
+        if request_threads._pool is not None:
+            close_connections_of(request_threads._pool, request_threads.REQUEST_THREADS)
+        close_connections_of(bus._presence_thread, 1)
+        close_connections_of(SyncToAsync.single_thread_executor, 1)
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     chromium = shutil.which("chromium")
     if chromium is None:
