@@ -163,7 +163,7 @@ def club_hand(
     addressed = {"round_number": table.round.number, "table_number": table.number, "side": 0, **sent}
     return table_hand_record(
         table=table, number=number, data=data, phone=phone, entry_key=entry_key, **addressed
-    )
+    ).table_hand
 
 
 def club_night(household: Household, director: User) -> TableHand:

@@ -274,12 +274,14 @@ class TableView:
         return max(0, self.event.hands_per_round - len(self.sheet.rows))
 
 
-def table_view(table: ClubTable) -> TableView:
+def table_view(table: ClubTable, sheet: Scoresheet | None = None) -> TableView:
+    """``table`` as its phone sees it; ``sheet``: its game as a write just scored it, not scored again."""
     club_round = table.round
     event = club_round.event
     by_id = {entrant.pk: entrant for entrant in entrants_with_players(event)}
     hands = {th.hand_id: th for th in TableHand.objects.filter(table=table)}
-    return TableView(table, event, club_round, scoresheet(table.game), [by_id[i] for i in table.seats], hands)
+    sheet = scoresheet(table.game) if sheet is None else sheet
+    return TableView(table, event, club_round, sheet, [by_id[i] for i in table.seats], hands)
 
 
 def table_hand(table: ClubTable, table_hand_id: int) -> TableHand | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -47,7 +48,7 @@ from ..selectors.clubs import (
     player_busy_elsewhere,
     roster_named,
 )
-from ..selectors.games import scoresheet, side_names
+from ..selectors.games import Scoresheet, scoresheet, side_names
 from . import ServiceError
 from .games import game_start, hand_record, hand_throw_in
 from .households import player_create, refuse_unprintable
@@ -452,6 +453,15 @@ def _check_hand_limit(table: ClubTable, number: int) -> None:
         raise ServiceError(f"This table has played its {limit} hands for this round.")
 
 
+@dataclass(frozen=True, slots=True)
+class RecordedTableHand:
+    """A table phone's hand as stored, and its game scored with it (the phone's page is drawn from
+    this scoring, not another)."""
+
+    table_hand: TableHand
+    sheet: Scoresheet
+
+
 @transaction.atomic
 def table_hand_record(
     *,
@@ -464,7 +474,7 @@ def table_hand_record(
     data: Mapping[str, Any] | None,
     dealer: int | None = None,
     entry_key: str | None = None,
-) -> TableHand:
+) -> RecordedTableHand:
     """Hand ``number`` of this table's game as its phone entered it (``data`` None: thrown in),
     through the scorepad's own recording: the same entry sent again is stored once, and another
     phone's entry of the same hand is a ``HandConflict``. It waits for the other side to confirm."""
@@ -478,9 +488,11 @@ def table_hand_record(
         if refusal := bell_refusal(table):  # the round's clock: the director's bell rule
             raise ServiceError(refusal)
     if data is None:
-        hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key, club=True)
+        sheet = hand_throw_in(game=table.game, number=number, dealer=dealer, entry_key=entry_key, club=True)
     else:
-        hand_record(game=table.game, number=number, data=data, dealer=dealer, entry_key=entry_key, club=True)
+        sheet = hand_record(
+            game=table.game, number=number, data=data, dealer=dealer, entry_key=entry_key, club=True
+        )
     hand = table.game.hands.get(entry_key=entry_key) if entry_key else table.game.hands.get(number=number)
     table_hand, created = TableHand.objects.get_or_create(
         hand=hand, defaults={"table": table, "entered_by": phone, "entered_side": side}
@@ -488,7 +500,7 @@ def table_hand_record(
     if created:
         table.version += 1
         table.save(update_fields=["version"])  # the standings count it once confirmed: nothing to tell
-    return table_hand
+    return RecordedTableHand(table_hand, sheet)
 
 
 def _current_table_hand(table: ClubTable, table_hand_id: int, version: int) -> TableHand:

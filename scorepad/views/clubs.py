@@ -566,7 +566,7 @@ def _record(
     else:
         data, number = form.hand_data(), form.cleaned_data["number"]
     try:
-        table_hand_record(
+        recorded = table_hand_record(
             table=view.table,
             round_number=where[0],
             table_number=where[1],
@@ -593,7 +593,7 @@ def _record(
         return _render_table(request, table_view(view.table), phone, status=409, refusal=str(error))
     if not request.htmx:
         return redirect("club_table", table_token=view.table.token)
-    response = _render_table(request, table_view(view.table), phone)
+    response = _render_table(request, table_view(view.table, recorded.sheet), phone)
     response["HX-Reswap"] = "outerHTML show:top"  # up to the hand just entered, waiting to be confirmed
     return response
 

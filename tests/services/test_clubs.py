@@ -158,7 +158,8 @@ def test_a_resent_entry_is_stored_once_and_a_second_phone_is_a_conflict(househol
     sent = {"table": table, "round_number": 1, "table_number": 1, "side": 0, "number": 0, "data": CLUB_MADE}
     first = table_hand_record(phone="p1", entry_key="a" * 10, **sent)
     again = table_hand_record(phone="p1", entry_key="a" * 10, **sent)
-    assert first.pk == again.pk
+    assert first.table_hand.pk == again.table_hand.pk
+    assert [row.hand_id for row in again.sheet.rows] == [first.table_hand.hand_id]  # scored with it
     with pytest.raises(HandConflict, match="Hand 1 was recorded on another phone meanwhile"):
         table_hand_record(phone="p2", entry_key="b" * 10, **sent)
     assert table.game.hands.count() == 1

@@ -11,6 +11,7 @@ from django.utils.html import escape
 
 from scorepad.forms.fields import NOT_LISTED
 from scorepad.models import ClubEvent, ClubRound, ClubTable, TableHand
+from scorepad.selectors import games as games_selectors
 from scorepad.services.clubs import round_close, round_start, table_cards_make
 from scorepad.services.households import player_create
 from tests.sample_games import CLUB_HAND_FORM, club_check_in, club_event, numbered_pairs
@@ -355,6 +356,19 @@ def test_with_htmx_a_recorded_hand_answers_with_the_table_part_only(event):
         _hand_url(table), {**data, "preview": "1", "number": "1"}, headers={"HX-Request": "true"}
     )
     assert "made" in preview.content.decode()
+
+
+def test_a_hand_entered_at_a_table_scores_its_game_once_to_check_it_and_once_to_record_it(event, monkeypatch):
+    # The page after the entry is drawn from the recording's own scoring, not a third one.
+    table = _started(event)[0]
+    phone = _phone(table)
+    data = {**CLUB_HAND_FORM, "number": "0", "dealer": "0", "entry_key": "entrykey01", "save": "1"}
+    scorings = []
+    score_game = games_selectors.score_game
+    monkeypatch.setattr(games_selectors, "score_game", lambda *args: scorings.append(1) or score_game(*args))
+    response = phone.post(_hand_url(table), data, headers={"HX-Request": "true"})
+    assert "waiting for the other side to confirm" in response.content.decode()
+    assert len(scorings) == 2
 
 
 def test_the_tables_stepper_and_count_it_work_as_on_the_scorepad(event):
