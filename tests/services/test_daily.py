@@ -41,6 +41,19 @@ pytestmark = pytest.mark.django_db
 TODAY = dt.date(2026, 12, 6)
 
 
+@pytest.fixture
+def daily_experts() -> None:
+    """This test plays the daily deal against its own bots, the experts."""
+
+
+@pytest.fixture(autouse=True)
+def _steadier_bots(request, monkeypatch) -> None:
+    """An attempt's rules hold whoever the bots are, and an expert's move takes a good part of a
+    second: a test not about the experts (``daily_experts``) plays the steady bots."""
+    if "daily_experts" not in request.fixturenames:
+        monkeypatch.setattr(services_daily, "DAILY_STRENGTH", "heuristic")
+
+
 def ready(day: dt.date = TODAY, variant: str = "classic", expert: int = 20) -> DailyDeal:
     """The day's deal with an expert's result already stored (as ``manage.py daily_deals`` leaves it)."""
     return DailyDeal.objects.create(
@@ -62,7 +75,7 @@ def finished(attempt: DailyAttempt, score: int) -> DailyAttempt:
     return attempt
 
 
-def test_everyone_gets_the_same_cards_and_the_bots_answer_the_same_play_the_same_way(ann):
+def test_everyone_gets_the_same_cards_and_the_bots_answer_the_same_play_the_same_way(ann, daily_experts):
     ready()
     hers, guests = start(ann), start("visitor-key")
     assert hers.game.state == guests.game.state  # dealt alike, the bots' opening moves alike
@@ -86,7 +99,7 @@ def test_each_day_and_variant_has_its_own_deal_drawn_from_the_secret_key(setting
     assert daily_seed(TODAY, "classic") != before  # nobody works tomorrow's cards out from the code
 
 
-def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann, monkeypatch):
+def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann, monkeypatch, daily_experts):
     deal = daily_deal_prepare(day=TODAY, variant_id="classic")
     assert deal.expert_score == deal.expert_line["scores"][0]
     searches = []
@@ -105,7 +118,7 @@ def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann,
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around the service: as on the server
-def test_the_first_start_of_the_day_works_the_expert_out_with_no_transaction_open(monkeypatch):
+def test_the_first_start_of_the_day_works_the_expert_out_with_no_transaction_open(monkeypatch, daily_experts):
     thought = []
 
     def no_transaction_open() -> None:

@@ -11,6 +11,8 @@ New views are covered without editing this file. A URL keyword with no value in
 from collections.abc import Callable, Iterator
 
 import pytest
+from django.db import transaction
+from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -120,9 +122,28 @@ def _daily_bots_that_think_little(monkeypatch):
     monkeypatch.setattr("scorepad.services.daily.REVIEW_PLAYOUTS", 8)
 
 
-@pytest.fixture
-def world(db):
-    """Household A with a game, a hand, an invite and a club night; a member of A; a member of B."""
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Household A with a game, a hand, an invite and a club night; a member of A; a member of B.
+
+    Built once for the module's three walks of every URL, in a transaction rolled back after
+    them; each test runs in a savepoint of it (``db``), so whatever a request changes is undone
+    before the next. The settings the conftest gives every test are given to the building too."""
+    quick = override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    )
+    with django_db_blocker.unblock(), quick, transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture(autouse=True)
+def _each_test_in_a_savepoint(db):
+    pass
+
+
+def _world() -> dict:
     member_a, member_b = make_user("alice"), make_user("bob")
     household = make_household(member_a, name="A")
     make_household(member_b, name="B")
