@@ -167,7 +167,13 @@ FITS = """() => {
 
 @pytest.mark.parametrize(
     ("kind", "entrants", "width", "height"),
-    [("teams", 40, 1280, 720), ("teams", 40, 1920, 1080), ("six-handed", 60, 1280, 720)],
+    [
+        ("teams", 40, 1280, 720),
+        ("teams", 40, 1920, 1080),
+        ("six-handed", 60, 1280, 720),
+        ("teams", 14, 1280, 720),  # nearly the most rows one column takes: its type sized by the height too
+        ("teams", 14, 1920, 1080),
+    ],
 )
 def test_the_rooms_screen_holds_a_big_field_with_the_round_its_clock_and_the_last_update(
     live_server, new_phone, django_user_model, kind, entrants, width, height
