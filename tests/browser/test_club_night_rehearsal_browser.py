@@ -10,7 +10,7 @@ hands entered (RULES.md §1.7, the stay-and-move rule, the ranking rule), never 
 Check-in is done by the service: its page is walked by ``tests/test_club_event_proof.py`` and
 ``tests/views/test_clubs.py``.
 
-The suite plays 4 tables for 3 rounds of one hand in each movement. ``CLUB_REHEARSAL=full`` plays
+The suite plays 3 tables for 3 rounds of one hand in each movement. ``CLUB_REHEARSAL=full`` plays
 the full night instead, 10 tables for 6 rounds of two hands (20 teams; 40 players), and prints
 its wall time (run it with ``-s``):
 
@@ -38,7 +38,7 @@ from scorepad.services.households import household_create
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FULL = os.environ.get("CLUB_REHEARSAL") == "full"
-TABLES, ROUNDS = (10, 6) if FULL else (4, 3)
+TABLES, ROUNDS = (10, 6) if FULL else (3, 3)
 HANDS = 2 if FULL else 1  # a round ends after this many hands at each table
 LOCKED_TABLE = 2  # its phone types wrong PINs until it is locked out, and the director unlocks it
 DISPUTE = (2, 1)  # (round, table) where the opponents dispute the first hand
