@@ -180,8 +180,13 @@ def test_only_requests_in_flight_during_a_restart_may_fail():
 
 
 @pytest.mark.server
-def test_a_short_run_on_gunicorn_loses_nothing(migrated_var_dir):
+def test_a_short_run_of_every_kind_of_load_on_gunicorn_loses_nothing(migrated_var_dir):
+    """One run of the production server under each load the command makes, at a small size: two
+    scorekeepers and a password guesser, a practice visitor, a six-handed private table with a
+    person at every seat (each card timed until the five other phones show it), and idle tables'
+    event streams held open beside them. The scorekeepers play alone first, then with the rest."""
     practice = ["--practice-players", "1", "--practice-strength", "easy"]
+    tables = ["--tables", "1", "--table-people", "6", "--table-think", "0", "--variants", "six-handed"]
     report = loadtest_report(
         migrated_var_dir,
         "--users",
@@ -193,15 +198,31 @@ def test_a_short_run_on_gunicorn_loses_nothing(migrated_var_dir):
         "--guessers",
         "1",
         *practice,
+        *tables,
+        "--idle-streams",
+        "30",
+        timeout=240,
     )
+    assert report["ok"] is True
     assert report["acknowledged"] > 0
     assert report["lost"] == report["errors"] == report["unacknowledged"] == report["unreadable"] == 0
+    assert report["duplicates"] == 0
     # Each run starts on games of its own (and a game won is followed by another), all checked:
     assert report["totals_checked"] == report["games"] >= 4
     assert sum(report["guesses"].values()) > 0  # wrong passwords were posted alongside
-    # The players alone first, then with a practice visitor (how many answers each: the machine's).
-    assert {"n", "p95"} <= set(report["alone_ms"])
+    assert {"n", "p95"} <= set(report["alone_ms"])  # how many answers each: the machine's
     assert report["percentiles_ms"]["practice POST"]["n"] > 0
+    # The private table:
+    assert report["table_phones"] == 6
+    assert report["table_writes"] > 0
+    assert report["table_lost"] == report["table_errors"] == []
+    assert report["card_to_phones_ms"]["n"] > 0  # a card played on one phone was timed to the others
+    # The idle streams: each held (none over a cap at this size), and what they saw reported.
+    assert report["idle_streams"] == 30
+    assert report["idle_held"] > 0
+    assert report["idle_held_at_end"] + report["idle_never_held"] <= 30
+    assert report["idle_errors"] == []
+    assert {"idle_refused", "idle_refused_by", "idle_dropped", "idle_opening_seconds"} <= set(report)
 
 
 @pytest.mark.parametrize(
@@ -305,40 +326,6 @@ async def _practise_until_reviewed(port: int, stats: Stats, options: Options) ->
         if bot_pool.thinking_now():
             quiet_since = time.monotonic()
         await asyncio.sleep(0.05)
-
-
-@pytest.mark.server
-def test_a_short_run_with_private_tables_loses_no_action(migrated_var_dir):
-    """A six-handed table with a person at every seat: each card is timed until all five other
-    phones show it."""
-    tables = ["--tables", "1", "--table-people", "6", "--table-think", "0", "--variants", "six-handed"]
-    report = loadtest_report(migrated_var_dir, "--users", "1", "--seconds", "6", "--warmup", "0", *tables)
-    assert report["table_phones"] == 6
-    assert report["table_writes"] > 0
-    assert report["table_lost"] == report["table_errors"] == []
-    assert report["card_to_phones_ms"]["n"] > 0  # a card played on one phone was timed to the others
-    # The scorekeepers alone first, then with the tables (how many answers each: the machine's).
-    assert {"n", "p95"} <= set(report["alone_ms"])
-
-
-@pytest.mark.server
-def test_a_short_run_with_idle_streams_holds_them_and_loses_nothing(migrated_var_dir):
-    """Idle tables' event streams held open through the run beside the players: each held (none over
-    a cap at this size), every hand kept, and the report says what the streams saw."""
-    idle = ["--idle-streams", "30"]
-    report = loadtest_report(
-        migrated_var_dir, "--users", "1", "--seconds", "4", "--warmup", "0", *idle, timeout=240
-    )
-    assert report["ok"] is True
-    assert report["idle_streams"] == 30
-    assert report["idle_held"] > 0
-    assert report["idle_held_at_end"] + report["idle_never_held"] <= 30
-    assert report["idle_errors"] == []
-    assert {"idle_refused", "idle_refused_by", "idle_dropped", "idle_opening_seconds"} <= set(report)
-    assert report["acknowledged"] > 0
-    assert report["lost"] == report["unacknowledged"] == report["duplicates"] == report["unreadable"] == 0
-    assert {"n", "p95"} <= set(report["alone_ms"])  # the players alone first, then with the streams
-    assert report["slowdown"] > 0
 
 
 def test_a_redis_pause_is_refused_in_one_line_without_a_local_redis(monkeypatch):
