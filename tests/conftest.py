@@ -45,18 +45,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
+# Test files that run whole on one worker: the browser tests, and a file whose module-scoped data
+# lives in a transaction of its own (``tests/views/test_access.py``), which no other file's test
+# may run inside.
+RUN_WHOLE = ("tests/browser/", "tests/views/test_access.py")
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml). A browser test
     file (``tests/browser/``) runs whole on one worker, its tests one after another, sharing what its
     module sets up once (a server, a database); the files spread over the workers beside the tests
     without a browser, each of which goes wherever a worker is free. (All the browser tests on one
     worker kept the whole suite waiting on that worker; two chromiums at once are slower each, not
-    slower in all.)"""
+    slower in all.) So does each other file of ``RUN_WHOLE``."""
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserFilesWhole(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:  # a private hook: xdist's own loadfile overrides it so
-            return nodeid.split("::", 1)[0] if nodeid.startswith("tests/browser/") else nodeid
+            return nodeid.split("::", 1)[0] if nodeid.startswith(RUN_WHOLE) else nodeid
 
     return BrowserFilesWhole(config, log)
 

@@ -27,5 +27,9 @@ def set_aside() -> None:
 
 def put_back() -> None:
     if _aside:
-        connections.close_all()
+        for connection in connections.all(initialized_only=True):
+            # A transaction still open is a module's data kept for its next test (RUN_WHOLE in
+            # tests/conftest.py): it ends, and its connection is closed, with the module.
+            if not connection.in_atomic_block:
+                connection.close()
         asyncio.events._set_running_loop(_aside.pop())
