@@ -78,30 +78,35 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         playwright_loop.put_back()
 
 
-@pytest.fixture(autouse=True)
-def _plain_static_storage(settings):
-    """Manifest storage needs collectstatic; tests serve static files straight from the finders,
-    each looked up when asked for (whitenoise's autorefresh, as under DEBUG): every test client
-    starts the middleware afresh, and listing every static file for each one was a good part of a
-    view test's time."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    settings.WHITENOISE_AUTOREFRESH = True
+@pytest.fixture(scope="session", autouse=True)
+def _test_settings():
+    """What every test runs with, set once for the session (a setting changed for each test costs
+    its signals every time):
+
+    * static files served straight from the finders, each looked up when asked for (whitenoise's
+      autorefresh, as under DEBUG): manifest storage needs collectstatic, and listing every static
+      file for each test client was a good part of a view test's time;
+    * the cache in memory, never in the checkout's var/cache (emptied before each test, below);
+    * a fast password hash: log-in tests check many passwords."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+        WHITENOISE_AUTOREFRESH=True,
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache(settings):
-    """Each test counts log-in attempts from zero, in memory, never in the checkout's var/cache."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+def _fresh_cache():
+    """Each test counts log-in attempts from zero."""
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hasher(settings):
-    """Log-in tests check many passwords: a fast hash (tests only) keeps them quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.db import transaction
-from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -128,12 +127,8 @@ def world(django_db_setup, django_db_blocker):
 
     Built once for the module's three walks of every URL, in a transaction rolled back after
     them; each test runs in a savepoint of it (``db``), so whatever a request changes is undone
-    before the next. The settings the conftest gives every test are given to the building too."""
-    quick = override_settings(
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-    )
-    with django_db_blocker.unblock(), quick, transaction.atomic():
+    before the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
         yield _world()
         transaction.set_rollback(True)
 
