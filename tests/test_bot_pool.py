@@ -81,6 +81,7 @@ def post_answer(client, game: PracticeGame) -> PracticeGame:
     return PracticeGame.objects.get(pk=game.pk)
 
 
+@pytest.mark.slow  # a process of its own
 def test_every_search_a_request_asks_for_runs_under_the_bot_pools_roof(client, monkeypatch):
     monkeypatch.setattr(review, "REVIEW_PLAYOUTS", 24)
     monkeypatch.setattr("scorepad.services.practice_review.REVIEW_PLAYOUTS", 24)
@@ -142,6 +143,7 @@ def test_a_network_that_spent_its_cpu_is_refused_in_words_and_another_is_not(cli
     assert len(searches) == thought + 1  # the refused request searched nothing; the other address did
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_bot_process_finds_what_the_request_thread_finds(settings):
     """Under gunicorn every search runs in the bot process: the same hint, throw-in weighing,
     review verdicts and advice as in the thread (so the same deals give the same figures)."""
@@ -171,6 +173,7 @@ def test_a_bot_process_finds_what_the_request_thread_finds(settings):
     assert in_process == in_thread
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_bot_process_and_its_resource_tracker_leave_with_a_web_worker_killed_outright():
     """``kill -9`` runs no clean-up in the worker: its bot process must notice on its own."""
     worker = subprocess.Popen(

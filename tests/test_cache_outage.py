@@ -175,6 +175,7 @@ def check_counts_are_shared_again(client: Client, redis_server: RedisServer, hou
     assert redis_server.keys() > 0  # the attempt and the tallies are in Redis again
 
 
+@pytest.mark.slow  # a redis-server of its own
 def test_a_stopped_cache_stops_no_hand_no_page_and_no_member(client, settings, redis_server, table):
     household, game = table
     redis_server.stop()
@@ -184,6 +185,7 @@ def test_a_stopped_cache_stops_no_hand_no_page_and_no_member(client, settings, r
     check_counts_are_shared_again(client, redis_server, household, game)
 
 
+@pytest.mark.slow  # a redis-server of its own
 def test_a_paused_cache_costs_a_short_timeout_not_the_table(client, settings, redis_server, table):
     household, game = table
     redis_server.pause()

@@ -35,6 +35,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_laptop_makes_its_secret_key_once_and_keeps_it_and_the_database_private(tmp_path):
     first = start(tmp_path, "check")
     assert first.returncode == 0, first.stderr
@@ -55,6 +56,7 @@ def test_production_without_a_secret_key_refuses_to_start_in_words(tmp_path):
     assert not (tmp_path / "var" / "secret_key").exists()
 
 
+@pytest.mark.slow  # a process of its own
 @pytest.mark.parametrize(("value", "seconds"), [("3600", "3600"), ("", "31536000"), ("1 year", "31536000")])
 def test_hsts_seconds_from_the_environment_never_stop_the_start(tmp_path, value, seconds):
     env = {"SECURE": "true", "SECRET_KEY": "k" * 50, "SECURE_HSTS_SECONDS": value}
@@ -64,6 +66,7 @@ def test_hsts_seconds_from_the_environment_never_stop_the_start(tmp_path, value,
     assert ("is not a whole number" in result.stderr) == (value == "1 year")
 
 
+@pytest.mark.slow  # collects every static file
 @pytest.mark.django_db
 def test_pages_render_before_collectstatic_and_use_hashed_names_after(client, settings, tmp_path):
     settings.STATIC_ROOT = tmp_path / "staticfiles"  # a fresh VAR_DIR: nothing collected yet
@@ -99,6 +102,7 @@ def test_a_cache_url_that_is_not_redis_refuses_to_start_in_words(tmp_path):
     assert "CACHE_URL='memcached://cache.internal:11211' is not a Redis URL" in result.stderr.splitlines()[-1]
 
 
+@pytest.mark.slow  # a process of its own
 @pytest.mark.parametrize(("value", "moves"), [("", "(200, 600, 600)"), ("10", "(2000, 6000, 600)")])
 def test_cpu_budget_scale_multiplies_every_budgets_uses_not_its_window(tmp_path, value, moves):
     code = "from django.conf import settings; print(settings.CPU_BUDGETS['practice-move'])"

@@ -87,6 +87,7 @@ def test_bad_input_is_refused_in_one_line(args, message):
         call_command("advise", *args, stdout=StringIO())
 
 
+@pytest.mark.slow  # a process of its own
 def test_from_the_shell_bad_input_exits_non_zero_with_one_line():
     done = subprocess.run(
         [sys.executable, "manage.py", "advise", "AH", "TH"],

@@ -140,6 +140,7 @@ def test_jsonl_raises_after_answering_when_a_line_failed():
     assert len(out.getvalue().splitlines()) == 7
 
 
+@pytest.mark.slow  # a process of its own
 def test_jsonl_exits_1_when_a_line_failed_and_0_when_none_did():
     failed = run_meld("--jsonl", stdin=JSONL_IN)
     assert failed.returncode == 1

@@ -78,6 +78,7 @@ def run_manage(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a process of its own
 def test_from_the_shell_an_invalid_hand_exits_non_zero_with_one_line_and_no_traceback():
     record = {
         "variant": "six-handed",
@@ -89,6 +90,7 @@ def test_from_the_shell_an_invalid_hand_exits_non_zero_with_one_line_and_no_trac
     assert finished.stderr.strip().splitlines() == ["CommandError: hand 1: tricks: missing"]
 
 
+@pytest.mark.slow  # a process of its own
 def test_from_the_shell_bad_json_and_a_missing_file_exit_non_zero_with_one_line(tmp_path):
     for finished in (run_manage("-", stdin="[1,"), run_manage(str(tmp_path / "nope.json"))):
         assert finished.returncode != 0
@@ -96,6 +98,7 @@ def test_from_the_shell_bad_json_and_a_missing_file_exit_non_zero_with_one_line(
         assert "Traceback" not in finished.stderr
 
 
+@pytest.mark.slow  # a process of its own
 def test_from_the_shell_a_valid_record_prints_the_scored_game(record_file):
     finished = run_manage(str(record_file))
     assert finished.returncode == 0

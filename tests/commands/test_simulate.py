@@ -100,6 +100,7 @@ def test_bad_arguments_are_refused_with_a_message(args, message):
         call_command("simulate", *args)
 
 
+@pytest.mark.slow  # a process of its own
 @pytest.mark.parametrize(
     "args",
     [

@@ -35,6 +35,7 @@ def publish_from_another_process(var_dir: Path, channel: str) -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60)
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_change_in_another_worker_reaches_this_workers_streams_of_that_table(settings, tmp_path):
     settings.VAR_DIR = tmp_path
 
@@ -61,6 +62,7 @@ def test_a_dead_workers_mailbox_is_cleared_away(settings, tmp_path):
     assert not dead.exists()
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_club_nights_standings_are_their_own_channel_beside_its_tables(settings, tmp_path):
     """Event 42's standings and table 42 share a number, not a channel: a standings change wakes
     the room's screens, not the table's phones, and the other way round."""
