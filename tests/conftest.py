@@ -38,8 +38,7 @@ hypothesis_settings.load_profile("ci" if os.getenv("CI") else "dev")
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test under ``tests/browser/`` is a ``browser`` test, whether or not its module says so,
-    so the README's quick command (``-m "not browser and not server and not slow"``) never starts a
-    chromium."""
+    so ``-m "not browser"`` never starts a chromium (the README's quick run leaves the folder out)."""
     for item in items:
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
