@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -527,6 +528,9 @@ def test_the_next_seat_says_thinking_while_the_answer_is_on_its_way(live_server,
 
     expect(thinking).to_be_visible()
     expect(thinking).to_have_text("thinking…")
+    deadline = time.monotonic() + 10  # the held request reaches the handler as Playwright's events are read
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
     held[0].continue_()
     expect(page.locator(".practice-table.htmx-request")).to_have_count(0)
 
