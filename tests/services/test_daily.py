@@ -99,6 +99,7 @@ def test_each_day_and_variant_has_its_own_deal_drawn_from_the_secret_key(setting
     assert daily_seed(TODAY, "classic") != before  # nobody works tomorrow's cards out from the code
 
 
+@pytest.mark.slow  # a whole hand against the experts, and its review
 def test_the_experts_result_is_worked_out_once_and_is_the_reviews_duplicate(ann, monkeypatch, daily_experts):
     deal = daily_deal_prepare(day=TODAY, variant_id="classic")
     assert deal.expert_score == deal.expert_line["scores"][0]
