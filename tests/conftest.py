@@ -78,9 +78,14 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _test_settings():
+def _test_settings(tmp_path_factory):
     """What every test runs with, set once for the session (a setting changed for each test costs
     its signals every time):
+
+    * a live bus of this test process's own: its mailboxes in a folder of its own and its channels
+      (Redis, PostgreSQL's notifications) under a name of its own. The xdist workers' databases
+      number their club nights and tables alike, so a change told on one worker's bus had woken
+      another worker's stream of the same number;
 
     * static files served straight from the finders, each looked up when asked for (whitenoise's
       autorefresh, as under DEBUG): manifest storage needs collectstatic, and listing every static
@@ -91,6 +96,8 @@ def _test_settings():
     from django.test import override_settings
 
     with override_settings(
+        VAR_DIR=tmp_path_factory.mktemp("var"),
+        CACHE_NAMESPACE=f"{settings.CACHE_NAMESPACE}-test-{os.getpid()}",
         STORAGES={
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

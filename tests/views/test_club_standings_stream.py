@@ -159,9 +159,6 @@ def test_a_confirmed_hand_reaches_every_open_screen_at_once_read_once(monkeypatc
         return real(standings_token)
 
     monkeypatch.setattr(views, "streamed_standings", counted)
-    # The feed's own check (every 15 s) is not what this is about: on a busy machine it fell within
-    # the second after the entry, and read the standings then.
-    monkeypatch.setattr(views, "FEED_CHECK_SECONDS", 600)
     url = _events_url(event)
 
     async def watch() -> tuple[list[str], list[str]]:
