@@ -182,7 +182,7 @@ class _Search:
         legal = self.table.follow_mask(self.masks[seat], seat, led, Card(winning), win_seat)
         if legal & (legal - 1):
             others = self.others(seat) | trick_mask
-            partner_winning = self.side_of[win_seat] == self.side_of[seat]
+            partner_winning = self.maximising[win_seat] == self.maximising[seat]
             cards = _follow_order(
                 self.distinct(legal, others), self.beaten_by[winning], self.value, partner_winning
             )
@@ -292,7 +292,8 @@ def _lead_order(cards: list[int], others: int, first: int) -> list[int]:
 
 
 def _follow_order(cards: list[int], beats: int, value: Sequence[int], partner_winning: bool) -> list[int]:
-    """Follows: onto a partner's trick the richest card first; else the cheapest card that takes
+    """Follows: onto a trick won by the same side of the search (a partner, or in six-handed any
+    seat against the side searched for) the richest card first; else the cheapest card that takes
     the trick, then the cheapest that does not (the card found best most often comes first)."""
     if len(cards) == 1:
         return cards
