@@ -64,7 +64,6 @@ from .bots.expert import ExpertBot, pass_candidates
 from .bots.heuristic import HeuristicBot, choose_pass, profile_of
 from .bots.reasons import is_boss, out_of, pass_cards_reason, play_reason, trump_reason
 from .cards import SUIT_NAMES, SUITS, Card, card_words, cards_in_words, parse_card, parse_suit, suit_of
-from .exact import Memo
 from .game import HandState, from_json, new_game, seat_view
 from .knowledge import Dealer, knowledge_of
 from .lean import INFINITY, playout, solve
@@ -73,7 +72,7 @@ from .search import Passer, outcome_scores, play_state, playout_policy, simulate
 from .simulate import advance_until
 from .variants import Variant
 from .view import PASS, PLAY, TRUMP, Answer, SeatView
-from .weighing import deep_contract, deep_value, exact_cards
+from .weighing import deep_contract, exact_cards, weigh_cards
 
 PUZZLE_SEAT = 0  # the seat every puzzle is seen from ("You" on the page)
 BEST_SHARE = 0.9  # the answer is the best (ties included) on at least this share of the deals …
@@ -330,20 +329,8 @@ def deep_weigh(view: SeatView, rng: random.Random, deals: int) -> Weighed:
 
 
 def _deep_play(view: SeatView, rng: random.Random, deals: int, values: dict[Any, list[float]]) -> None:
-    legal = list(dict.fromkeys(view.legal_cards))
-    dealer = Dealer(knowledge_of(view))
-    side = view.variant.side_of(view.seat)
-    exact = exact_cards(view.variant)
-    choose = playout_policy(view.variant)
-    for c in legal:
-        values[c] = []
-    for _ in range(deals):
-        state, contract = play_state(view, dealer.deal(rng))
-        memo: Memo = {}  # the answers' lines meet again: one table for the deal
-        for c in legal:
-            child = state.copy()
-            child.play(c)
-            values[c].append(deep_value(child, contract, side, exact, choose, memo))
+    legal = dict.fromkeys(view.legal_cards)
+    values.update(weigh_cards(view, legal, rng, deals, exact_cards(view.variant)))
 
 
 def _deep_contract(view: SeatView, rng: random.Random, deals: int, values: dict[Any, list[float]]) -> None:

@@ -22,15 +22,18 @@ lines meet again after a trick or two.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterable, Mapping, Sequence
 
 from .cards import Card, Suit
 from .exact import Memo, solve_exact
+from .knowledge import Dealer, knowledge_of
 from .lean import Chooser, Contract, PlayState
 from .meld import meld_points
 from .scoring import HandEntry, score_hand, short_meld_stops_play
-from .search import Passer, first_lead, passed_hands, playout_policy
+from .search import Passer, first_lead, passed_hands, play_state, playout_policy
 from .variants import Settings, Variant
+from .view import SeatView
 
 # Tricks left at which the rest is searched exactly: about seven cards a hand with four seats,
 # four tricks (24 cards) with six, whose hands have fewer copies to prune as equivalent.
@@ -55,6 +58,25 @@ def deep_value(
     return solve_exact(state, contract, side, memo)
 
 
+def weigh_cards(
+    view: SeatView, cards: Iterable[Card], rng: random.Random, deals: int, exact: int
+) -> dict[Card, list[float]]:
+    """Each of ``cards`` (legal plays of ``view``) weighed on ``deals`` deals of what the seat
+    knows, sampled with ``rng``: its value on each deal by ``deep_value`` from ``exact`` cards."""
+    dealer = Dealer(knowledge_of(view))
+    side = view.variant.side_of(view.seat)
+    choose = playout_policy(view.variant)
+    values: dict[Card, list[float]] = {c: [] for c in cards}
+    for _ in range(deals):
+        state, contract = play_state(view, dealer.deal(rng))
+        memo: Memo = {}  # the cards' lines meet again: one table for the deal
+        for c, found in values.items():
+            child = state.copy()
+            child.play(c)
+            found.append(deep_value(child, contract, side, exact, choose, memo))
+    return values
+
+
 def deep_contract(
     variant: Variant,
     settings: Settings,
@@ -77,4 +99,4 @@ def deep_contract(
     return deep_value(lean, scored, side, exact_cards(variant), playout_policy(variant))
 
 
-__all__ = ["EXACT_TRICKS", "deep_contract", "deep_value", "exact_cards"]
+__all__ = ["EXACT_TRICKS", "deep_contract", "deep_value", "exact_cards", "weigh_cards"]
