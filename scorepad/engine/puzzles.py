@@ -36,7 +36,11 @@ A screening sample (``SCREEN_DEALS``) rejects most positions cheaply; the ones t
 weighed again on ``FIND_DEALS`` deals continuing the same generator, where they must clear the
 thresholds with a guard band (``FIND_SHARE``, ``FIND_MARGIN_PART``) so that a shipped puzzle still
 clears them on a fresh sample. The ``check_puzzles`` command weighs every shipped answer once more
-on ``CHECK_DEALS`` fresh deals and counts those still best, and those still clear.
+on ``CHECK_DEALS`` fresh deals and counts those still best, and those still clear; and weighs it
+by the deeper weighing (``deep_weigh``: the rest of each hand searched exactly where affordable,
+``weighing``) on ``EXACT_CHECK_DEALS`` deals the finder never used (``exact_check``), a second
+verdict independent of the finder's policy line. ``bots_missing`` names the app's bots that answer
+a puzzle wrong: none, and it is a warm-up.
 
 Each puzzle carries its position (the hand state, hidden cards included: the page shows only the
 seat's view), the answer and the others' values, the reason in a player's words (``reasons.py``),

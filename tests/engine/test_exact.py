@@ -61,12 +61,13 @@ def test_the_fast_exact_search_equals_plain_minimax(
     into_trick=st.integers(0, 5),
     overrides=st.fixed_dictionaries(PLAY_SETTINGS),
 )
-def test_the_fast_exact_search_equals_the_plain_one_several_tricks_from_the_end(
+def test_the_fast_exact_search_equals_the_plain_one_tricks_from_the_end(
     variant_id: str, seed: int, into_trick: int, overrides: dict[str, object]
 ) -> None:
-    """Five tricks left (four in six-handed): the table, equivalent cards and the move order at
-    work, with one memo shared by the positions after each legal card, as a weighing shares it."""
-    tricks = 4 if get_variant(variant_id).seats == 6 else 5
+    """Four tricks left (three in six-handed), a trick in progress or not: the table, equivalent
+    cards and the move order at work, with one memo shared by the positions after each legal card,
+    as a weighing shares it."""
+    tricks = 3 if get_variant(variant_id).seats == 6 else 4
     found = random_position(variant_id, seed, tricks, into_trick, overrides)
     if found is None:
         return
