@@ -36,7 +36,11 @@ A screening sample (``SCREEN_DEALS``) rejects most positions cheaply; the ones t
 weighed again on ``FIND_DEALS`` deals continuing the same generator, where they must clear the
 thresholds with a guard band (``FIND_SHARE``, ``FIND_MARGIN_PART``) so that a shipped puzzle still
 clears them on a fresh sample. The ``check_puzzles`` command weighs every shipped answer once more
-on ``CHECK_DEALS`` fresh deals and counts those still best, and those still clear.
+on ``CHECK_DEALS`` fresh deals and counts those still best, and those still clear; and weighs it
+by the deeper weighing (``deep_weigh``: the rest of each hand searched exactly where affordable,
+``weighing``) on ``EXACT_CHECK_DEALS`` deals the finder never used (``exact_check``), a second
+verdict independent of the finder's policy line. ``bots_missing`` names the app's bots that answer
+a puzzle wrong: none, and it is a warm-up.
 
 Each puzzle carries its position (the hand state, hidden cards included: the page shows only the
 seat's view), the answer and the others' values, the reason in a player's words (``reasons.py``),
@@ -60,7 +64,7 @@ from typing import Any
 
 from .answers import answer_json
 from .bots.easy import EasyBot
-from .bots.expert import pass_candidates
+from .bots.expert import ExpertBot, pass_candidates
 from .bots.heuristic import HeuristicBot, choose_pass, profile_of
 from .bots.reasons import is_boss, out_of, pass_cards_reason, play_reason, trump_reason
 from .cards import SUIT_NAMES, SUITS, Card, card_words, cards_in_words, parse_card, parse_suit, suit_of
@@ -68,10 +72,11 @@ from .game import HandState, from_json, new_game, seat_view
 from .knowledge import Dealer, knowledge_of
 from .lean import INFINITY, playout, solve
 from .play import trick_winner
-from .search import outcome_scores, play_state, playout_policy, simulate_contract
+from .search import Passer, outcome_scores, play_state, playout_policy, simulate_contract
 from .simulate import advance_until
 from .variants import Variant
 from .view import PASS, PLAY, TRUMP, Answer, SeatView
+from .weighing import deep_contract, exact_cards, weigh_cards
 
 PUZZLE_SEAT = 0  # the seat every puzzle is seen from ("You" on the page)
 BEST_SHARE = 0.9  # the answer is the best (ties included) on at least this share of the deals …
@@ -85,6 +90,8 @@ FIND_MARGIN_PART = 1.1  # standard error of 2 points, and the best of several an
 # sample is flattered by it: without the band, part of the set fell short on the check's fresh deals
 # (``bots/FINDINGS.md``)
 CHECK_DEALS = 800  # the check command's sample: fresh deals, four times the finder's
+EXACT_CHECK_DEALS = 100  # the exact check's fresh deals: each costs an exact search an answer
+WARM_UP_PLAYOUTS = 40  # the expert at a low budget, the strongest of the bots a warm-up must not fool
 PER_HAND = 3  # puzzles kept from one hand at most: a set of many hands, not many tricks of a few
 EXACT_CARDS = 12  # at most this many cards left in all hands: the rest of the hand is searched exactly
 PLAYOUT_EXACT_CARDS = 8  # before that, the last tricks of this many cards are (as the expert does)
@@ -308,6 +315,70 @@ def _weigh_pass(view: SeatView, rng: random.Random, deals: int, values: dict[Any
                 view.variant, view.settings, outcome, view.bidder, view.bid or 0, view.trump
             )
             values[cards].append(_margin(scores, side))
+
+
+def deep_weigh(view: SeatView, rng: random.Random, deals: int) -> Weighed:
+    """Every answer of ``view`` weighed on ``deals`` deals sampled with ``rng`` by the deeper
+    weighing (``weighing``): each play's rest searched exactly where affordable, played by the
+    expert's fast policy down to that point before; a trump or a pass, its contract so played. The same
+    answers as ``weigh``'s (a pass: the expert's candidates)."""
+    values: dict[Any, list[float]] = {}
+    if view.decision == PLAY:
+        _deep_play(view, rng, deals, values)
+    elif view.decision in (TRUMP, PASS):
+        _deep_contract(view, rng, deals, values)
+    else:
+        raise ValueError(f"{view.decision} is not a puzzle decision")
+    return Weighed(values)
+
+
+def _deep_play(view: SeatView, rng: random.Random, deals: int, values: dict[Any, list[float]]) -> None:
+    legal = dict.fromkeys(view.legal_cards)
+    values.update(weigh_cards(view, legal, rng, deals, exact_cards(view.variant)))
+
+
+def _deep_contract(view: SeatView, rng: random.Random, deals: int, values: dict[Any, list[float]]) -> None:
+    """A trump (each suit the bidder may name) or a pass (each candidate), its hand played out."""
+    assert view.bid is not None
+    p = profile_of(view.variant, view.settings)
+    passer = partial(choose_pass, p=p)
+    side = view.variant.side_of(view.seat)
+    dealer = Dealer(knowledge_of(view))
+    if view.decision == TRUMP:
+        answers: list[Any] = list(view.legal_suits)
+    else:
+        answers = pass_candidates(view, p)
+    for answer in answers:
+        values[answer] = []
+    for _ in range(deals):
+        hands = dealer.deal(rng)
+        for answer in answers:
+            if view.decision == TRUMP:
+                values[answer].append(
+                    deep_contract(
+                        view.variant, view.settings, hands, (view.seat, view.bid, answer), side, passer
+                    )
+                )
+            else:
+                values[answer].append(_deep_pass(view, hands, answer, side, passer))
+
+
+def _deep_pass(
+    view: SeatView, hands: list[list[int]], cards: tuple[Card, ...], side: int, passer: Passer
+) -> float:
+    """A pass's hand: dealt as before the partner's pass where the seat is the bidder."""
+    assert view.bidder is not None
+    assert view.trump is not None
+    partner = next(s for s in view.variant.sides[side] if s != view.seat)
+    fixed = {view.seat: cards}
+    if view.seat == view.bidder:  # the partner has passed: deal from before its pass
+        hands = [h[:] for h in hands]
+        for c in view.received:
+            hands[view.seat][c] -= 1
+            hands[partner][c] += 1
+        fixed[partner] = view.received
+    contract = (view.bidder, view.bid or 0, view.trump)
+    return deep_contract(view.variant, view.settings, hands, contract, side, passer, fixed)
 
 
 def judge(
@@ -558,7 +629,7 @@ def difficulty_of(view: SeatView, weighed: Weighed, verdict: Verdict) -> int:
     return min(steps, DIFFICULTIES[-1])
 
 
-def _bot_answer(view: SeatView, bot: EasyBot | HeuristicBot) -> Answer:
+def _bot_answer(view: SeatView, bot: EasyBot | HeuristicBot | ExpertBot) -> Answer:
     answer = bot.decide(view)
     return tuple(sorted(answer)) if view.decision == PASS and isinstance(answer, tuple) else answer
 
@@ -597,19 +668,66 @@ def recheck(puzzle: Puzzle, seed: int, deals: int = CHECK_DEALS) -> Recheck:
     return Recheck(best, found.share, found.margin, agrees, agrees and found.clear(least_counter(view)))
 
 
+@dataclass(frozen=True, slots=True)
+class ExactCheck:
+    """A shipped puzzle under two independent weighings: the finder's verdict as shipped (its
+    answer, share and lead on its own deals) and the deeper weighing's on fresh deals."""
+
+    finder: Any  # the shipped answer, as §9.6 writes it
+    best: Any  # the deeper weighing's best answer
+    share: float
+    margin: float
+    agrees: bool  # the deeper weighing's best answer is the shipped one
+    clear: bool  # … and it passes both thresholds there
+
+
+def exact_check(puzzle: Puzzle, seed: int, deals: int = EXACT_CHECK_DEALS) -> ExactCheck:
+    """The puzzle weighed by the deeper weighing on ``deals`` deals of a generator of its own."""
+    view = puzzle.view()
+    weighed = deep_weigh(view, random.Random(f"exact:{seed}:{puzzle.key}"), deals)
+    found = verdict_of(weighed)
+    assert found is not None  # a puzzle has at least two answers
+    best = answer_json(str(view.decision), found.best)
+    agrees = best == puzzle.answer
+    clear = agrees and found.clear(least_counter(view))
+    return ExactCheck(puzzle.answer, best, found.share, found.margin, agrees, clear)
+
+
+def bots_missing(puzzle: Puzzle, playouts: int = WARM_UP_PLAYOUTS) -> list[str]:
+    """The app's own bots that answer the puzzle wrong: the easy one, the steady one and the expert
+    at a low budget (``playouts``, the clock out of it), each seeded from the puzzle. None: a
+    warm-up, a choice no club player would get wrong."""
+    view = puzzle.view()
+    answer = answer_from_json(puzzle.decision, puzzle.answer)
+    bots: dict[str, EasyBot | HeuristicBot | ExpertBot] = {
+        "easy": EasyBot(view.seat, random.Random(f"warm-up:{puzzle.key}")),
+        "steady": HeuristicBot(view.seat),
+        "expert": ExpertBot(
+            view.seat, random.Random(f"warm-up:{puzzle.key}"), playouts=playouts, budget_ms=1e9
+        ),
+    }
+    return [name for name, bot in bots.items() if _bot_answer(view, bot) != answer]
+
+
 __all__ = [
     "BEST_SHARE",
     "CHECK_DEALS",
+    "EXACT_CHECK_DEALS",
     "FIND_DEALS",
     "MARGIN_COUNTERS",
     "PUZZLE_SEAT",
     "THEMES",
+    "WARM_UP_PLAYOUTS",
+    "ExactCheck",
     "Puzzle",
     "Recheck",
     "Verdict",
     "Weighed",
     "answer_from_json",
     "answer_words",
+    "bots_missing",
+    "deep_weigh",
+    "exact_check",
     "find_puzzles",
     "first_rating",
     "judge",

@@ -14,6 +14,11 @@ to be won going to one side or another, with what that does to the contract and 
 saves. The gap the expert measured is kept beside the charge (``gap``), so a page can say when
 the bound applied.
 
+A card is charged only as far as the deeper weighing agrees (``confirm``, kept as ``confirmed``):
+the expert's playouts follow one policy's line to the last two tricks, and a card that policy
+misplays later would be charged for the policy's line; the deeper weighing searches the rest
+exactly from a few tricks out, on fresh deals of its own, and the charge is the smaller gap.
+
 Values are each answer's mean margin on the deals: the points it brings the seat's side less the
 others' average, the hand played out by the expert's fast policy. A bid is valued as the contract
 at that bid in its best trump and a pass as 0 (the hand left to the others), so a review of the
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -36,15 +42,20 @@ from typing import Any
 
 from .answers import answer_json
 from .bots.expert import ExpertBot
-from .cards import Suit
+from .cards import Card, Suit
 from .game import HandState, seat_view
 from .log import deal_logged, replay_steps
 from .meld import meld_points
 from .scoring import HandEntry, score_hand
 from .simulate import advance_until
-from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot
+from .view import BID, CONCEDE, PASS, PLAY, TRUMP, Answer, Bot, SeatView
+from .weighing import weigh_cards
 
 REVIEW_PLAYOUTS = 400  # simulated hands per decision reviewed: the same work as a practice hint
+CONFIRM_DEALS = 24  # fresh deals on which the deeper weighing confirms a card's charge
+# Tricks left at which the confirming weighing searches the rest exactly: a few milliseconds a
+# search, so a charged card costs a fraction of a second more (``review_benchmark``).
+CONFIRM_EXACT_TRICKS = {4: 5, 6: 3}
 REVIEW_CAP_MS = 3000.0  # wall clock that caps one decision (logged by the expert when it does)
 COSTLIEST = 3  # decisions highlighted in a review
 
@@ -63,11 +74,12 @@ class Verdict:
     deals: int  # sampled deals both answers were weighed on
     gap: float  # the best answer's mean margin less the seat's, as measured (one decimal)
     cap: float  # the most this decision could move the side's margin on the real deal (``at_stake``)
+    confirmed: float | None = None  # a charged card: the deeper weighing's gap (at least 0)
 
     @property
     def capped(self) -> bool:
         """The measured gap was more than the decision could change: the charge is the bound."""
-        return self.gap > self.cap
+        return self.gap > self.cap and self.lost == self.cap
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,18 +120,35 @@ def review_decision(state: HandState, answer: Answer, *, seed: str, number: int)
         gap = max(0.0, choice.values[choice.answer] - mine)
     bids = [a for a in (answer, choice.answer) if isinstance(a, int) and state.decision == BID]
     cap = round(at_stake(state, bids), 1)
+    confirmed = None
+    if state.decision == PLAY and gap > 0:
+        assert isinstance(choice.answer, int)  # a play answers a card
+        assert isinstance(answer, int)
+        best, mine = Card(choice.answer), Card(answer)
+        confirmed = round(confirm(view, best, mine, f"{seed}:confirm:{number}"), 1)
+    charged = min(round(gap, 1), cap) if confirmed is None else min(round(gap, 1), cap, confirmed)
     return Verdict(
         number=number,
         decision=state.decision,
         trick=trick,
         answer=answer_json(state.decision, answer),
         best=answer_json(state.decision, choice.answer),
-        lost=min(round(gap, 1), cap),
+        lost=charged,
         reason=choice.reason,
         deals=choice.deals,
         gap=round(gap, 1),
         cap=cap,
+        confirmed=confirmed,
     )
+
+
+def confirm(view: SeatView, best: Card, answer: Card, seed: str) -> float:
+    """How much ``answer`` gives up against ``best`` by the deeper weighing (``weighing``), on
+    ``CONFIRM_DEALS`` fresh deals, at least 0: the expert's playouts follow one policy's line, so
+    a card is charged only as far as an exact search of the rest agrees it cost points."""
+    exact = CONFIRM_EXACT_TRICKS[view.variant.seats] * view.variant.seats
+    values = weigh_cards(view, (best, answer), random.Random(seed), CONFIRM_DEALS, exact)
+    return max(0.0, statistics.fmean(values[best]) - statistics.fmean(values[answer]))
 
 
 # -- what one decision could change ---------------------------------------------------------------

@@ -35,15 +35,44 @@ def test_the_out_file_is_the_shipped_format_read_back_whole(tmp_path):
     assert data["puzzles"] == [p.to_json() for p in shipped("classic")[:2]]
 
 
-def test_the_check_prints_each_variants_agreement_rate_and_the_total():
+def check_lines(*args: str) -> tuple[list[dict], dict, dict]:
+    """The check's puzzle lines, its variant line and its total line."""
     out = StringIO()
-    call_command("check_puzzles", "--variant", "classic", "--first", "3", "--deals", "40", stdout=out)
+    call_command("check_puzzles", *args, stdout=out)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert lines[0]["variant"] == "classic"
-    assert lines[0]["puzzles"] == 3
-    assert 0 <= lines[0]["agreement_rate"] <= 1
-    assert lines[0]["agree"] >= lines[0]["still_clear"]
-    assert lines[-1]["total"]["puzzles"] == 3
+    return lines[:-2], lines[-2], lines[-1]["total"]
+
+
+def test_the_check_gives_each_puzzle_the_finders_verdict_and_the_exact_checks_and_the_shares():
+    puzzles, variant, total = check_lines(
+        "--variant", "double-deck", "--first", "2", "--deals", "10", "--exact-deals", "10"
+    )
+    first = shipped("double-deck")[:2]
+    assert [line["puzzle"] for line in puzzles] == [p.key for p in first]
+    for line, puzzle in zip(puzzles, first, strict=True):
+        assert line["finder"]["best"] == puzzle.answer
+        for check in ("recheck", "exact"):
+            assert line[check]["agree"] == (line[check]["best"] == puzzle.answer)
+            assert line[check]["agree"] or not line[check]["clear"]
+        assert set(line["missed_by"]) <= {"easy", "steady", "expert"}
+    assert variant["variant"] == "double-deck"
+    assert variant["puzzles"] == total["puzzles"] == 2
+    assert variant["exact_agree"] == sum(line["exact"]["agree"] for line in puzzles)
+    assert variant["exact_agreement_rate"] == variant["exact_agree"] / 2
+    assert variant["agree"] == sum(line["recheck"]["agree"] for line in puzzles)
+    assert variant["real_decisions"] == sum(bool(line["missed_by"]) for line in puzzles)
+    assert variant["warm_ups"] + variant["real_decisions"] == 2
+    assert variant["warm_up_share"] == variant["warm_ups"] / 2
+
+
+def test_the_exact_check_alone_leaves_the_finders_weighing_out():
+    puzzles, variant, _ = check_lines(
+        "--variant", "double-deck", "--first", "1", "--deals", "0", "--exact-deals", "10"
+    )
+    assert "recheck" not in puzzles[0]
+    assert "exact" in puzzles[0]
+    assert "agreement_rate" not in variant
+    assert "exact_agreement_rate" in variant
 
 
 def test_reword_says_each_puzzle_again_drops_a_tied_answer_and_prints_the_counts(tmp_path):
@@ -71,6 +100,8 @@ def test_reword_says_each_puzzle_again_drops_a_tied_answer_and_prints_the_counts
         ("find_puzzles", ["--variant", "classic", "--limit", "0"], "--limit"),
         ("check_puzzles", ["--variant", "bridge"], "bridge"),
         ("check_puzzles", ["--deals", "3"], "--deals"),
+        ("check_puzzles", ["--exact-deals", "3"], "--exact-deals"),
+        ("check_puzzles", ["--warm-up-playouts", "0"], "--warm-up-playouts"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(command, args, words):

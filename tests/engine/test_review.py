@@ -335,12 +335,43 @@ def test_no_decision_is_charged_more_than_it_could_change(monkeypatch: pytest.Mo
         return Choice(best, "a reason", {best: 500.0, answer: 0.0}, 10)
 
     monkeypatch.setattr(ExpertBot, "evaluate", inflated)
+    monkeypatch.setattr(review, "confirm", lambda *args: 500.0)  # the deeper weighing agrees
     verdict = review.review_decision(before, answer, seed=SEED, number=number)
     assert verdict.gap == 500.0
     assert verdict.cap == round(review.at_stake(before), 1)
     assert 0 < verdict.cap < 2 * variant.trick_points_total(variant.defaults) + 2 * before.bid + 50
     assert verdict.lost == verdict.cap
     assert verdict.capped
+
+
+def test_a_card_is_charged_only_as_far_as_the_deeper_weighing_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert's playouts say the card cost 3 points; the exact search of the rest says 1.2, or
+    that it cost nothing: the charge is the smaller, never the bound's."""
+    variant = get_variant("classic")
+    state = deal(variant, variant.defaults, 3, random.Random(5))
+    play_hand(state, [HeuristicBot(s) for s in range(4)])
+    number, before, answer = review.decisions_of(hand_line(state), 0)[-3]
+    best = next(c for c in before.legal() if c != answer)
+    monkeypatch.setattr(
+        ExpertBot,
+        "evaluate",
+        lambda bot, view, also=None: Choice(best, "a reason", {best: 3.0, answer: 0.0}, 10),
+    )
+    for deeper, lost in ((1.2, 1.2), (0.0, 0.0)):
+        monkeypatch.setattr(review, "confirm", lambda *args, deeper=deeper: deeper)
+        verdict = review.review_decision(before, answer, seed=SEED, number=number)
+        assert (verdict.gap, verdict.confirmed, verdict.lost) == (3.0, deeper, lost)
+        assert not verdict.capped
+
+
+def test_the_deeper_weighing_finds_what_a_card_gives_up_on_fresh_deals() -> None:
+    """An ace thrown on the opponents' trick against the expert's card: the exact search of the
+    rest charges it, and the expert's own card nothing against itself."""
+    state, ace = blunder_position()
+    view = seat_view(state, 0)
+    best = ExpertBot(0, random.Random(1)).decide(view)
+    assert review.confirm(view, best, ace, "a seed") > 0
+    assert review.confirm(view, ace, ace, "a seed") == 0
 
 
 def test_points_left_on_the_table_are_exactly_the_sum_of_the_parts_each_within_its_bound() -> None:
@@ -351,7 +382,7 @@ def test_points_left_on_the_table_are_exactly_the_sum_of_the_parts_each_within_i
     assert any(v.lost for v in verdicts)
     for v in verdicts:
         assert 0 <= v.lost <= v.cap
-        assert v.lost == min(v.gap, v.cap)
+        assert v.lost == min(v.gap, v.cap, v.gap if v.confirmed is None else v.confirmed)
     shown = sum(Decimal(f"{v.lost:.1f}") for v in verdicts)
     assert Decimal(f"{review.left_on_table(verdicts):.1f}") == shown
     caps = [v.cap for v in verdicts if v.decision == PLAY]

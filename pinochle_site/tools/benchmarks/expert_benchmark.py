@@ -5,10 +5,10 @@ For each variant it prints two lines:
 * ``playouts``: whole hands of trick play from the first lead, per second (wall clock and CPU),
   on the lean play state with the expert's playout policy, beside the same hands played by four
   (six) heuristic bots on the full game state: the cost a search pays per simulated hand;
-* ``exact search``: ``lean.solve`` from trick boundaries the policy played to, per count of cards
-  left (two tricks, what each playout searches in classic and double-deck; ``EXACT_CARDS``, where the
-  expert searches the whole rest, and up two tricks from there): milliseconds per search, the cost
-  of starting it a trick earlier;
+* ``exact search``: the plain search (``lean.solve``) and the fast one (``exact.solve_exact``) from
+  trick boundaries the policy played to, per count of cards left (three tricks to seven, five in
+  six-handed; the plain one up to ``--old-max-cards``): CPU milliseconds per search, the cost of
+  starting it a trick earlier;
 * ``decisions``: the expert at the practice default (``DEFAULT_PLAYOUTS`` within
   ``DEFAULT_BUDGET_MS``, or ``--playouts`` / ``--budget-ms``) in seat 0 against heuristic bots, every
   decision timed: p50, p95 and the slowest, in milliseconds of wall clock, and p50 and p95 of
@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from scorepad.engine.auction import trump_suits
 from scorepad.engine.bots.expert import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, EXACT_CARDS, ExpertBot
 from scorepad.engine.bots.heuristic import HeuristicBot, choose_pass, profile_of
+from scorepad.engine.exact import solve_exact
 from scorepad.engine.game import HandState, deal
 from scorepad.engine.lean import INFINITY, playout, policy, solve
 from scorepad.engine.match import TimedBot, percentile
@@ -85,22 +86,38 @@ def playout_speed(variant: Variant, hands: int, seed: int) -> dict[str, float]:
     }
 
 
-def exact_speed(variant: Variant, positions: int, seed: int) -> dict[int, float]:
-    """CPU milliseconds per exact search of the rest of the hand, per count of cards left."""
+def exact_sizes(variant: Variant) -> list[int]:
+    """Cards left in all hands at which both searches are timed: from three tricks left to seven
+    (about seven cards a hand in classic), five in six-handed (its hands hold eight)."""
+    top = 5 if variant.seats == 6 else 7
+    return [tricks * variant.seats for tricks in range(3, top + 1)]
+
+
+def exact_speed(
+    variant: Variant, positions: int, seed: int, old_max_cards: int
+) -> dict[int, tuple[float | None, float]]:
+    """CPU milliseconds per exact search of the rest of the hand, per count of cards left: the
+    plain search (``lean.solve``, only up to ``old_max_cards``: it grows about tenfold a trick) and
+    the fast one (``exact.solve_exact``), on the same positions, which both value the same."""
     states = first_leads(variant, positions, seed)
-    found: dict[int, float] = {}
-    seats = variant.seats
-    for cards in sorted({2 * seats, EXACT_CARDS, EXACT_CARDS + seats, EXACT_CARDS + 2 * seats}):
+    found: dict[int, tuple[float | None, float]] = {}
+    for cards in exact_sizes(variant):
         leans = []
         for state in states:
             lean, contract = lean_of(state)
             while lean.left * variant.seats > cards or lean.trick:
                 lean.play(policy(lean))
             leans.append((lean, contract))
+        plain: float | None = None
+        if cards <= old_max_cards:
+            cpu = time.process_time()
+            for lean, contract in leans:
+                solve(lean, contract, 0, -INFINITY, INFINITY)
+            plain = 1000 * (time.process_time() - cpu) / positions
         cpu = time.process_time()
         for lean, contract in leans:
-            solve(lean, contract, 0, -INFINITY, INFINITY)
-        found[cards] = 1000 * (time.process_time() - cpu) / positions
+            solve_exact(lean, contract, 0)
+        found[cards] = (plain, 1000 * (time.process_time() - cpu) / positions)
     return found
 
 
@@ -125,6 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--playout-hands", type=int, default=1000, help="hands played out per variant")
     parser.add_argument("--exact-positions", type=int, default=20, help="positions per exact search size")
+    parser.add_argument(
+        "--old-max-cards", type=int, default=28, help="time lean.solve up to this many cards left"
+    )
     parser.add_argument("--hands", type=int, default=20, help="hands of timed expert decisions per variant")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
@@ -142,10 +162,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"heuristic bots on the full state: {pace['heuristic_ms']:.3f} ms a hand, "
             f"{pace['heuristic_ms'] / pace['lean_ms']:.1f}× as long"
         )
-        exact = exact_speed(variant, args.exact_positions, args.seed)
-        sizes = ", ".join(f"{cards} cards left {ms:.2f} ms" for cards, ms in exact.items())
+        exact = exact_speed(variant, args.exact_positions, args.seed, args.old_max_cards)
+        sizes = ", ".join(
+            f"{cards} cards left {'–' if plain is None else f'{plain:.2f}'} → {fast:.2f} ms"
+            for cards, (plain, fast) in exact.items()
+        )
         print(
-            f"{variant_id} exact search, CPU a search: {sizes} "
+            f"{variant_id} exact search, CPU a search, lean.solve → exact.solve_exact: {sizes} "
             f"(the expert searches the whole rest from {EXACT_CARDS})"
         )
         times, cpu_times = decision_times(variant, args.hands, args.seed, args.playouts, args.budget_ms)

@@ -5,6 +5,8 @@ seat 0's decisions are reviewed as practice reviews them (``REVIEW_PLAYOUTS`` pe
 then the deal is played again with the expert in seat 0 (the duplicate). It prints the CPU
 seconds per hand for the review and for the duplicate: mean and slowest. The bound a review must
 stay within is 5 s of CPU per hand. CPU time, not wall clock, so a busy machine does not inflate it.
+Then the cards the expert's gap charged, how many the deeper weighing confirmed (``review.confirm``:
+it still finds a cost), and the points left on the table by the expert's gap alone and as charged.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from functools import partial
 from scorepad.engine.bots import ExpertBot, HeuristicBot
 from scorepad.engine.game import HandState, deal
 from scorepad.engine.log import hand_line
-from scorepad.engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, expert_duplicate, review_hand
+from scorepad.engine.review import REVIEW_CAP_MS, REVIEW_PLAYOUTS, Verdict, expert_duplicate, review_hand
 from scorepad.engine.simulate import play_hand
 from scorepad.engine.variants import VARIANTS, Variant
 from scorepad.engine.view import Bot
@@ -30,8 +32,11 @@ def same_bots(bots: Mapping[int, Bot], _state: HandState) -> Mapping[int, Bot]:
     return bots
 
 
-def review_seconds(variant: Variant, hands: int, seed: int) -> tuple[list[float], list[float]]:
-    """CPU seconds per hand: the review of seat 0's decisions, and the expert's duplicate."""
+def review_seconds(
+    variant: Variant, hands: int, seed: int, verdicts: list[Verdict]
+) -> tuple[list[float], list[float]]:
+    """CPU seconds per hand: the review of seat 0's decisions (its verdicts added to ``verdicts``),
+    and the expert's duplicate."""
     reviews: list[float] = []
     duplicates: list[float] = []
     for number in range(hands):
@@ -39,7 +44,7 @@ def review_seconds(variant: Variant, hands: int, seed: int) -> tuple[list[float]
         play_hand(state, [HeuristicBot(seat) for seat in range(variant.seats)])
         line = hand_line(state)
         started = time.process_time()
-        review_hand(line, 0, seed=f"{seed}:{number}")
+        verdicts.extend(review_hand(line, 0, seed=f"{seed}:{number}")[0])
         reviews.append(time.process_time() - started)
         started = time.process_time()
         expert = ExpertBot(0, random.Random(number), playouts=REVIEW_PLAYOUTS, budget_ms=REVIEW_CAP_MS)
@@ -60,11 +65,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.hands < 1:
         parser.error("--hands must be above 0")
     for variant_id in args.variant or list(VARIANTS):
-        reviews, duplicates = review_seconds(VARIANTS[variant_id], args.hands, args.seed)
+        verdicts: list[Verdict] = []
+        reviews, duplicates = review_seconds(VARIANTS[variant_id], args.hands, args.seed, verdicts)
         print(
             f"{variant_id} ({args.hands} hands, {REVIEW_PLAYOUTS} playouts a decision): review CPU "
             f"{statistics.fmean(reviews):.2f} s a hand on average, slowest {max(reviews):.2f} s; "
             f"duplicate {statistics.fmean(duplicates):.2f} s, slowest {max(duplicates):.2f} s"
+        )
+        asked = [v for v in verdicts if v.confirmed is not None]
+        unconfirmed = sum(min(v.gap, v.cap) for v in verdicts)
+        print(
+            f"{variant_id} charges: {len(asked)} cards charged by the expert's gap, "
+            f"{sum(1 for v in asked if v.confirmed)} confirmed by the deeper weighing; left on the table "
+            f"{unconfirmed / args.hands:.2f} points a hand by the gap alone, "
+            f"{sum(v.lost for v in verdicts) / args.hands:.2f} as charged"
         )
         sys.stdout.flush()
     return 0

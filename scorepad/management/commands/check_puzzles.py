@@ -1,13 +1,25 @@
-"""``manage.py check_puzzles``: weigh every shipped puzzle's answer again on a larger sample.
+"""``manage.py check_puzzles``: every shipped puzzle under two weighings, and whether it is a warm-up.
 
-    python manage.py check_puzzles                      # every variant, 800 fresh deals a puzzle
-    python manage.py check_puzzles --variant classic --deals 200
+    python manage.py check_puzzles --variant classic --first 20
+    python manage.py check_puzzles --deals 0 --exact-deals 100     # the exact check alone
 
-Each puzzle's answers are weighed on ``--deals`` deals drawn afresh (a generator of their own, not
-the finder's), as the finder weighed them. A puzzle *agrees* when its shipped answer is still the
-best on average; it is *still clear* when it also still passes both thresholds (best on 90% of
-the deals, ahead by two of the least counter). One JSON line per variant, then the totals; with
-``--list`` each puzzle that is no longer clear is named on stderr. Offline, and slow: run it niced.
+For each puzzle, one JSON line:
+
+* the finder's verdict: the shipped answer, its share and lead on the finder's own deals;
+* with ``--deals`` (800 unless 0): the finder's weighing again on that many fresh deals
+  (``engine.puzzles.recheck``): whether the answer is still the best on average (``agree``) and
+  still clear (best on 90% of the deals, ahead by two of the least counter);
+* with ``--exact-deals`` (100 unless 0): the exact check (``engine.puzzles.exact_check``): the
+  deeper weighing (each play's rest searched exactly where affordable, the blind policy before)
+  on fresh deals the finder never used, its best answer, share, lead, whether it agrees with the
+  finder's and is clear there;
+* ``missed_by``: which of the app's own bots answer it wrong (the easy one, the steady one, the
+  expert at ``--warm-up-playouts``): none, and the puzzle is a warm-up.
+
+Then one line a variant: the share of its puzzles on which each check agrees, the warm-up share
+and the count of real decisions (puzzles some bot misses), the CPU it took; then the totals. With
+``--list`` each puzzle no longer clear is named on stderr. Offline, and slow (the exact check costs
+about half a second of CPU a deal and an answer early in a classic hand): run it niced.
 
 With ``--reword`` nothing is weighed: every shipped puzzle's words are built again from its
 position and stored values (``engine.puzzles.reworded``), a puzzle whose answer another answer ties
@@ -21,24 +33,54 @@ import json
 import sys
 import time
 from argparse import ArgumentParser
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import CommandError
 
-from scorepad.engine.puzzles import CHECK_DEALS, Puzzle, recheck, reworded, set_text, ties_the_answer
+from scorepad.engine.puzzles import (
+    CHECK_DEALS,
+    EXACT_CHECK_DEALS,
+    WARM_UP_PLAYOUTS,
+    Puzzle,
+    bots_missing,
+    exact_check,
+    recheck,
+    reworded,
+    set_text,
+    ties_the_answer,
+)
 from scorepad.engine.variants import VARIANTS
 from scorepad.management.base import EngineCommand
 from scorepad.selectors.puzzles import DATA_DIR, shipped
 
+LEAST_DEALS = 10  # fewer deals say nothing about a share of 90%
+
 
 class Command(EngineCommand):
-    help = "Weigh every shipped puzzle's answer again on a larger sample; print the agreement rate."
+    help = "Weigh every shipped puzzle again, by the finder's weighing and an exact check; count warm-ups."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--variant", help="one variant (default: every variant with puzzles)")
         parser.add_argument(
-            "--deals", type=int, default=CHECK_DEALS, help=f"deals a puzzle (default {CHECK_DEALS})"
+            "--deals",
+            type=int,
+            default=CHECK_DEALS,
+            help=f"fresh deals for the finder's weighing, 0 for none (default {CHECK_DEALS})",
+        )
+        parser.add_argument(
+            "--exact-deals",
+            type=int,
+            default=EXACT_CHECK_DEALS,
+            help=f"fresh deals for the exact check, 0 for none (default {EXACT_CHECK_DEALS})",
+        )
+        parser.add_argument(
+            "--warm-up-playouts",
+            type=int,
+            default=WARM_UP_PLAYOUTS,
+            help=f"the low-budget expert's playouts (default {WARM_UP_PLAYOUTS})",
         )
         parser.add_argument("--seed", type=int, default=1, help="the check's own generator")
         parser.add_argument("--first", type=int, default=0, help="check only the first N puzzles of each")
@@ -59,45 +101,105 @@ class Command(EngineCommand):
             for variant in variants:
                 self.stdout.write(json.dumps(reword_set(Path(options["dir"]), variant)))
             return
-        if options["deals"] < 10:
-            raise CommandError(f"--deals must be at least 10; got {options['deals']}")
-        totals = {"puzzles": 0, "agree": 0, "still_clear": 0}
+        for name in ("deals", "exact_deals"):
+            if options[name] and options[name] < LEAST_DEALS:
+                flag = "--" + name.replace("_", "-")
+                raise CommandError(f"{flag} must be 0 or at least {LEAST_DEALS}; got {options[name]}")
+        if options["warm_up_playouts"] < 1:
+            raise CommandError(f"--warm-up-playouts must be at least 1; got {options['warm_up_playouts']}")
+        totals: Counter[str] = Counter()
         for variant in variants:
             found = shipped(variant)
             if options["first"]:
                 found = found[: options["first"]]
-            started = time.process_time()
-            agree = clear = 0
-            for puzzle in found:
-                again = recheck(puzzle, options["seed"], options["deals"])
-                agree += again.agrees
-                clear += again.clear
-                if options["list"] and not again.clear:
-                    sys.stderr.write(
-                        f"{puzzle.key}: shipped {puzzle.answer}, now {again.best} best on"
-                        f" {again.share:.0%} of the deals, ahead by {again.margin:.2f}\n"
-                    )
-            line = {
-                "variant": variant,
-                "puzzles": len(found),
-                "agree": agree,
-                "agreement_rate": round(agree / len(found), 4) if found else None,
-                "still_clear": clear,
-                "still_clear_rate": round(clear / len(found), 4) if found else None,
-                "deals": options["deals"],
-                "cpu_seconds": round(time.process_time() - started, 1),
-            }
+            tally = self.check_set(found, options)
+            self.stdout.write(json.dumps({"variant": variant, **summary(tally, options)}))
+            totals.update(tally)
+        self.stdout.write(json.dumps({"total": summary(totals, options)}))
+
+    def check_set(self, found: Sequence[Puzzle], options: dict[str, Any]) -> Counter[str]:
+        """Each puzzle's line written; the counts the variant's line is made of."""
+        tally: Counter[str] = Counter()
+        started = time.process_time()
+        for puzzle in found:
+            line = check_one(puzzle, options)
             self.stdout.write(json.dumps(line))
-            totals["puzzles"] += len(found)
-            totals["agree"] += agree
-            totals["still_clear"] += clear
-        n = totals["puzzles"]
-        summary = {
-            **totals,
-            "agreement_rate": round(totals["agree"] / n, 4) if n else None,
-            "still_clear_rate": round(totals["still_clear"] / n, 4) if n else None,
+            tally["puzzles"] += 1
+            tally["real_decisions"] += bool(line["missed_by"])
+            for check in ("recheck", "exact"):
+                if check in line:
+                    tally[f"{check}_agree"] += line[check]["agree"]
+                    tally[f"{check}_clear"] += line[check]["clear"]
+                    if options["list"] and not line[check]["clear"]:
+                        sys.stderr.write(f"{puzzle.key}: {check}: {json.dumps(line[check])}\n")
+        tally["cpu_ms"] += round(1000 * (time.process_time() - started))
+        return tally
+
+
+def check_one(puzzle: Puzzle, options: dict[str, Any]) -> dict[str, Any]:
+    """One puzzle's line: the finder's verdict, each check's, the bots that miss it."""
+    line: dict[str, Any] = {
+        "puzzle": puzzle.key,
+        "decision": puzzle.decision,
+        "finder": {
+            "best": puzzle.answer,
+            "share": puzzle.share,
+            "margin": puzzle.margin,
+            "deals": puzzle.deals,
+        },
+    }
+    if options["deals"]:
+        again = recheck(puzzle, options["seed"], options["deals"])
+        line["recheck"] = _verdict(again.best, again.share, again.margin, again.agrees, again.clear)
+    if options["exact_deals"]:
+        exact = exact_check(puzzle, options["seed"], options["exact_deals"])
+        line["exact"] = _verdict(exact.best, exact.share, exact.margin, exact.agrees, exact.clear)
+    line["missed_by"] = bots_missing(puzzle, options["warm_up_playouts"])
+    return line
+
+
+def _verdict(best: Any, share: float, margin: float, agree: bool, clear: bool) -> dict[str, Any]:
+    return {
+        "best": best,
+        "share": round(share, 3),
+        "margin": round(margin, 2),
+        "agree": agree,
+        "clear": clear,
+    }
+
+
+def summary(tally: Counter[str], options: dict[str, Any]) -> dict[str, Any]:
+    """A variant's (or the total's) line: each check's agreement, the warm-ups, the CPU."""
+    n = tally["puzzles"]
+
+    def rate(count: int) -> float | None:
+        return round(count / n, 4) if n else None
+
+    line: dict[str, Any] = {"puzzles": n}
+    if options["deals"]:
+        line |= {
+            "agree": tally["recheck_agree"],
+            "agreement_rate": rate(tally["recheck_agree"]),
+            "still_clear": tally["recheck_clear"],
+            "still_clear_rate": rate(tally["recheck_clear"]),
+            "deals": options["deals"],
         }
-        self.stdout.write(json.dumps({"total": summary}))
+    if options["exact_deals"]:
+        line |= {
+            "exact_agree": tally["exact_agree"],
+            "exact_agreement_rate": rate(tally["exact_agree"]),
+            "exact_clear": tally["exact_clear"],
+            "exact_clear_rate": rate(tally["exact_clear"]),
+            "exact_deals": options["exact_deals"],
+        }
+    warm_ups = n - tally["real_decisions"]
+    line |= {
+        "warm_ups": warm_ups,
+        "warm_up_share": rate(warm_ups),
+        "real_decisions": tally["real_decisions"],
+        "cpu_seconds": round(tally["cpu_ms"] / 1000, 1),
+    }
+    return line
 
 
 def reword_set(folder: Path, variant: str) -> dict[str, Any]:
