@@ -55,7 +55,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from ..auction import high_bid, trump_suits
 from ..cards import Card, Suit, counts_of
@@ -153,9 +153,13 @@ class Reading:
     only at calls, trump and passes: in play, unless ``calls_in_play``. ``later_calls``: a bid
     analysis, drawn at the seat's first call, is resampled by the likelihood of the calls since
     (``inference.systematic_resample``). ``passes`` (classic): deals weighted by how likely the
-    partner's pass, or the bidder's return, was (``inference.pass_likelihood``), from the pass on."""
+    partner's pass, or the bidder's return, was (``inference.pass_likelihood``), from the pass on.
 
-    calls: str = "hard"
+    The default is the reading that measured best; each other one is kept as an option for a match
+    to measure, and none of them gained on the saved baseline (``bots/FINDINGS.md``): the calls say
+    too little about a hand that the hard fit does not already read."""
+
+    calls: Literal["hard", "soft", "none"] = "hard"
     calls_in_play: bool = False
     later_calls: bool = False
     passes: bool = False
