@@ -8,16 +8,18 @@ import statistics
 
 from scorepad.engine.bots.analysis import worth_on
 from scorepad.engine.bots.expert import ExpertBot, Reading
-from scorepad.engine.bots.heuristic import profile_of
+from scorepad.engine.bots.heuristic import choose_pass, profile_of
 from scorepad.engine.bots.inference import (
+    PASS_MISS,
     as_dealt,
     call_likelihood,
     pass_likelihood,
     systematic_resample,
     weighted_pick,
 )
-from scorepad.engine.cards import CARD_COUNT, HEARTS, counts_of, parse_cards
+from scorepad.engine.cards import CARD_COUNT, HEARTS, codes, counts_of, parse_cards
 from scorepad.engine.knowledge import knowledge_of
+from scorepad.engine.search import PassingSeat
 from scorepad.engine.view import SeatView
 from tests.engine.test_bots import make_view
 
@@ -130,3 +132,32 @@ def test_the_expert_samples_a_bidder_stronger_and_a_passer_weaker_where_it_reads
     for reading in (Reading(calls="soft"), Reading(calls="hard")):
         assert sampled_worth(reading, 0) > sampled_worth(at_random, 0) + 2
         assert sampled_worth(reading, 1) < sampled_worth(at_random, 1)
+
+
+def test_the_partner_reads_the_bidders_return_from_the_bidders_hand_before_it() -> None:
+    sent = "AH TH AS AC"  # what the partner (seat 3) passed to the bidder (seat 1)
+    bidder_dealt = "KH QH JS JS QS QD JD 9D KC QC JC 9C"
+    before_return = tuple(parse_cards(bidder_dealt + " " + sent))
+    model = choose_pass(PassingSeat(1, before_return, 1, HEARTS, 4), P)
+    other = tuple(c for c in before_return if c not in model)[:4]  # four it would have kept
+    for returned, weight in ((model, 1.0), (other, PASS_MISS**-4)):
+        view = make_view(
+            decision="play",
+            hand="KS KS QS 9S KD KD TC TC " + " ".join(codes(returned)),
+            seat=3,
+            dealer=0,
+            auction=((1, 25), (2, None), (3, None), (0, None)),
+            bidder=1,
+            bid=25,
+            trump=HEARTS,
+            passed=tuple(parse_cards(sent)),
+            received=tuple(returned),
+        )
+        kept = list(counts_of(before_return))
+        for c in returned:
+            kept[c] -= 1
+        hands = [[0] * CARD_COUNT, kept, [0] * CARD_COUNT, list(counts_of(view.hand))]
+        dealt = as_dealt(view, hands, [[0] * CARD_COUNT] * 4)
+        assert dealt[1] == list(counts_of(parse_cards(bidder_dealt)))  # the bidder's hand as dealt
+        assert sum(dealt[3]) == 12
+        assert pass_likelihood(view, dealt, P) == weight
