@@ -20,6 +20,7 @@ from scorepad.engine.bots import (
     make_bot,
 )
 from scorepad.engine.bots.expert import (
+    Reading,
     can_overtake,
     clearly_better,
     counters_at_risk,
@@ -439,3 +440,25 @@ def test_in_a_bidding_war_a_strong_hand_jumps_to_what_it_surely_makes_instead_of
         assert bids[0] == 20
         assert bids[1] >= 40
         assert max(bids) <= cap
+
+
+def test_the_same_hand_bids_or_passes_by_what_the_calls_before_it_said() -> None:
+    # Seat 3 (seat 3 dealt) holds a heart run's makings and little else, and an opponent holds the
+    # bid at 21 either way. Where its partner passed, the sampled partner hands are weak and it
+    # passes; where its partner bid 20 they are strong and it bids. Dealt at random, the same deals
+    # answer both auctions alike: the calls alone make the difference.
+    hand = "KS TH TH KH JH JH 9H QD QD 9D 9D KC"
+    partner_passed = ((0, 21), (1, None), (2, None))
+    partner_bid = ((0, None), (1, 20), (2, 21))
+
+    def bid(auction: tuple[tuple[int, int | None], ...], reading: Reading) -> int | None:
+        view = make_view(decision="bid", hand=hand, seat=3, dealer=3, auction=auction, legal=(None, 22))
+        answer = ExpertBot(3, random.Random(1), **CAREFUL, reading=reading).decide(view)
+        assert answer is None or isinstance(answer, int)
+        return answer
+
+    for reading in (Reading(), Reading(calls="soft")):
+        assert bid(partner_passed, reading) is None
+        assert bid(partner_bid, reading) == 22
+    at_random = Reading(calls="none")
+    assert bid(partner_passed, at_random) == bid(partner_bid, at_random)

@@ -89,13 +89,14 @@ class BidAnalysis:
         every call, where that many do). A refit by choice: the calls made since the analysis narrow
         its deals as drawing afresh with ``auction_misfits`` would, at the cost of a hand value per
         seat and deal, once, and never to fewer than that share of them."""
-        misfits = [auction_misfits(view, partial(self._worth, deal)) for deal in range(len(self.deals))]
+        misfits = [auction_misfits(view, partial(self.worth, deal)) for deal in range(len(self.deals))]
         if not misfits:
             return []
         bar = sorted(misfits)[max(1, len(misfits) // REFIT_KEPT_SHARE) - 1]
         return [deal for deal, count in enumerate(misfits) if count <= bar]
 
-    def _worth(self, deal: int, seat: int) -> float:
+    def worth(self, deal: int, seat: int) -> float:
+        """``seat``'s hand value on deal number ``deal`` (``worth_of`` its ``valued``)."""
         return worth_of(self.valued(deal, seat))
 
     def taken(self, deal: int, bidder: int, trump: Suit) -> Outcome:

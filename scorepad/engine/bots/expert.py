@@ -55,7 +55,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from ..auction import high_bid, trump_suits
 from ..cards import Card, Suit, counts_of
@@ -77,6 +77,7 @@ from .heuristic import (
     hand_worth,
     profile_of,
 )
+from .inference import as_dealt, call_likelihood, pass_likelihood, systematic_resample, weighted_pick
 
 DEFAULT_PLAYOUTS = 400  # simulated hands per decision at the practice default: the count decides …
 DEFAULT_BUDGET_MS = 3000.0  # … and this much wall clock only caps it (about 20× what it needs idle)
@@ -111,6 +112,7 @@ PLAN_MAX_HAND = 12  # … in hands of at most this many cards: classic (12) and 
 PASS_PLAYOUT_SHARE = 2  # a pass weighs its candidates on the playouts / this: against many more
 # playouts, half the count chooses nearly as well as the whole, for half the CPU (bots/FINDINGS.md)
 FIT_TRIES = 6  # deals drawn per sample to find one whose hands explain the auction
+HARD_MISFIT_WEIGHT = 1e-4  # with passes weighed too, a hard fit's misfit call weighs this (near a veto)
 ANALYSED_TRUMPS = 2  # a bid analysis simulates the suits the heuristic values most, this many …
 SECOND_TRUMP_GAP = 0.4  # … past the first only those the heuristic values within this many least bids
 # of it: beyond that the other suit was never the best at the least bid, and six-handed's match
@@ -141,6 +143,28 @@ class Choice:
     scores: Mapping[Any, float] = field(default_factory=dict)  # the side's own score, where weighed
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How the expert reads the other seats' calls and passes into its sampled deals.
+
+    ``calls``: ``"hard"`` keeps the first of ``FIT_TRIES`` deals that explains every call (else the
+    one that explains most); ``"soft"`` keeps one of them with chance in proportion to how likely
+    the calls were on it (``inference.call_likelihood``); ``"none"`` deals at random. Either way
+    only at calls, trump and passes: in play, unless ``calls_in_play``. ``later_calls``: a bid
+    analysis, drawn at the seat's first call, is resampled by the likelihood of the calls since
+    (``inference.systematic_resample``). ``passes`` (classic): deals weighted by how likely the
+    partner's pass, or the bidder's return, was (``inference.pass_likelihood``), from the pass on.
+
+    The default is the reading that measured best; each other one is kept as an option for a match
+    to measure, and none of them gained on the saved baseline (``bots/FINDINGS.md``): the calls say
+    too little about a hand that the hard fit does not already read."""
+
+    calls: Literal["hard", "soft", "none"] = "hard"
+    calls_in_play: bool = False
+    later_calls: bool = False
+    passes: bool = False
+
+
 class ExpertBot:
     name = "expert"
 
@@ -153,8 +177,10 @@ class ExpertBot:
         budget_ms: float = DEFAULT_BUDGET_MS,
         score_aware: bool = True,
         analysis_seed: str | None = None,
+        reading: Reading = Reading(),
     ) -> None:
         self.seat = seat
+        self.reading = reading
         self.score_aware = score_aware  # bids for the game near its end (``stakes``)
         self.rng = rng
         self.playouts = max(1, playouts)
@@ -211,8 +237,9 @@ class ExpertBot:
         ``MIN_ROUNDS`` the next one comes only while the clock allows, so the caller's work on each
         deal counts against the budget. Drawn with ``rng``, else the bot's own."""
         rng = rng or self.rng
-        fit = view.decision != PLAY and any(seat != view.seat for seat, _ in view.auction)
         dealer = Dealer(k)
+        weigh = self._weigher(view, k, p)
+        hard = self.reading.calls == "hard" and self._reads_calls(view)
         for i in range(rounds):
             if i >= MIN_ROUNDS and time.perf_counter() > deadline:
                 log.warning(
@@ -224,7 +251,46 @@ class ExpertBot:
                     rounds,
                 )
                 return
-            yield self._fitted_deal(view, dealer, p, rng) if fit else dealer.deal(rng)
+            if weigh is not None:
+                yield self._weighted_deal(dealer, weigh, rng)
+            else:
+                yield self._fitted_deal(view, dealer, p, rng) if hard else dealer.deal(rng)
+
+    def _reads_calls(self, view: SeatView) -> bool:
+        """Whether this decision's deals are fitted to the other seats' calls (``Reading``)."""
+        if self.reading.calls == "none" or (view.decision == PLAY and not self.reading.calls_in_play):
+            return False
+        return any(seat != view.seat for seat, _ in view.auction)
+
+    def _weigher(self, view: SeatView, k: Knowledge, p: Profile) -> Callable[[list[list[int]]], float] | None:
+        """How likely a sampled deal makes what ``view``'s seat has seen the others do (``Reading``),
+        or None where nothing is weighed (dealt at random, or the hard fit)."""
+        reading = self.reading
+        calls = self._reads_calls(view)
+        passes = reading.passes and bool(view.received) and view.bidder is not None
+        if not passes and (not calls or reading.calls == "hard"):
+            return None  # ``_fitted_deal`` or a plain deal: the same draws as without weights
+        hard = calls and reading.calls == "hard"
+
+        def weigh(hands: list[list[int]]) -> float:
+            dealt = as_dealt(view, hands, k.played_by)
+            weight = pass_likelihood(view, dealt, p) if passes else 1.0
+            if calls and weight > 0:
+                worth = worth_on(dealt, p)
+                if hard:
+                    weight *= HARD_MISFIT_WEIGHT ** auction_misfits(view, worth)
+                else:
+                    weight *= call_likelihood(view, worth, p)
+            return weight
+
+        return weigh
+
+    def _weighted_deal(
+        self, dealer: Dealer, weigh: Callable[[list[list[int]]], float], rng: random.Random
+    ) -> list[list[int]]:
+        """One of ``FIT_TRIES`` deals, with chance in proportion to its weight (``weigh``)."""
+        drawn = [dealer.deal(rng) for _ in range(FIT_TRIES)]
+        return drawn[weighted_pick([weigh(hands) for hands in drawn], rng)]
 
     def _fitted_deal(self, view: SeatView, dealer: Dealer, p: Profile, rng: random.Random) -> list[list[int]]:
         """The first of ``FIT_TRIES`` deals whose hands explain every other seat's calls, or the
@@ -373,7 +439,7 @@ class ExpertBot:
         if not trumps:
             return Choice(None, "you hold no marriage, so you could not name trump", {None: 0.0})
         analysis = self._bid_analysis(view, p, deadline)
-        outcomes = analysis.outcomes
+        outcomes = self._reweighted(view, analysis)
         scored = scored_at(view, outcomes, least)  # each simulated hand scored once at this bid
         trump, made, gain = best_trump_at(view, scored)
         partner_high = _partner_holds_bid(view)
@@ -400,6 +466,22 @@ class ExpertBot:
             view, least, trump, made_in, samples, enough=made >= needed, over_partner=partner_high
         )
         return Choice(None, why, values, samples)
+
+    def _reweighted(self, view: SeatView, analysis: BidAnalysis) -> Mapping[Suit, Sequence[Outcome]]:
+        """The analysis's outcomes, resampled by how likely the other seats' calls since this seat's
+        first were on each deal (``Reading.later_calls``; the calls before it chose the deals), with
+        a generator seeded by the auction, so a cached analysis answers the same view the same."""
+        first = next((i for i, (seat, _) in enumerate(view.auction) if seat == view.seat), None)
+        later = first is not None and any(seat != view.seat for seat, _ in view.auction[first:])
+        if not self.reading.later_calls or not later or not analysis.deals:
+            return analysis.outcomes
+        p = analysis.profile
+        weights = [
+            call_likelihood(view, partial(analysis.worth, deal), p, since=first or 0)
+            for deal in range(len(analysis.deals))
+        ]
+        picked = systematic_resample(weights, random.Random(repr(view.auction)))
+        return {t: [found[i] for i in picked] for t, found in analysis.outcomes.items()}
 
     def _raise(
         self,
@@ -444,8 +526,8 @@ class ExpertBot:
         if len(legal) == 1:
             only = f"{reasons.suit_words(legal[0])} is the only suit allowed"
             return Choice(legal[0], only, {legal[0]: 0.0})
-        analysed = self._bid_analysis(view, p, deadline).outcomes
-        outcomes = {t: analysed[t] for t in legal if t in analysed}
+        analysed = self._reweighted(view, self._bid_analysis(view, p, deadline))
+        outcomes: Mapping[Suit, Sequence[Outcome]] = {t: analysed[t] for t in legal if t in analysed}
         if not outcomes or (also in legal and also not in outcomes):
             outcomes = self._analysis(view, p, deadline, legal, view.seat).outcomes
         side = view.variant.side_of(view.seat)
