@@ -141,6 +141,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     PostgreSQL refuses to drop a database someone is still connected to."""
     yield
     from asgiref.sync import SyncToAsync
+    from django.db import connection
 
     from scorepad.live import bus, request_threads
     from tests.asgi_live_server import close_connections_of
@@ -150,6 +151,15 @@ def django_db_setup(django_db_setup, django_db_blocker):
             close_connections_of(request_threads._pool, request_threads.REQUEST_THREADS)
         close_connections_of(bus._presence_thread, 1)
         close_connections_of(SyncToAsync.single_thread_executor, 1)
+        if connection.vendor == "postgresql":
+            # Whatever still holds the database: the notifications' LISTEN of an event loop that
+            # ended without cancelling it keeps its connection until the process ends.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close()
 
 
 @pytest.fixture(scope="session")
