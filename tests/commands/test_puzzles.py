@@ -43,6 +43,7 @@ def check_lines(*args: str) -> tuple[list[dict], dict, dict]:
     return lines[:-2], lines[-2], lines[-1]["total"]
 
 
+@pytest.mark.slow  # exact searches of whole hands and the bots' own answers, puzzle by puzzle
 def test_the_check_gives_each_puzzle_the_finders_verdict_and_the_exact_checks_and_the_shares():
     puzzles, variant, total = check_lines(
         "--variant", "double-deck", "--first", "2", "--deals", "10", "--exact-deals", "10"
@@ -65,6 +66,7 @@ def test_the_check_gives_each_puzzle_the_finders_verdict_and_the_exact_checks_an
     assert variant["warm_up_share"] == variant["warm_ups"] / 2
 
 
+@pytest.mark.slow  # exact searches of whole hands and the bots' own answers, puzzle by puzzle
 def test_the_exact_check_alone_leaves_the_finders_weighing_out():
     puzzles, variant, _ = check_lines(
         "--variant", "double-deck", "--first", "1", "--deals", "0", "--exact-deals", "10"
