@@ -57,7 +57,7 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
@@ -659,38 +659,24 @@ class Recheck:
 
 def recheck(puzzle: Puzzle, seed: int, deals: int = CHECK_DEALS) -> Recheck:
     """The shipped answer weighed again on ``deals`` deals from a generator of the check's own."""
+    return _weighed_again(puzzle, weigh, random.Random(f"check:{seed}:{puzzle.key}"), deals)
+
+
+def exact_check(puzzle: Puzzle, seed: int, deals: int = EXACT_CHECK_DEALS) -> Recheck:
+    """The shipped answer weighed by the deeper weighing on ``deals`` deals of a generator of its
+    own: a second verdict, independent of the finder's (the shipped answer, share and lead)."""
+    return _weighed_again(puzzle, deep_weigh, random.Random(f"exact:{seed}:{puzzle.key}"), deals)
+
+
+def _weighed_again(
+    puzzle: Puzzle, weigher: Callable[[SeatView, random.Random, int], Weighed], rng: random.Random, deals: int
+) -> Recheck:
     view = puzzle.view()
-    weighed = weigh(view, random.Random(f"check:{seed}:{puzzle.key}"), deals)
-    found = verdict_of(weighed)
+    found = verdict_of(weigher(view, rng, deals))
     assert found is not None  # a puzzle has at least two answers
     best = answer_json(str(view.decision), found.best)
     agrees = best == puzzle.answer
     return Recheck(best, found.share, found.margin, agrees, agrees and found.clear(least_counter(view)))
-
-
-@dataclass(frozen=True, slots=True)
-class ExactCheck:
-    """A shipped puzzle under two independent weighings: the finder's verdict as shipped (its
-    answer, share and lead on its own deals) and the deeper weighing's on fresh deals."""
-
-    finder: Any  # the shipped answer, as §9.6 writes it
-    best: Any  # the deeper weighing's best answer
-    share: float
-    margin: float
-    agrees: bool  # the deeper weighing's best answer is the shipped one
-    clear: bool  # … and it passes both thresholds there
-
-
-def exact_check(puzzle: Puzzle, seed: int, deals: int = EXACT_CHECK_DEALS) -> ExactCheck:
-    """The puzzle weighed by the deeper weighing on ``deals`` deals of a generator of its own."""
-    view = puzzle.view()
-    weighed = deep_weigh(view, random.Random(f"exact:{seed}:{puzzle.key}"), deals)
-    found = verdict_of(weighed)
-    assert found is not None  # a puzzle has at least two answers
-    best = answer_json(str(view.decision), found.best)
-    agrees = best == puzzle.answer
-    clear = agrees and found.clear(least_counter(view))
-    return ExactCheck(puzzle.answer, best, found.share, found.margin, agrees, clear)
 
 
 def bots_missing(puzzle: Puzzle, playouts: int = WARM_UP_PLAYOUTS) -> list[str]:
@@ -718,7 +704,6 @@ __all__ = [
     "PUZZLE_SEAT",
     "THEMES",
     "WARM_UP_PLAYOUTS",
-    "ExactCheck",
     "Puzzle",
     "Recheck",
     "Verdict",

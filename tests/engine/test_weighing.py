@@ -105,7 +105,6 @@ def test_a_late_puzzles_answers_are_each_searched_exactly_on_the_same_deals() ->
 def test_the_exact_check_and_the_bots_speak_of_the_shipped_answer() -> None:
     puzzle = late_puzzle()
     check = exact_check(puzzle, 1, 10)
-    assert check.finder == puzzle.answer
     assert check.agrees == (check.best == puzzle.answer)
     assert check.agrees or not check.clear
     assert set(bots_missing(puzzle, 10)) <= {"easy", "steady", "expert"}

@@ -45,6 +45,7 @@ from scorepad.engine.puzzles import (
     EXACT_CHECK_DEALS,
     WARM_UP_PLAYOUTS,
     Puzzle,
+    Recheck,
     bots_missing,
     exact_check,
     recheck,
@@ -149,22 +150,20 @@ def check_one(puzzle: Puzzle, options: dict[str, Any]) -> dict[str, Any]:
         },
     }
     if options["deals"]:
-        again = recheck(puzzle, options["seed"], options["deals"])
-        line["recheck"] = _verdict(again.best, again.share, again.margin, again.agrees, again.clear)
+        line["recheck"] = _verdict(recheck(puzzle, options["seed"], options["deals"]))
     if options["exact_deals"]:
-        exact = exact_check(puzzle, options["seed"], options["exact_deals"])
-        line["exact"] = _verdict(exact.best, exact.share, exact.margin, exact.agrees, exact.clear)
+        line["exact"] = _verdict(exact_check(puzzle, options["seed"], options["exact_deals"]))
     line["missed_by"] = bots_missing(puzzle, options["warm_up_playouts"])
     return line
 
 
-def _verdict(best: Any, share: float, margin: float, agree: bool, clear: bool) -> dict[str, Any]:
+def _verdict(check: Recheck) -> dict[str, Any]:
     return {
-        "best": best,
-        "share": round(share, 3),
-        "margin": round(margin, 2),
-        "agree": agree,
-        "clear": clear,
+        "best": check.best,
+        "share": round(check.share, 3),
+        "margin": round(check.margin, 2),
+        "agree": check.agrees,
+        "clear": check.clear,
     }
 
 
