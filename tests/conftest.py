@@ -86,7 +86,6 @@ def _test_settings(tmp_path_factory):
       (Redis, PostgreSQL's notifications) under a name of its own. The xdist workers' databases
       number their club nights and tables alike, so a change told on one worker's bus had woken
       another worker's stream of the same number;
-
     * static files served straight from the finders, each looked up when asked for (whitenoise's
       autorefresh, as under DEBUG): manifest storage needs collectstatic, and listing every static
       file for each test client was a good part of a view test's time;

@@ -22,6 +22,8 @@ from scorepad.services.seasons import season_create
 from scorepad.services.tables import table_open
 from tests.sample_games import CLASSIC_PLAYING, club_night, import_game, make_household, make_user
 
+pytestmark = pytest.mark.django_db  # each test in a savepoint of the module's ``world``
+
 # Views anyone may open, with the reason.
 PUBLIC = {
     "home": "the front page",
@@ -126,16 +128,11 @@ def world(django_db_setup, django_db_blocker):
     """Household A with a game, a hand, an invite and a club night; a member of A; a member of B.
 
     Built once for the module's three walks of every URL, in a transaction rolled back after
-    them; each test runs in a savepoint of it (``db``), so whatever a request changes is undone
-    before the next."""
+    them; each test runs in a savepoint of it (the module's ``django_db`` mark), so whatever a
+    request changes is undone before the next."""
     with django_db_blocker.unblock(), transaction.atomic():
         yield _world()
         transaction.set_rollback(True)
-
-
-@pytest.fixture(autouse=True)
-def _each_test_in_a_savepoint(db):
-    pass
 
 
 def _world() -> dict:
